@@ -1,0 +1,36 @@
+// Bundles the CLI (and later the language server and the extension) into dist/, with the wasm files beside them.
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync, existsSync, chmodSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const dist = 'dist';
+mkdirSync(dist, { recursive: true });
+
+const wasmFiles = [
+  ['grammars/nginx/tree-sitter-nginx.wasm', 'tree-sitter-nginx.wasm'],
+  [path.join(path.dirname(require.resolve('web-tree-sitter')), 'web-tree-sitter.wasm'), 'web-tree-sitter.wasm'],
+];
+for (const [from, to] of wasmFiles) copyFileSync(from, path.join(dist, to));
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+};
+
+const entries = [
+  { entryPoints: ['server/src/cli/main.ts'], outfile: `${dist}/cli.js`, format: 'esm',
+    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __nkCreateRequire } from 'node:module'; const require = __nkCreateRequire(import.meta.url);" } },
+];
+if (existsSync('server/src/lsp/main.ts')) {
+  entries.push({ entryPoints: ['server/src/lsp/main.ts'], outfile: `${dist}/server.cjs`, format: 'cjs' });
+}
+if (existsSync('client/src/extension.ts')) {
+  entries.push({ entryPoints: ['client/src/extension.ts'], outfile: `${dist}/extension.cjs`, format: 'cjs', external: ['vscode'] });
+}
+await Promise.all(entries.map((entry) => build({ ...common, ...entry })));
+chmodSync(`${dist}/cli.js`, 0o755);

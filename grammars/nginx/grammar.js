@@ -1,0 +1,122 @@
+/**
+ * nginx configuration, as nginx's own tokenizer (ngx_conf_read_token) reads it, plus Go-template actions
+ * (`{{ ... }}`) so Dokku sigils, ingress-nginx and nginx-proxy templates parse too.
+ *
+ * The external scanner (src/scanner.c) lexes what a regular expression cannot: bare-word fragments (where `#`, `"`
+ * and `}` are special only at the start of a token), the zero-width `_concat` that glues adjacent parts of one word,
+ * string contents, `if` condition text, opaque Lua bodies and the inside of template actions.
+ */
+
+const TEMPLATE_ACTIONS = ($) => [$.template_control, $.template_expression, $.template_comment];
+
+module.exports = grammar({
+  name: 'nginx',
+
+  externals: ($) => [
+    $._concat,
+    $._word_start,
+    $._name_word_start,
+    $._word_continue,
+    $._double_quoted_content,
+    $._single_quoted_content,
+    $._condition_text,
+    $.lua_code,
+    $.template_keyword,
+    $.template_pipeline,
+    $._template_comment_text,
+    $._same_line,
+    $._error_sentinel,
+  ],
+
+  extras: ($) => [/\s/, $.comment],
+
+  word: ($) => $.directive_name,
+
+
+  rules: {
+    source_file: ($) => repeat($._statement),
+
+    _statement: ($) =>
+      choice(
+        $.directive,
+        alias($.if_directive, $.directive),
+        alias($.lua_block_directive, $.directive),
+        alias($.templated_directive, $.directive),
+        ...TEMPLATE_ACTIONS($),
+      ),
+
+    directive: ($) =>
+      seq(
+        field('name', $._directive_head),
+        repeat(field('argument', $._argument)),
+        choice(';', field('body', $.block)),
+      ),
+
+    // `{{ $proxySetHeader }} {{ $k }} {{ $v }};` (ingress-nginx): a directive whose name is rendered. An expression
+    // action opening a statement starts such a directive only when white space and a token that is not a control
+    // action follow on the same line (`_same_line`); `{{ $x := ... }}` alone on its line stays an action.
+    templated_directive: ($) =>
+      seq(
+        field('name', alias($._templated_name, $.word)),
+        $._same_line,
+        repeat(field('argument', $._argument)),
+        choice(';', field('body', $.block)),
+      ),
+
+    _templated_name: ($) => seq($.template_expression),
+
+    // In map/types/geo/split_clients (and geoip2-style module) bodies an entry starts with any token: `'' close;`,
+    // `text/html html;`, `$geoip2_country_code source=$remote_addr ...;`.
+    _directive_head: ($) => choice($.directive_name, alias($._name_word, $.word), $.string),
+
+    if_directive: ($) => seq(field('name', alias('if', $.directive_name)), field('condition', $.condition), field('body', $.block)),
+
+    lua_block_directive: ($) =>
+      seq(field('name', alias($._lua_block_name, $.directive_name)), repeat(field('argument', $._argument)), field('lua', $.lua_block)),
+
+    _lua_block_name: ($) => token(prec(1, /[A-Za-z_][A-Za-z0-9_]*_by_lua_block/)),
+
+    block: ($) => seq('{', repeat($._statement), '}'),
+
+    lua_block: ($) => seq('{', optional($.lua_code), '}'),
+
+    condition: ($) =>
+      seq('(', repeat(choice(alias($._condition_text, $.literal), $._variable_or_dollar, $.string, ...TEMPLATE_ACTIONS($))), ')'),
+
+    _argument: ($) => choice($.word, $.string),
+
+    word: ($) => seq($._word_first_part, repeat(seq($._concat, $._word_next_part))),
+
+    _name_word: ($) => seq(choice(alias($._name_word_start, $.literal), $.variable), repeat(seq($._concat, $._word_next_part))),
+
+    _word_first_part: ($) => choice(alias($._word_start, $.literal), $._variable_or_dollar, ...TEMPLATE_ACTIONS($)),
+
+    _word_next_part: ($) => choice(alias($._word_continue, $.literal), $._variable_or_dollar, ...TEMPLATE_ACTIONS($)),
+
+    // `${{ .MapName }}` renders to `$name`: the `$` before a template action is plain text.
+    _variable_or_dollar: ($) => choice($.variable, alias('$', $.literal)),
+
+    variable: ($) => token(choice(/\$[A-Za-z0-9_]+/, /\$\{[A-Za-z0-9_]+\}/)),
+
+    string: ($) =>
+      choice(
+        seq('"', repeat(choice(alias($._double_quoted_content, $.literal), $._variable_or_dollar, ...TEMPLATE_ACTIONS($))), '"'),
+        seq("'", repeat(choice(alias($._single_quoted_content, $.literal), $._variable_or_dollar, ...TEMPLATE_ACTIONS($))), "'"),
+      ),
+
+    directive_name: ($) => /[A-Za-z_][A-Za-z0-9_]*/,
+
+    comment: ($) => token(seq('#', /[^\r\n]*/)),
+
+    template_control: ($) =>
+      seq($._template_open, field('keyword', $.template_keyword), optional(field('pipeline', $.template_pipeline)), $._template_close),
+
+    template_expression: ($) => seq($._template_open, optional(field('pipeline', $.template_pipeline)), $._template_close),
+
+    template_comment: ($) => seq($._template_open, $._template_comment_text, $._template_close),
+
+    _template_open: ($) => choice('{{', '{{-'),
+
+    _template_close: ($) => choice('}}', '-}}'),
+  },
+});

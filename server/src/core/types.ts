@@ -1,0 +1,70 @@
+// Shared vocabulary of the headless core. Nothing here may import the LSP transport or vscode.
+
+/** Zero-based line; zero-based column in UTF-16 code units (the LSP's and JavaScript's unit). */
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/** A span of source text: offsets are UTF-16 indices into the file's text, end exclusive. */
+export interface Span {
+  start: Position;
+  end: Position;
+  startOffset: number;
+  endOffset: number;
+}
+
+export type Severity = 'error' | 'warning' | 'info';
+export type SeveritySetting = Severity | 'off';
+
+export interface TextEdit {
+  file: string;
+  startOffset: number;
+  endOffset: number;
+  newText: string;
+}
+
+export interface Fix {
+  title: string;
+  edits: TextEdit[];
+}
+
+export interface Finding {
+  ruleId: string;
+  severity: Severity;
+  message: string;
+  file: string;
+  span: Span;
+  fix?: Fix;
+}
+
+/** A document given to analyze(): its path and its current text (possibly unsaved). */
+export interface SourceDocument {
+  path: string;
+  text: string;
+}
+
+/** How the core reaches files it was not handed (includes). The CLI reads the disk; the LSP overlays open documents. */
+export interface FileHost {
+  readFile(path: string): string | undefined;
+  /** Absolute paths matching an nginx include glob (`*`, `?`, `[...]`), sorted as nginx does (byte order). */
+  glob(pattern: string): string[];
+  exists(path: string): boolean;
+}
+
+export interface PathMapping {
+  from: string;
+  to: string;
+}
+
+export interface AnalyzeOptions {
+  /** Target nginx version, e.g. "1.22.1"; undefined means the pre-1.29.7 behaviour. */
+  nginxVersion?: string;
+  /** Per-rule severity overrides. */
+  rules?: Record<string, SeveritySetting>;
+  /** Absolute include prefixes mapped onto local directories, e.g. /etc/nginx -> deploy/nginx. */
+  pathMap?: PathMapping[];
+  /** Inserted `keepalive N;` value for fixes. */
+  keepaliveConnections?: number;
+  host?: FileHost;
+}

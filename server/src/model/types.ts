@@ -1,0 +1,107 @@
+// The config model: what rules read. Built once per parse from the tree, so rules never touch tree-sitter objects
+// (trees can be freed or cached independently of the findings computed from them).
+import type { Span } from '../core/types.js';
+
+export type ContextName =
+  | 'main'
+  | 'events'
+  | 'http'
+  | 'server'
+  | 'location'
+  | 'upstream'
+  | 'if'
+  | 'limit_except'
+  | 'map'
+  | 'geo'
+  | 'types'
+  | 'split_clients'
+  | 'stream'
+  | 'mail'
+  | 'lua'
+  | 'block'; // any other block directive (e.g. a third-party module's)
+
+export interface Variable {
+  name: string; // without `$`, `{`, `}`
+  span: Span;
+}
+
+export interface Argument {
+  /** Source text as written, quotes included. */
+  raw: string;
+  /** The value nginx sees: quotes removed, `\"`-style escapes resolved. Template actions kept as written. */
+  value: string;
+  quoted: false | '"' | "'";
+  span: Span;
+  variables: Variable[];
+  /** True when any part of the argument is a `{{ ... }}` action: its value is unknown until rendered. */
+  templated: boolean;
+}
+
+export type TemplateKeyword =
+  | 'if'
+  | 'else'
+  | 'else if'
+  | 'range'
+  | 'with'
+  | 'end'
+  | 'define'
+  | 'block'
+  | 'template'
+  | 'break'
+  | 'continue';
+
+/** A statement-level template control action, e.g. `{{ if $.PROXY_KEEPALIVE }}`. */
+export interface TemplateControl {
+  keyword: TemplateKeyword;
+  /** The pipeline after the keyword (`$.PROXY_KEEPALIVE`); for `else if` the condition after `if`. */
+  pipeline: string;
+  span: Span;
+}
+
+/** An open template scope enclosing a directive: `{{ if X }}` (or its `{{ else }}` branch), `{{ range }}`, `{{ with }}`. */
+export interface TemplateGuard {
+  control: TemplateControl;
+  /** True inside the `{{ else }}` / `{{ else if }}` branch of the guard. */
+  inElse: boolean;
+  /** The `{{ else }}` / `{{ else if X }}` action that opened the current branch, when inElse. */
+  branch?: TemplateControl;
+}
+
+export interface Directive {
+  name: string;
+  nameSpan: Span;
+  args: Argument[];
+  /** From the first character of the name to the `;` or the closing `}` inclusive. */
+  span: Span;
+  /** The `{ ... }` block, braces included; undefined for simple directives. */
+  blockSpan?: Span;
+  /** Statements inside the block (not for `*_by_lua_block` bodies). */
+  children: Directive[];
+  /** The `if (...)` condition text as written, parentheses included. */
+  condition?: string;
+  parent: Directive | undefined;
+  file: ConfigFile;
+  /** Template scopes that enclose this directive, outermost first. */
+  guards: TemplateGuard[];
+  /** The column where the directive's line starts its indentation (for edits that keep style). */
+  indent: string;
+}
+
+export interface SyntaxProblem {
+  message: string;
+  span: Span;
+}
+
+export interface ConfigFile {
+  path: string;
+  text: string;
+  /** Top-level statements. */
+  directives: Directive[];
+  templateControls: TemplateControl[];
+  syntaxProblems: SyntaxProblem[];
+  /** Context stated by `# nginx-keepalive: context=<name>` at the top of the file. */
+  statedContext?: ContextName;
+  /** True when the text has `{{ ... }}` actions (a Go template such as a Dokku sigil). */
+  isTemplate: boolean;
+  eol: '\n' | '\r\n';
+}

@@ -1,0 +1,74 @@
+// The one place that loads tree-sitter. Everything else gets trees from here and must delete() them.
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Language, Parser, type Tree } from 'web-tree-sitter';
+
+const GRAMMAR_WASM = 'tree-sitter-nginx.wasm';
+const RUNTIME_WASM = 'web-tree-sitter.wasm';
+
+/** A parse that runs past this is abandoned: a pathological input must not hang the CLI or the language server. */
+export const DEFAULT_PARSE_TIMEOUT_MS = 10_000;
+
+export class ParseTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`parsing took longer than ${timeoutMs} ms and was abandoned`);
+    this.name = 'ParseTimeoutError';
+  }
+}
+
+export interface NginxParser {
+  readonly language: Language;
+  /** Parses `text`, reusing `oldTree` (already edited) for an incremental re-parse. The caller owns the result. */
+  parse(text: string, oldTree?: Tree | null, timeoutMs?: number): Tree;
+}
+
+function moduleDirectory(): string {
+  // Bundled as CommonJS (the language server) `__dirname` exists; as ESM (the CLI, vitest) import.meta.url does.
+  if (typeof __dirname === 'string') return __dirname;
+  return path.dirname(fileURLToPath(import.meta.url));
+}
+
+/** dist/ holds both wasm files next to the bundle; from source they live in grammars/ and node_modules/. */
+function findWasm(fileName: string): string {
+  const here = moduleDirectory();
+  const repoRoot = path.resolve(here, '../../..');
+  const candidates = [
+    path.join(here, fileName),
+    path.join(repoRoot, 'dist', fileName),
+    path.join(repoRoot, 'grammars/nginx', fileName),
+    path.join(repoRoot, 'node_modules/web-tree-sitter', fileName),
+  ];
+  const found = candidates.find((candidate) => existsSync(candidate));
+  if (!found) throw new Error(`cannot find ${fileName}; looked in:\n  ${candidates.join('\n  ')}`);
+  return found;
+}
+
+async function createParser(): Promise<NginxParser> {
+  await Parser.init({ locateFile: () => findWasm(RUNTIME_WASM) });
+  const language = await Language.load(readFileSync(findWasm(GRAMMAR_WASM)));
+  const parser = new Parser();
+  parser.setLanguage(language);
+  return {
+    language,
+    parse(text, oldTree, timeoutMs = DEFAULT_PARSE_TIMEOUT_MS) {
+      const deadline = performance.now() + timeoutMs;
+      const tree = parser.parse(text, oldTree ?? null, {
+        progressCallback: () => performance.now() > deadline,
+      });
+      if (!tree) {
+        parser.reset();
+        throw new ParseTimeoutError(timeoutMs);
+      }
+      return tree;
+    },
+  };
+}
+
+let loading: Promise<NginxParser> | undefined;
+
+/** Loads the grammar once per process; later calls share the same parser. */
+export function loadNginxParser(): Promise<NginxParser> {
+  loading ??= createParser();
+  return loading;
+}
