@@ -58,6 +58,15 @@ function missingSpan(node: Node): Span {
   return spanOfNode(node);
 }
 
+/**
+ * A quote that opens a string nobody closes leaves an ERROR region running to the end of the file, with the quote as
+ * one of its tokens: that quote is the mistake, whatever the region starts with.
+ */
+function unterminatedQuote(node: Node, text: string): Node | undefined {
+  if (!/^\s*$/.test(text.slice(node.endIndex))) return undefined;
+  return node.children.find((child): child is Node => child !== null && isQuote(child) && !child.isMissing);
+}
+
 function errorProblem(node: Node, text: string): SyntaxProblem {
   const leaf = firstLeaf(node);
   const span = spanOfNode(leaf.endIndex > leaf.startIndex ? leaf : node);
@@ -93,6 +102,11 @@ export function collectSyntaxProblems(tree: Tree, text: string = tree.rootNode.t
     // Several MISSING tokens at one place (`"`, then `;`, then `}` at the end of the file) are one mistake.
     if (node.startIndex === lastOffset) continue;
     lastOffset = node.startIndex;
+    const openQuote = node.isError ? unterminatedQuote(node, text) : undefined;
+    if (openQuote) {
+      problems.push({ message: 'unterminated string', span: spanOfNode(openQuote) });
+      break;
+    }
     problems.push(node.isMissing ? { message: missingMessage(node, text), span: missingSpan(node) } : errorProblem(node, text));
     // Everything after an unterminated string is inside it; what follows cannot be judged.
     if (node.isMissing && isQuote(node)) break;

@@ -1,0 +1,86 @@
+// The headless entry point: documents in, findings out. The CLI and the language server both call this.
+import { loadNginxParser } from '../parser/loader.js';
+import { buildWorkspace, type Workspace } from '../model/workspace.js';
+import { EMPTY_SPAN } from '../model/span.js';
+import { rules as registeredRules } from '../rules/registry.js';
+import type { ResolvedOptions, Rule, RuleReport } from '../rules/types.js';
+import { createFsHost } from './fs-host.js';
+import { resolveOptions } from './options.js';
+import type { AnalyzeOptions, Finding, Severity, SourceDocument } from './types.js';
+
+export const INTERNAL_ERROR_RULE_ID = 'internal-error';
+
+function configuredSeverity(rule: Rule, options: AnalyzeOptions): Severity | undefined {
+  const setting = options.rules?.[rule.meta.id] ?? rule.meta.defaultSeverity;
+  return setting === 'off' ? undefined : setting;
+}
+
+/** Where a rule failure is shown: the first root (or document), since a crash belongs to no particular line. */
+function internalErrorFile(workspace: Workspace, docs: readonly SourceDocument[]): string | undefined {
+  return workspace.roots[0]?.file.path ?? docs[0]?.path;
+}
+
+/**
+ * Runs one rule. A report's own severity (e.g. information for a template-guarded finding) is kept; otherwise the
+ * configured severity applies. A rule that throws keeps what it reported before and adds an internal-error finding.
+ */
+function runRule(rule: Rule, severity: Severity, workspace: Workspace, options: ResolvedOptions, crashFile?: string): Finding[] {
+  const findings: Finding[] = [];
+  const report = (r: RuleReport) => findings.push({ ruleId: rule.meta.id, severity: r.severity ?? severity, ...pick(r) });
+  try {
+    rule.check({ workspace, options, report });
+  } catch (error) {
+    if (crashFile !== undefined) {
+      const reason = error instanceof Error ? error.message : String(error);
+      findings.push({
+        ruleId: INTERNAL_ERROR_RULE_ID,
+        severity: 'error',
+        message: `rule "${rule.meta.id}" failed: ${reason}`,
+        file: crashFile,
+        span: EMPTY_SPAN,
+      });
+    }
+  }
+  return findings;
+}
+
+function pick(report: RuleReport): Pick<Finding, 'file' | 'span' | 'message' | 'fix'> {
+  const { file, span, message, fix } = report;
+  return fix ? { file, span, message, fix } : { file, span, message };
+}
+
+function dedupe(findings: Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((finding) => {
+    const key = [finding.ruleId, finding.file, finding.span.startOffset, finding.span.endOffset, finding.message].join('\0');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function compareFindings(a: Finding, b: Finding): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  return a.span.startOffset - b.span.startOffset || a.span.endOffset - b.span.endOffset || a.ruleId.localeCompare(b.ruleId);
+}
+
+/**
+ * Analyzes `docs` (and every file they include) with the registered rules. Findings may point at included files
+ * that are not among `docs`; callers that only want some files filter the result.
+ */
+export async function analyze(
+  docs: readonly SourceDocument[],
+  options: AnalyzeOptions = {},
+  rules: readonly Rule[] = registeredRules,
+): Promise<Finding[]> {
+  const resolved = resolveOptions(options);
+  const parser = await loadNginxParser();
+  const workspace = buildWorkspace(docs, options.host ?? createFsHost(), parser, { pathMap: options.pathMap });
+  const crashFile = internalErrorFile(workspace, docs);
+  const findings: Finding[] = [];
+  for (const rule of rules) {
+    const severity = configuredSeverity(rule, options);
+    if (severity) findings.push(...runRule(rule, severity, workspace, resolved, crashFile));
+  }
+  return dedupe(findings).sort(compareFindings);
+}

@@ -1,0 +1,143 @@
+// Which nginx context a block opens, and which context a file's top level is in when nothing includes it.
+import path from 'node:path';
+import type { ConfigFile, ContextName, Directive } from './types.js';
+
+export const CONTEXT_NAMES: readonly ContextName[] = [
+  'main',
+  'events',
+  'http',
+  'server',
+  'location',
+  'upstream',
+  'if',
+  'limit_except',
+  'map',
+  'geo',
+  'types',
+  'split_clients',
+  'stream',
+  'mail',
+  'lua',
+  'block',
+];
+
+export function parseContextName(name: string): ContextName | undefined {
+  return (CONTEXT_NAMES as readonly string[]).includes(name) ? (name as ContextName) : undefined;
+}
+
+/** Blocks whose context carries the directive's own name. */
+const NAMED_CONTEXTS: ReadonlySet<string> = new Set<ContextName>([
+  'events',
+  'http',
+  'server',
+  'location',
+  'upstream',
+  'if',
+  'limit_except',
+  'map',
+  'geo',
+  'types',
+  'split_clients',
+  'stream',
+  'mail',
+]);
+
+/**
+ * The context inside `directive`'s block, or undefined when it has no block. `enclosing` is the context the directive
+ * sits in: `server` inside `upstream` is a simple directive, so a block after it is nothing nginx knows.
+ */
+export function contextOpenedBy(directive: Directive, enclosing: ContextName): ContextName | undefined {
+  if (!directive.blockSpan) return undefined;
+  if (directive.name.endsWith('_by_lua_block')) return 'lua';
+  if (directive.name === 'server' && enclosing === 'upstream') return 'block';
+  if (NAMED_CONTEXTS.has(directive.name)) return directive.name as ContextName;
+  return 'block';
+}
+
+const MAIN_ONLY = new Set([
+  'events',
+  'http',
+  'stream',
+  'mail',
+  'worker_processes',
+  'user',
+  'pid',
+  'load_module',
+  'worker_rlimit_nofile',
+  'worker_rlimit_core',
+  'worker_cpu_affinity',
+  'worker_priority',
+  'worker_shutdown_timeout',
+  'working_directory',
+  'daemon',
+  'master_process',
+  'lock_file',
+  'pcre_jit',
+  'thread_pool',
+  'timer_resolution',
+  'ssl_engine',
+  'env',
+]);
+
+const HTTP_ONLY = new Set([
+  'server',
+  'upstream',
+  'map',
+  'geo',
+  'split_clients',
+  'log_format',
+  'proxy_cache_path',
+  'fastcgi_cache_path',
+  'uwsgi_cache_path',
+  'scgi_cache_path',
+  'limit_req_zone',
+  'limit_conn_zone',
+  'map_hash_bucket_size',
+  'map_hash_max_size',
+  'server_names_hash_bucket_size',
+  'server_names_hash_max_size',
+  'variables_hash_bucket_size',
+  'variables_hash_max_size',
+]);
+
+const SERVER_ONLY = new Set(['location', 'listen', 'server_name']);
+
+const LOCATION_ONLY = new Set([
+  'proxy_pass',
+  'fastcgi_pass',
+  'uwsgi_pass',
+  'scgi_pass',
+  'grpc_pass',
+  'memcached_pass',
+  'try_files',
+  'alias',
+  'limit_except',
+  'internal',
+]);
+
+/** `include .../modules-enabled/*.conf` and the like load dynamic modules, which only the main context can do. */
+function includesModules(directive: Directive): boolean {
+  return (
+    directive.name === 'include' &&
+    directive.args.some((arg) => /(^|\/)modules(-enabled|-available)?\//.test(arg.value))
+  );
+}
+
+function isMainOnly(directive: Directive): boolean {
+  return MAIN_ONLY.has(directive.name) || includesModules(directive);
+}
+
+/**
+ * The context of a file's top level when it is checked on its own: a stated context wins, a Dokku sigil is an http
+ * snippet, and otherwise the most outer context any top-level directive demands (main > http > server > location).
+ */
+export function inferRootContext(file: ConfigFile): ContextName {
+  if (file.statedContext) return file.statedContext;
+  if (path.basename(file.path).endsWith('.sigil')) return 'http';
+  const top = file.directives;
+  if (top.some(isMainOnly)) return 'main';
+  if (top.some((d) => HTTP_ONLY.has(d.name))) return 'http';
+  if (top.some((d) => SERVER_ONLY.has(d.name))) return 'server';
+  if (top.some((d) => LOCATION_ONLY.has(d.name))) return 'location';
+  return 'http';
+}

@@ -1,0 +1,62 @@
+// Parses each file once, whoever asks for it: documents handed to analyze() (whose text may be unsaved) win over
+// the host's copy of the same path.
+import path from 'node:path';
+import type { FileHost, SourceDocument } from '../core/types.js';
+import type { NginxParser } from '../parser/loader.js';
+import { buildConfigFile, unparsedConfigFile } from './build.js';
+import type { ConfigFile } from './types.js';
+
+export type ParserLike = Pick<NginxParser, 'parse'>;
+
+function parseFile(parser: ParserLike, filePath: string, text: string): ConfigFile {
+  let tree;
+  try {
+    tree = parser.parse(text);
+  } catch (error) {
+    // A parse abandoned at its time limit must not take the other files' findings with it.
+    const reason = error instanceof Error ? error.message : String(error);
+    return unparsedConfigFile(filePath, text, `the file could not be parsed: ${reason}`);
+  }
+  try {
+    return buildConfigFile(filePath, text, tree);
+  } finally {
+    tree.delete();
+  }
+}
+
+export class FileLoader {
+  /** By absolute path; null records a file that could not be read. */
+  private readonly cache = new Map<string, ConfigFile | null>();
+  private readonly documents = new Map<string, SourceDocument>();
+  /** Every parsed file, in the order first parsed. */
+  readonly files: ConfigFile[] = [];
+
+  constructor(
+    private readonly host: FileHost,
+    private readonly parser: ParserLike,
+    docs: readonly SourceDocument[],
+  ) {
+    for (const doc of docs) {
+      const key = path.resolve(doc.path);
+      if (!this.documents.has(key)) this.documents.set(key, doc);
+    }
+  }
+
+  /** The model of a document, under the path the caller gave it. */
+  document(doc: SourceDocument): ConfigFile {
+    return this.load(path.resolve(doc.path))!;
+  }
+
+  /** The model of the file at `filePath`; undefined when it cannot be read. */
+  load(filePath: string): ConfigFile | undefined {
+    const key = path.resolve(filePath);
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached ?? undefined;
+    const doc = this.documents.get(key);
+    const text = doc ? doc.text : this.host.readFile(key);
+    const file = text === undefined ? null : parseFile(this.parser, doc ? doc.path : key, text);
+    this.cache.set(key, file);
+    if (file) this.files.push(file);
+    return file ?? undefined;
+  }
+}

@@ -1,0 +1,52 @@
+// Mistakes the grammar accepts but nginx's tokenizer and directive table reject, checked on the model.
+import type { Span } from '../core/types.js';
+import type { Argument, Directive, SyntaxProblem } from './types.js';
+
+/** Directives nginx only accepts with a `{ ... }` block (ngx_conf_handler: 'directive "x" has no opening "{"'). */
+const BLOCK_DIRECTIVES = new Set([
+  'http', 'events', 'stream', 'mail', 'server', 'location', 'upstream', 'limit_except', 'map', 'geo', 'split_clients',
+  'types', 'charset_map', 'match',
+]);
+
+function missingBlock(directive: Directive): SyntaxProblem | undefined {
+  if (directive.blockSpan || !BLOCK_DIRECTIVES.has(directive.name)) return undefined;
+  // `server 10.0.0.1:80;` is the upstream member directive; only an argument-less `server;` lacks its block.
+  if (directive.name === 'server' && directive.args.length > 0) return undefined;
+  if (directive.args.some((arg) => arg.templated)) return undefined;
+  return { message: `directive "${directive.name}" has no opening "{"`, span: directive.nameSpan };
+}
+
+function firstCharacter(span: Span): Span {
+  return {
+    start: span.start,
+    end: { line: span.start.line, column: span.start.column + 1 },
+    startOffset: span.startOffset,
+    endOffset: span.startOffset + 1,
+  };
+}
+
+/** After a closing quote nginx wants white space, `;`, `{` or `)`: `"a"b` is an error, not two arguments. */
+function gluedToQuote(directive: Directive): SyntaxProblem | undefined {
+  const tokens: Array<Pick<Argument, 'raw' | 'span' | 'quoted'>> = directive.args;
+  for (let i = 1; i < tokens.length; i++) {
+    const previous = tokens[i - 1]!;
+    const current = tokens[i]!;
+    if (previous.quoted && previous.span.endOffset === current.span.startOffset) {
+      return { message: `unexpected "${current.raw.charAt(0)}"`, span: firstCharacter(current.span) };
+    }
+  }
+  return undefined;
+}
+
+export function findStructureProblems(directives: readonly Directive[]): SyntaxProblem[] {
+  const problems: SyntaxProblem[] = [];
+  const visit = (list: readonly Directive[]) => {
+    for (const directive of list) {
+      const problem = missingBlock(directive) ?? gluedToQuote(directive);
+      if (problem) problems.push(problem);
+      visit(directive.children);
+    }
+  };
+  visit(directives);
+  return problems;
+}

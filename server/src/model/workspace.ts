@@ -1,0 +1,212 @@
+// The workspace: every file the documents reach, which of them are roots, and the include edges between them.
+import type { FileHost, PathMapping, SourceDocument, Span } from '../core/types.js';
+import { inferRootContext } from './context.js';
+import { DEFAULT_INCLUDE_LIMITS, expandRoot, type ExpansionScope, type IncludeLimits } from './expand.js';
+import { FileLoader, type ParserLike } from './file-loader.js';
+import { includePrefixes, includeTarget, resolveInclude, type IncludeSearch } from './includes.js';
+import type { ConfigFile, ContextName, Directive } from './types.js';
+
+export interface WorkspaceRoot {
+  file: ConfigFile;
+  /** The context of the root file's top level. */
+  context: ContextName;
+  /** Directories relative include paths are tried against, in order (see model/includes.ts). */
+  prefixes: string[];
+  /** Include edges as resolved under this root: include directive -> the files it pulls in, in nginx's order. */
+  includes: Map<Directive, ConfigFile[]>;
+}
+
+export type IncludeProblemKind = 'missing' | 'cycle' | 'limit';
+
+export interface IncludeProblem {
+  file: ConfigFile;
+  /** The include directive the problem is reported at. */
+  directive: Directive;
+  /** The include's path argument (the directive when it has none). */
+  span: Span;
+  message: string;
+  kind: IncludeProblemKind;
+}
+
+export interface Workspace {
+  /** Every parsed file: the documents first, then included files in the order they were reached. */
+  files: ConfigFile[];
+  roots: WorkspaceRoot[];
+  /** Include edges of all roots together (a directive reached under two roots has the union of its targets). */
+  includes: Map<Directive, ConfigFile[]>;
+  includeProblems: IncludeProblem[];
+  /** The bounds the includes were expanded with; walkEffective replays them. */
+  limits: IncludeLimits;
+}
+
+export interface WorkspaceOptions {
+  /** Absolute `from` prefixes mapped onto directories; `to` must already be absolute. */
+  pathMap?: readonly PathMapping[];
+  limits?: IncludeLimits;
+}
+
+/** What the walker tells its visitor about where a directive effectively sits. */
+export interface EffectiveScope extends ExpansionScope {
+  root: WorkspaceRoot;
+}
+
+export type EffectiveVisitor = (directive: Directive, scope: EffectiveScope) => boolean | void;
+
+interface RootExpansion {
+  root: WorkspaceRoot;
+  problems: IncludeProblem[];
+  /** Files the root pulls in, the root itself excluded. */
+  reached: Set<ConfigFile>;
+}
+
+function problemAt(include: Directive, kind: IncludeProblemKind, message: string): IncludeProblem {
+  return { file: include.file, directive: include, span: include.args[0]?.span ?? include.span, message, kind };
+}
+
+function cycleMessage(include: Directive, target: ConfigFile): string {
+  if (target === include.file) return `include cycle: ${target.path} includes itself`;
+  return `include cycle: ${target.path} is already being included`;
+}
+
+class WorkspaceBuilder {
+  constructor(
+    private readonly loader: FileLoader,
+    private readonly host: FileHost,
+    private readonly options: WorkspaceOptions,
+  ) {}
+
+  /** Expands `file` as a root, resolving every include it reaches. */
+  expand(file: ConfigFile): RootExpansion {
+    const context = inferRootContext(file);
+    const root: WorkspaceRoot = { file, context, prefixes: includePrefixes(file.path, context), includes: new Map() };
+    const search: IncludeSearch = { host: this.host, pathMap: this.options.pathMap ?? [], prefixes: root.prefixes };
+    const problems: IncludeProblem[] = [];
+    const reached = new Set<ConfigFile>();
+    let limitReported = false;
+    expandRoot(
+      file,
+      context,
+      {
+        resolve: (include) => {
+          const known = root.includes.get(include);
+          if (known) return known;
+          const files = this.resolve(include, search, problems);
+          root.includes.set(include, files);
+          for (const target of files) if (target !== file) reached.add(target);
+          return files;
+        },
+        cut: (include, kind, target) => {
+          if (kind === 'cycle') {
+            problems.push(problemAt(include, 'cycle', cycleMessage(include, target)));
+          } else if (!limitReported) {
+            limitReported = true;
+            problems.push(problemAt(include, 'limit', `include limit reached; ${target.path} and later includes are not followed`));
+          }
+        },
+      },
+      this.options.limits ?? DEFAULT_INCLUDE_LIMITS,
+    );
+    return { root, problems, reached };
+  }
+
+  private resolve(include: Directive, search: IncludeSearch, problems: IncludeProblem[]): ConfigFile[] {
+    const target = includeTarget(include);
+    if (!target) return [];
+    const resolution = resolveInclude(target.value, search);
+    if (resolution.kind === 'missing') {
+      problems.push(problemAt(include, 'missing', resolution.message));
+      return [];
+    }
+    const files: ConfigFile[] = [];
+    for (const filePath of resolution.paths) {
+      const file = this.loader.load(filePath);
+      if (file) files.push(file);
+      else problems.push(problemAt(include, 'missing', `include file "${filePath}" cannot be read`));
+    }
+    return files;
+  }
+}
+
+/**
+ * Picks the roots: documents no other root includes. Main-context documents go first; then, among the rest, those
+ * reaching more documents first, so an includer is chosen before what it includes (in a cycle, one of them wins).
+ */
+function chooseRoots(documents: ConfigFile[], builder: WorkspaceBuilder): RootExpansion[] {
+  const chosen: RootExpansion[] = [];
+  const covered = new Set<ConfigFile>();
+  const documentSet = new Set(documents);
+  const isMain = (file: ConfigFile) => inferRootContext(file) === 'main';
+  for (const group of [documents.filter(isMain), documents.filter((file) => !isMain(file))]) {
+    const candidates = group
+      .filter((file) => !covered.has(file))
+      .map((file) => builder.expand(file))
+      .map((expansion) => ({ expansion, reachedDocuments: [...expansion.reached].filter((f) => documentSet.has(f)).length }))
+      .sort((a, b) => b.reachedDocuments - a.reachedDocuments);
+    for (const { expansion } of candidates) {
+      if (covered.has(expansion.root.file)) continue;
+      chosen.push(expansion);
+      covered.add(expansion.root.file);
+      for (const file of expansion.reached) covered.add(file);
+    }
+  }
+  return chosen;
+}
+
+function uniqueProblems(problems: IncludeProblem[]): IncludeProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((problem) => {
+    const key = `${problem.file.path}\0${problem.span.startOffset}\0${problem.kind}\0${problem.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function mergeIncludes(roots: WorkspaceRoot[]): Map<Directive, ConfigFile[]> {
+  const merged = new Map<Directive, ConfigFile[]>();
+  for (const root of roots) {
+    for (const [include, files] of root.includes) {
+      const known = merged.get(include) ?? [];
+      merged.set(include, [...known, ...files.filter((file) => !known.includes(file))]);
+    }
+  }
+  return merged;
+}
+
+export function buildWorkspace(
+  docs: readonly SourceDocument[],
+  host: FileHost,
+  parser: ParserLike,
+  options: WorkspaceOptions = {},
+): Workspace {
+  const loader = new FileLoader(host, parser, docs);
+  const documents = [...new Set(docs.map((doc) => loader.document(doc)))];
+  const expansions = chooseRoots(documents, new WorkspaceBuilder(loader, host, options));
+  const roots = expansions.map((expansion) => expansion.root);
+  return {
+    files: loader.files,
+    roots,
+    includes: mergeIncludes(roots),
+    includeProblems: uniqueProblems(expansions.flatMap((expansion) => expansion.problems)),
+    limits: options.limits ?? DEFAULT_INCLUDE_LIMITS,
+  };
+}
+
+/**
+ * Visits every directive of every root in nginx's reading order, with each include replaced by the files it pulls
+ * in. A directive in a file included from several places is visited once per place, each with its own scope.
+ * Return false from the visitor to skip a directive's block (and, for an include, the included files).
+ */
+export function walkEffective(workspace: Workspace, visit: EffectiveVisitor): void {
+  for (const root of workspace.roots) {
+    expandRoot(
+      root.file,
+      root.context,
+      {
+        resolve: (include) => root.includes.get(include) ?? [],
+        visit: (directive, scope) => visit(directive, { ...scope, root }),
+      },
+      workspace.limits,
+    );
+  }
+}

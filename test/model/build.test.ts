@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import { resolveEscapes } from '../../server/src/model/arguments.js';
+import { findDirective, parseModel } from './support.js';
+
+describe('buildConfigFile: directives', () => {
+  it('builds names, arguments, blocks, parents and the file link', async () => {
+    const text = 'http {\n  upstream app { server 10.0.0.1:8080; }\n  server { listen 80; }\n}\n';
+    const file = await parseModel(text);
+    const http = file.directives[0]!;
+    expect(http.name).toBe('http');
+    expect(http.children.map((d) => d.name)).toEqual(['upstream', 'server']);
+    const upstream = http.children[0]!;
+    expect(upstream.args.map((a) => a.value)).toEqual(['app']);
+    expect(upstream.parent).toBe(http);
+    expect(upstream.file).toBe(file);
+    expect(text.slice(upstream.span.startOffset, upstream.span.endOffset)).toBe('upstream app { server 10.0.0.1:8080; }');
+    expect(text.slice(upstream.blockSpan!.startOffset, upstream.blockSpan!.endOffset)).toBe('{ server 10.0.0.1:8080; }');
+    const listen = findDirective(file, 'listen');
+    expect(listen.blockSpan).toBeUndefined();
+    expect(text.slice(listen.span.startOffset, listen.span.endOffset)).toBe('listen 80;');
+  });
+
+  it('keeps the if condition and leaves a lua block body opaque', async () => {
+    const file = await parseModel('if ($host = "a") { return 404; }\ncontent_by_lua_block { ngx.say("}") }\n');
+    expect(file.directives[0]!.condition).toBe('($host = "a")');
+    expect(file.directives[0]!.children.map((d) => d.name)).toEqual(['return']);
+    const lua = file.directives[1]!;
+    expect(lua.blockSpan).toBeDefined();
+    expect(lua.children).toEqual([]);
+  });
+
+  it('names map entries by their key token value', async () => {
+    const file = await parseModel("map $a $b { '' close; ~^/x 1; default 0; }\n");
+    expect(file.directives[0]!.children.map((d) => d.name)).toEqual(['', '~^/x', 'default']);
+  });
+
+  it('keeps directives that follow a stray closing brace', async () => {
+    const file = await parseModel('a b;\n} c d;\n');
+    expect(file.directives.map((d) => d.name)).toEqual(['a', 'c']);
+    expect(file.syntaxProblems.length).toBeGreaterThan(0);
+  });
+
+  it('records the indentation of the directive line', async () => {
+    const file = await parseModel('http {\n\tserver {\n    listen 80; server_name x;\n\t}\n}\n');
+    expect(findDirective(file, 'server').indent).toBe('\t');
+    expect(findDirective(file, 'listen').indent).toBe('    ');
+    expect(findDirective(file, 'server_name').indent).toBe('    ');
+    expect(findDirective(file, 'http').indent).toBe('');
+  });
+
+  it('detects the line ending', async () => {
+    expect((await parseModel('listen 80;\r\nlisten 81;\r\n')).eol).toBe('\r\n');
+    expect((await parseModel('listen 80;\nlisten 81;\n')).eol).toBe('\n');
+  });
+});
+
+describe('buildConfigFile: arguments', () => {
+  it('removes quotes and resolves escapes as nginx does', async () => {
+    const file = await parseModel(String.raw`add_header X "a\"b\tc\\d\qe" 'f\'g' h\"i;` + '\n');
+    const [name, double, single, bare] = findDirective(file, 'add_header').args;
+    expect(name!.quoted).toBe(false);
+    expect(double!.quoted).toBe('"');
+    expect(double!.raw).toBe(String.raw`"a\"b\tc\\d\qe"`);
+    expect(double!.value).toBe('a"b\tc\\d\\qe');
+    expect(single!.quoted).toBe("'");
+    expect(single!.value).toBe("f'g");
+    expect(bare!.value).toBe('h"i');
+  });
+
+  it('resolveEscapes handles pairs left to right', () => {
+    expect(resolveEscapes(String.raw`\\n`)).toBe('\\n');
+    expect(resolveEscapes(String.raw`a\nb\rc`)).toBe('a\nb\rc');
+    expect(resolveEscapes('trailing\\')).toBe('trailing\\');
+  });
+
+  it('finds variables with their spans', async () => {
+    const text = 'proxy_pass http://$host${uri}x;\n';
+    const arg = findDirective(await parseModel(text), 'proxy_pass').args[0]!;
+    expect(arg.variables.map((v) => v.name)).toEqual(['host', 'uri']);
+    expect(arg.variables.map((v) => text.slice(v.span.startOffset, v.span.endOffset))).toEqual(['$host', '${uri}']);
+    expect(arg.templated).toBe(false);
+  });
+
+  it('marks template actions and keeps them verbatim in the value', async () => {
+    const text = 'proxy_pass http://{{ $.APP }}-x "a\\"b {{ .Z }}";\n';
+    const file = await parseModel(text);
+    const [first, second] = findDirective(file, 'proxy_pass').args;
+    expect(first!.templated).toBe(true);
+    expect(first!.value).toBe('http://{{ $.APP }}-x');
+    expect(second!.value).toBe('a"b {{ .Z }}');
+    expect(file.isTemplate).toBe(true);
+    expect((await parseModel('listen 80;\n')).isTemplate).toBe(false);
+  });
+});
+
+describe('buildConfigFile: spans are UTF-16 based', () => {
+  it('counts a non-BMP character as two code units on the same line', async () => {
+    const text = '# é😀\nadd_header "é😀" y;\n';
+    const file = await parseModel(text);
+    const directive = findDirective(file, 'add_header');
+    expect(directive.nameSpan.startOffset).toBe(text.indexOf('add_header'));
+    expect(directive.nameSpan.start).toEqual({ line: 1, column: 0 });
+    const y = directive.args[1]!;
+    expect(y.span.startOffset).toBe(text.lastIndexOf('y'));
+    expect(y.span.start).toEqual({ line: 1, column: 'add_header "é😀" '.length });
+    expect(directive.args[0]!.value).toBe('é😀');
+  });
+});
+
+describe('buildConfigFile: stated context', () => {
+  it('reads the context from the leading comments', async () => {
+    const file = await parseModel('# site config\n\n# nginx-keepalive: context=server\nlisten 80;\n');
+    expect(file.statedContext).toBe('server');
+  });
+
+  it('ignores the comment after the first statement and unknown names', async () => {
+    expect((await parseModel('listen 80;\n# nginx-keepalive: context=server\n')).statedContext).toBeUndefined();
+    expect((await parseModel('# nginx-keepalive: context=nowhere\n')).statedContext).toBeUndefined();
+  });
+});
+
+describe('buildConfigFile: template guards', () => {
+  it('pairs if / else / end across nginx blocks', async () => {
+    const text = [
+      '{{ if $.SSL }}',
+      'server {',
+      '  listen 443;',
+      '{{ else }}',
+      '  listen 80;',
+      '}',
+      '{{ end }}',
+      'upstream u { server a; }',
+    ].join('\n');
+    const file = await parseModel(text);
+    expect(file.templateControls.map((c) => c.keyword)).toEqual(['if', 'else', 'end']);
+    const server = findDirective(file, 'server');
+    expect(server.guards).toHaveLength(1);
+    expect(server.guards[0]!.control.pipeline).toBe('$.SSL');
+    expect(server.guards[0]!.inElse).toBe(false);
+    const [https, http] = [findDirective(file, 'listen', 0), findDirective(file, 'listen', 1)];
+    expect(https.guards.map((g) => g.inElse)).toEqual([false]);
+    expect(http.guards.map((g) => g.inElse)).toEqual([true]);
+    expect(http.guards[0]!.control.keyword).toBe('if');
+    expect(http.guards[0]!.branch?.keyword).toBe('else');
+    expect(findDirective(file, 'upstream').guards).toEqual([]);
+  });
+
+  it('nests range inside if, outermost first, and reads else if', async () => {
+    const text = [
+      '{{ if $.A }}',
+      '{{ range $p := .PORTS }}',
+      'listen {{ $p }};',
+      '{{ end }}',
+      '{{ else if $.B }}',
+      'listen 81;',
+      '{{ end }}',
+    ].join('\n');
+    const file = await parseModel(text);
+    const inner = findDirective(file, 'listen', 0);
+    expect(inner.guards.map((g) => g.control.keyword)).toEqual(['if', 'range']);
+    expect(inner.guards[1]!.control.pipeline).toBe('$p := .PORTS');
+    const other = findDirective(file, 'listen', 1);
+    expect(other.guards).toHaveLength(1);
+    expect(other.guards[0]!.inElse).toBe(true);
+    expect(other.guards[0]!.branch).toMatchObject({ keyword: 'else if', pipeline: '$.B' });
+  });
+
+  it('tolerates unbalanced actions', async () => {
+    const file = await parseModel('{{ end }}\n{{ else }}\nlisten 80;\n{{ if $.X }}\nlisten 81;\n');
+    expect(findDirective(file, 'listen', 0).guards).toEqual([]);
+    expect(findDirective(file, 'listen', 1).guards.map((g) => g.control.pipeline)).toEqual(['$.X']);
+  });
+
+  it('does not treat actions inside an argument as statement guards', async () => {
+    const file = await parseModel('listen 80{{ if $.X }} ssl{{ end }};\nlisten 81;\n');
+    expect(findDirective(file, 'listen', 1).guards).toEqual([]);
+  });
+});
