@@ -1,0 +1,74 @@
+// Machine output in ESLint's JSON formatter shape, so tools that already read ESLint results (CI annotators, code
+// quality converters, editors' problem matchers) read ours unchanged.
+import type { Finding, Severity } from '../core/types.js';
+import { countSeverities, type FileReport } from './report.js';
+
+export interface JsonMessage {
+  ruleId: string;
+  severity: 0 | 1 | 2;
+  message: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based, in UTF-16 code units (what ESLint and JavaScript count). */
+  column: number;
+  endLine: number;
+  /** 1-based and exclusive, as ESLint's. */
+  endColumn: number;
+}
+
+export interface JsonResult {
+  /** Absolute, as ESLint's. */
+  filePath: string;
+  messages: JsonMessage[];
+  suppressedMessages: [];
+  errorCount: number;
+  fatalErrorCount: number;
+  warningCount: number;
+  fixableErrorCount: number;
+  fixableWarningCount: number;
+  /** Not in ESLint's shape: the info findings, which it has no level for (see SEVERITY_NUMBER). */
+  infoCount: number;
+  usedDeprecatedRules: [];
+}
+
+/**
+ * ESLint has no info level: 2 is error, 1 is warning, 0 is "off". Info findings use 0 so that every consumer that
+ * derives failure from severity (`severity === 2`, or counting 1s against --max-warnings) agrees with our exit code,
+ * which info findings never fail. Consumers that print every message still show them, and `infoCount` counts them.
+ */
+const SEVERITY_NUMBER: Record<Severity, 0 | 1 | 2> = { error: 2, warning: 1, info: 0 };
+
+/** Every checked file is listed, clean ones with no messages (as ESLint does). One line, as ESLint prints it. */
+export function formatJson(reports: FileReport[]): string {
+  return `${JSON.stringify(reports.map(toJsonResult))}\n`;
+}
+
+function toJsonResult(report: FileReport): JsonResult {
+  const counts = countSeverities(report.findings);
+  const fixable = countSeverities(report.findings.filter((finding) => finding.fix !== undefined));
+  return {
+    filePath: report.path,
+    messages: report.findings.map(toJsonMessage),
+    suppressedMessages: [],
+    errorCount: counts.error,
+    fatalErrorCount: 0,
+    warningCount: counts.warning,
+    fixableErrorCount: fixable.error,
+    fixableWarningCount: fixable.warning,
+    infoCount: counts.info,
+    usedDeprecatedRules: [],
+  };
+}
+
+function toJsonMessage(finding: Finding): JsonMessage {
+  const { start, end } = finding.span;
+  return {
+    ruleId: finding.ruleId,
+    severity: SEVERITY_NUMBER[finding.severity],
+    message: finding.message,
+    line: start.line + 1,
+    column: start.column + 1,
+    endLine: end.line + 1,
+    endColumn: end.column + 1,
+  };
+}

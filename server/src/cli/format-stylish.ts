@@ -1,0 +1,78 @@
+// Human output modelled on ESLint's "stylish": findings grouped under their file, each with a code frame.
+import type { Finding, Severity } from '../core/types.js';
+import { createPalette, type Palette, type Style } from './color.js';
+import { codeFrame, splitSourceLines } from './code-frame.js';
+import { displayPath } from './paths.js';
+import { countSeverities, type FileReport, type SeverityCounts } from './report.js';
+
+export interface StylishOptions {
+  cwd: string;
+  color: boolean;
+}
+
+/** Empty when there is nothing to report, as ESLint's stylish is: a clean run prints nothing. */
+export function formatStylish(reports: FileReport[], options: StylishOptions): string {
+  const palette = createPalette(options.color);
+  const withFindings = reports.filter((report) => report.findings.length > 0);
+  if (withFindings.length === 0) return '';
+  const sections = withFindings.map((report) => formatFile(report, options.cwd, palette));
+  const counts = countSeverities(withFindings.flatMap((report) => report.findings));
+  return `${sections.join('\n')}\n${formatSummary(counts, palette)}\n`;
+}
+
+function formatFile(report: FileReport, cwd: string, palette: Palette): string {
+  const lines = report.text === undefined ? [] : splitSourceLines(report.text);
+  const widths = columnWidths(report.findings);
+  const out = [palette.underline(displayPath(report.path, cwd))];
+  for (const finding of report.findings) {
+    out.push(formatMessageLine(finding, widths, palette));
+    const frame = codeFrame(lines, finding.span, { gutter: palette.dim, marker: severityStyle(finding.severity, palette) });
+    out.push(...frame.map((frameLine) => `    ${frameLine}`));
+  }
+  return `${out.join('\n')}\n`;
+}
+
+interface ColumnWidths {
+  location: number;
+  severity: number;
+  message: number;
+}
+
+function columnWidths(findings: Finding[]): ColumnWidths {
+  const widths: ColumnWidths = { location: 0, severity: 0, message: 0 };
+  for (const finding of findings) {
+    widths.location = Math.max(widths.location, location(finding).length);
+    widths.severity = Math.max(widths.severity, finding.severity.length);
+    widths.message = Math.max(widths.message, finding.message.length);
+  }
+  return widths;
+}
+
+/** `  12:5  warning  message  rule-id`, columns aligned within the file (padding added before styling). */
+function formatMessageLine(finding: Finding, widths: ColumnWidths, palette: Palette): string {
+  const position = palette.dim(location(finding).padEnd(widths.location));
+  const severity = severityStyle(finding.severity, palette)(finding.severity.padEnd(widths.severity));
+  const message = finding.message.padEnd(widths.message);
+  return `  ${position}  ${severity}  ${message}  ${palette.dim(finding.ruleId)}`;
+}
+
+function location(finding: Finding): string {
+  return `${finding.span.start.line + 1}:${finding.span.start.column + 1}`;
+}
+
+function severityStyle(severity: Severity, palette: Palette): Style {
+  return severity === 'error' ? palette.red : severity === 'warning' ? palette.yellow : palette.cyan;
+}
+
+function formatSummary(counts: SeverityCounts, palette: Palette): string {
+  const total = counts.error + counts.warning + counts.info;
+  const text =
+    `\u2716 ${plural(total, 'problem')} ` +
+    `(${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info)`;
+  const style = counts.error > 0 ? palette.red : counts.warning > 0 ? palette.yellow : palette.cyan;
+  return palette.bold(style(text));
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,62 @@
+// Entry point of the `nginx-keepalive` binary: parse the command line, dispatch, set the exit code.
+import { parseCommandLine, UsageError, type Command } from './args.js';
+import { runCheck } from './check.js';
+import { EXIT_CLEAN, EXIT_FAILURE, type ExitCode } from './exit-codes.js';
+import { HELP_TEXT, VERSION } from './help.js';
+
+const PROGRAM = 'nginx-keepalive';
+
+function stderrLine(message: string): void {
+  process.stderr.write(`${PROGRAM}: ${message}\n`);
+}
+
+function notImplementedYet(what: string): ExitCode {
+  stderrLine(`${what} is not implemented yet`);
+  return EXIT_FAILURE;
+}
+
+async function run(command: Command): Promise<ExitCode> {
+  switch (command.kind) {
+    case 'help':
+      process.stdout.write(HELP_TEXT);
+      return EXIT_CLEAN;
+    case 'version':
+      process.stdout.write(`${VERSION}\n`);
+      return EXIT_CLEAN;
+    case 'lsp':
+      return notImplementedYet('the "lsp" command'); // TODO(lsp): start the language server (server/src/lsp) here.
+    case 'check':
+      return runCheck(command.options, {
+        cwd: process.cwd(),
+        stdout: (text) => process.stdout.write(text),
+        stderrLine,
+      });
+  }
+}
+
+async function main(): Promise<ExitCode> {
+  try {
+    const command = parseCommandLine(process.argv.slice(2), {
+      cwd: process.cwd(),
+      env: process.env,
+      stdoutIsTTY: process.stdout.isTTY === true,
+    });
+    return await run(command);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      stderrLine(`${error.message} (see '${PROGRAM} --help')`);
+    } else {
+      // A bug, not bad input: the stack is what a bug report needs.
+      stderrLine(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    }
+    return EXIT_FAILURE;
+  }
+}
+
+// `check | head` closes the pipe early: the reader's choice, not a crash; the exit code still reports the findings.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
+
+// exitCode rather than exit(): lets a large report finish flushing to a pipe.
+process.exitCode = await main();

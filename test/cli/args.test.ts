@@ -1,0 +1,102 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCommandLine, UsageError, type Command } from '../../server/src/cli/args.js';
+
+const environment = { cwd: '/work/repo', env: {}, stdoutIsTTY: false };
+
+function parse(...argv: string[]): Command {
+  return parseCommandLine(argv, environment);
+}
+
+function checkOptions(...argv: string[]) {
+  const command = parse(...argv);
+  if (command.kind !== 'check') throw new Error(`expected check, got ${command.kind}`);
+  return command.options;
+}
+
+describe('parseCommandLine', () => {
+  it('defaults to checking the current directory in stylish format', () => {
+    expect(checkOptions('check')).toEqual({
+      patterns: ['.'],
+      format: 'stylish',
+      nginxVersion: undefined,
+      pathMap: [],
+      color: false,
+    });
+  });
+
+  it('reads every option', () => {
+    const options = checkOptions(
+      'check', 'a.conf', 'deploy/**/*.conf', '--format', 'json', '--nginx-version', '1.22.1',
+      '--path-map', '/etc/nginx/=deploy/nginx', '--path-map', '/opt/x=/abs/y', '--color',
+    );
+    expect(options).toEqual({
+      patterns: ['a.conf', 'deploy/**/*.conf'],
+      format: 'json',
+      nginxVersion: '1.22.1',
+      pathMap: [
+        { from: '/etc/nginx', to: path.resolve('/work/repo', 'deploy/nginx') },
+        { from: '/opt/x', to: '/abs/y' },
+      ],
+      color: true,
+    });
+  });
+
+  it('completes a two-part nginx version', () => {
+    expect(checkOptions('check', '--nginx-version', '1.29').nginxVersion).toBe('1.29.0');
+  });
+
+  it('recognises help, version and lsp', () => {
+    expect(parse('--help')).toEqual({ kind: 'help' });
+    expect(parse('check', '-h')).toEqual({ kind: 'help' });
+    expect(parse('--version')).toEqual({ kind: 'version' });
+    expect(parse('lsp', '--stdio')).toEqual({ kind: 'lsp' });
+  });
+
+  it.each([
+    [[], /missing command/],
+    [['lint'], /unknown command "lint"/],
+    [['check', '--bogus'], /unknown option '--bogus'$/],
+    [['check', '--format', 'xml'], /unknown format "xml" \(expected one of: stylish, json\)/],
+    [['check', '--format'], /argument missing/],
+    [['check', '--nginx-version', 'latest'], /invalid --nginx-version "latest"/],
+    [['check', '--path-map', '/etc/nginx'], /invalid --path-map "\/etc\/nginx" \(expected FROM=TO/],
+    [['check', '--path-map', '=x'], /invalid --path-map/],
+    [['check', '--stdio'], /--stdio only applies/],
+  ])('rejects %j with a one-line usage error', (argv, message) => {
+    let thrown: unknown;
+    try {
+      parse(...argv);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(UsageError);
+    expect((thrown as Error).message).toMatch(message);
+    expect((thrown as Error).message).not.toContain('\n');
+  });
+});
+
+describe('color', () => {
+  const colorOf = (argv: string[], env: Record<string, string>, stdoutIsTTY: boolean) => {
+    const command = parseCommandLine(['check', ...argv], { cwd: '/', env, stdoutIsTTY });
+    return command.kind === 'check' && command.options.color;
+  };
+
+  it('is on for a terminal and off for a pipe', () => {
+    expect(colorOf([], {}, true)).toBe(true);
+    expect(colorOf([], {}, false)).toBe(false);
+  });
+
+  it('respects NO_COLOR and FORCE_COLOR, FORCE_COLOR winning', () => {
+    expect(colorOf([], { NO_COLOR: '1' }, true)).toBe(false);
+    expect(colorOf([], { NO_COLOR: '' }, true)).toBe(true);
+    expect(colorOf([], { FORCE_COLOR: '1' }, false)).toBe(true);
+    expect(colorOf([], { FORCE_COLOR: '0' }, true)).toBe(false);
+    expect(colorOf([], { FORCE_COLOR: '1', NO_COLOR: '1' }, false)).toBe(true);
+  });
+
+  it('lets the flags override the environment', () => {
+    expect(colorOf(['--no-color'], { FORCE_COLOR: '1' }, true)).toBe(false);
+    expect(colorOf(['--color'], { NO_COLOR: '1' }, false)).toBe(true);
+  });
+});
