@@ -75,7 +75,10 @@ export async function analyze(
 ): Promise<Finding[]> {
   const resolved = resolveOptions(options);
   const parser = await loadNginxParser();
-  const workspace = buildWorkspace(docs, options.host ?? createFsHost(), parser, { pathMap: options.pathMap });
+  const workspace = buildWorkspace(docs, options.host ?? createFsHost(), parser, {
+    pathMap: options.pathMap,
+    readRoots: options.readRoots,
+  });
   const crashFile = internalErrorFile(workspace, docs);
   const findings: Finding[] = [];
   for (const rule of rules) {

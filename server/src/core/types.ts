@@ -64,6 +64,12 @@ export interface AnalyzeOptions {
   rules?: Record<string, SeveritySetting>;
   /** Absolute include prefixes mapped onto local directories, e.g. /etc/nginx -> deploy/nginx. */
   pathMap?: PathMapping[];
+  /**
+   * Absolute files or directories includes may be read from (the paths being checked). Nothing outside them and the
+   * pathMap targets is read, globbed or tested; an include leading there is reported, not followed. Defaults to the
+   * documents' directories.
+   */
+  readRoots?: string[];
   /** Inserted `keepalive N;` value for fixes. */
   keepaliveConnections?: number;
   host?: FileHost;

@@ -27,9 +27,10 @@ export function detectEol(text: string): '\n' | '\r\n' {
   return newline > 0 && text[newline - 1] === '\r' ? '\r\n' : '\n';
 }
 
-/** The leading white space of the line `offset` is on. */
+/** The leading white space of the line `offset` is on (a byte order mark is not part of the first line's indent). */
 function indentAt(text: string, offset: number): string {
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const newlineAfter = text.lastIndexOf('\n', offset - 1) + 1;
+  const lineStart = newlineAfter === 0 && text.startsWith('\uFEFF') ? 1 : newlineAfter;
   return /^[ \t]*/.exec(text.slice(lineStart, offset))![0];
 }
 

@@ -1,13 +1,14 @@
-// Where an `include` points, resolved the way nginx resolves it.
+// Where an `include` points, resolved the way nginx resolves it, but only inside the read scope (model/read-scope.ts).
 //
 // nginx resolves a relative include path against its configuration prefix (the directory of the main nginx.conf),
 // not against the including file's directory. A root in the main context therefore resolves against its own
 // directory. A root that is not main (a site file checked on its own) does not know where the main config lives, so
-// its directory is tried first and then each ancestor directory: `sites-enabled/x` including `snippets/y.conf`
-// finds `<parent>/snippets/y.conf`, as it would under /etc/nginx.
+// its directory is tried first and then each ancestor directory inside the read scope: `sites-enabled/x` including
+// `snippets/y.conf` finds `<parent>/snippets/y.conf`, as it would under /etc/nginx.
 import path from 'node:path';
 import { hasGlobMagic } from '../core/glob.js';
 import type { FileHost, PathMapping } from '../core/types.js';
+import { globBase, isUnder, type ReadScope } from './read-scope.js';
 import type { Argument, ContextName, Directive } from './types.js';
 
 export interface IncludeSearch {
@@ -15,12 +16,16 @@ export interface IncludeSearch {
   pathMap: readonly PathMapping[];
   /** Directories a relative include path is tried against, in order. */
   prefixes: readonly string[];
+  /** Nothing outside it is read, globbed or tested for existence. */
+  scope: ReadScope;
 }
 
-export type IncludeResolution =
+export interface IncludeResolution {
   /** Absolute paths in the order nginx reads them (a glob matching nothing gives none, as nginx accepts). */
-  | { kind: 'resolved'; paths: string[] }
-  | { kind: 'missing'; message: string };
+  paths: string[];
+  /** Why the include, or part of what it matches, is not followed. */
+  problem?: { kind: 'missing' | 'outside'; message: string };
+}
 
 /** The path argument of an include we can follow; undefined for templated or `$`-variable paths, or bad arity. */
 export function includeTarget(directive: Directive): Argument | undefined {
@@ -30,20 +35,16 @@ export function includeTarget(directive: Directive): Argument | undefined {
   return arg;
 }
 
-/** The conf-prefix candidates for a root (see the file comment). */
-export function includePrefixes(rootPath: string, context: ContextName): string[] {
+/** The conf-prefix candidates for a root (see the file comment). The climb stops where the read scope ends. */
+export function includePrefixes(rootPath: string, context: ContextName, scope: ReadScope): string[] {
   const directory = path.dirname(path.resolve(rootPath));
   if (context === 'main') return [directory];
   const prefixes = [directory];
-  for (let dir = directory; path.dirname(dir) !== dir; ) {
+  for (let dir = directory; path.dirname(dir) !== dir && scope.allows(path.dirname(dir)); ) {
     dir = path.dirname(dir);
     prefixes.push(dir);
   }
   return prefixes;
-}
-
-function isUnder(filePath: string, directory: string): boolean {
-  return filePath === directory || filePath.startsWith(directory.endsWith('/') ? directory : `${directory}/`);
 }
 
 /** Applies the longest matching `from` prefix; undefined when no mapping applies. */
@@ -79,33 +80,80 @@ export function isWellKnownNginxFile(includePath: string): boolean {
   );
 }
 
-function expand(candidate: string, host: FileHost): string[] {
-  if (hasGlobMagic(candidate)) return host.glob(candidate);
-  return host.exists(candidate) ? [candidate] : [];
+type Expansion =
+  | { kind: 'outside' }
+  /** `escaped`: matches that are symlinks leading outside the read scope. */
+  | { kind: 'inside'; paths: string[]; escaped: string[] };
+
+/** Expands one candidate path or glob, asking the host nothing unless the candidate lies inside the read scope. */
+function expandConfined(candidate: string, search: IncludeSearch): Expansion {
+  const isGlob = hasGlobMagic(candidate);
+  if (!search.scope.allows(isGlob ? globBase(candidate) : candidate)) return { kind: 'outside' };
+  const found = isGlob ? search.host.glob(candidate) : search.host.exists(candidate) ? [candidate] : [];
+  return {
+    kind: 'inside',
+    paths: found.filter((match) => search.scope.allows(match)),
+    escaped: found.filter((match) => !search.scope.allows(match)),
+  };
+}
+
+/** The prefix a user would map: the conventional `.../nginx` directory, else the directory holding the include. */
+function suggestedMapping(includePath: string): string {
+  const conventional = /^(.*?\/nginx)(?=\/)/.exec(includePath);
+  if (conventional) return conventional[1]!;
+  const base = globBase(includePath);
+  return base === includePath ? path.posix.dirname(includePath) : base;
+}
+
+function outside(includePath: string, hint: string | undefined): IncludeResolution['problem'] {
+  const suffix = hint ? ` (${hint})` : '';
+  return { kind: 'outside', message: `include "${includePath}" is outside the checked paths and was not followed${suffix}` };
+}
+
+function escapedLink(includePath: string, link: string): IncludeResolution['problem'] {
+  return {
+    kind: 'outside',
+    message: `include "${includePath}" matches ${link}, a link outside the checked paths, which was not followed`,
+  };
 }
 
 function missing(includePath: string, looked: string): IncludeResolution {
-  return { kind: 'missing', message: `include file "${includePath}" not found (${looked})` };
+  return { paths: [], problem: { kind: 'missing', message: `include file "${includePath}" not found (${looked})` } };
+}
+
+function found(includePath: string, expansion: Extract<Expansion, { kind: 'inside' }>): IncludeResolution {
+  const [link] = expansion.escaped;
+  return link === undefined ? { paths: expansion.paths } : { paths: expansion.paths, problem: escapedLink(includePath, link) };
 }
 
 function resolveAbsolute(includePath: string, search: IncludeSearch): IncludeResolution {
-  const mapped = mapAbsolutePath(includePath, search.pathMap);
-  const paths = expand(mapped ?? includePath, search.host);
-  if (paths.length > 0 || hasGlobMagic(includePath) || isWellKnownNginxFile(includePath)) {
-    return { kind: 'resolved', paths };
+  // `..` is collapsed first, as the kernel would: `/etc/nginx/../../x` is not under a /etc/nginx mapping.
+  const normalized = path.resolve(includePath);
+  const mapped = mapAbsolutePath(normalized, search.pathMap);
+  const expansion = expandConfined(mapped ?? normalized, search);
+  if (expansion.kind === 'outside') {
+    if (isWellKnownNginxFile(includePath)) return { paths: [] };
+    const hint = mapped ? `mapped to ${mapped}` : `map it with --path-map ${suggestedMapping(normalized)}=<dir>`;
+    return { paths: [], problem: outside(includePath, hint) };
   }
+  if (expansion.paths.length > 0 || expansion.escaped.length > 0) return found(includePath, expansion);
+  if (hasGlobMagic(includePath) || isWellKnownNginxFile(includePath)) return { paths: [] };
   return missing(includePath, mapped ? `mapped to ${mapped}` : 'no path mapping applies');
 }
 
 function resolveRelative(includePath: string, search: IncludeSearch): IncludeResolution {
+  let reachedOutside = false;
   for (const prefix of search.prefixes) {
-    const paths = expand(path.join(prefix, includePath), search.host);
-    if (paths.length > 0) return { kind: 'resolved', paths };
+    const expansion = expandConfined(path.join(prefix, includePath), search);
+    if (expansion.kind === 'outside') reachedOutside = true;
+    else if (expansion.paths.length > 0 || expansion.escaped.length > 0) return found(includePath, expansion);
   }
-  if (hasGlobMagic(includePath) || isWellKnownNginxFile(includePath)) return { kind: 'resolved', paths: [] };
+  if (isWellKnownNginxFile(includePath)) return { paths: [] };
+  if (reachedOutside) return { paths: [], problem: outside(includePath, undefined) };
+  if (hasGlobMagic(includePath)) return { paths: [] };
   const first = search.prefixes[0] ?? '.';
-  const looked = search.prefixes.length > 1 ? `looked in ${first} and its parent directories` : `looked in ${first}`;
-  return missing(includePath, looked);
+  const last = search.prefixes.at(-1) ?? first;
+  return missing(includePath, last === first ? `looked in ${first}` : `looked in ${first} and its parents up to ${last}`);
 }
 
 export function resolveInclude(includePath: string, search: IncludeSearch): IncludeResolution {

@@ -8,8 +8,18 @@ const BLOCK_DIRECTIVES = new Set([
   'types', 'charset_map', 'match',
 ]);
 
+/** Bodies whose statements are table entries (`"http" "http";` in a map), not directives. */
+const TABLE_BODIES = new Set(['map', 'geo', 'types', 'split_clients', 'charset_map', 'match']);
+
+function isTableEntry(directive: Directive): boolean {
+  for (let parent = directive.parent; parent; parent = parent.parent) {
+    if (TABLE_BODIES.has(parent.name)) return true;
+  }
+  return false;
+}
+
 function missingBlock(directive: Directive): SyntaxProblem | undefined {
-  if (directive.blockSpan || !BLOCK_DIRECTIVES.has(directive.name)) return undefined;
+  if (directive.blockSpan || !BLOCK_DIRECTIVES.has(directive.name) || isTableEntry(directive)) return undefined;
   // `server 10.0.0.1:80;` is the upstream member directive; only an argument-less `server;` lacks its block.
   if (directive.name === 'server' && directive.args.length > 0) return undefined;
   if (directive.args.some((arg) => arg.templated)) return undefined;

@@ -1,9 +1,11 @@
 // The workspace: every file the documents reach, which of them are roots, and the include edges between them.
 import type { FileHost, PathMapping, SourceDocument, Span } from '../core/types.js';
 import { inferRootContext } from './context.js';
+import path from 'node:path';
 import { DEFAULT_INCLUDE_LIMITS, expandRoot, type ExpansionScope, type IncludeLimits } from './expand.js';
 import { FileLoader, type ParserLike } from './file-loader.js';
 import { includePrefixes, includeTarget, resolveInclude, type IncludeSearch } from './includes.js';
+import { createReadScope, type ReadScope } from './read-scope.js';
 import type { ConfigFile, ContextName, Directive } from './types.js';
 
 export interface WorkspaceRoot {
@@ -16,7 +18,8 @@ export interface WorkspaceRoot {
   includes: Map<Directive, ConfigFile[]>;
 }
 
-export type IncludeProblemKind = 'missing' | 'cycle' | 'limit';
+/** `outside`: the include leads outside the read roots and path-map targets, so it was deliberately not followed. */
+export type IncludeProblemKind = 'missing' | 'cycle' | 'limit' | 'outside';
 
 export interface IncludeProblem {
   file: ConfigFile;
@@ -42,6 +45,11 @@ export interface Workspace {
 export interface WorkspaceOptions {
   /** Absolute `from` prefixes mapped onto directories; `to` must already be absolute. */
   pathMap?: readonly PathMapping[];
+  /**
+   * Absolute files or directories includes may be read from, besides the path-map targets and the documents
+   * themselves. Defaults to the documents' directories.
+   */
+  readRoots?: readonly string[];
   limits?: IncludeLimits;
 }
 
@@ -73,13 +81,15 @@ class WorkspaceBuilder {
     private readonly loader: FileLoader,
     private readonly host: FileHost,
     private readonly options: WorkspaceOptions,
+    private readonly scope: ReadScope,
   ) {}
 
   /** Expands `file` as a root, resolving every include it reaches. */
   expand(file: ConfigFile): RootExpansion {
     const context = inferRootContext(file);
-    const root: WorkspaceRoot = { file, context, prefixes: includePrefixes(file.path, context), includes: new Map() };
-    const search: IncludeSearch = { host: this.host, pathMap: this.options.pathMap ?? [], prefixes: root.prefixes };
+    const prefixes = includePrefixes(file.path, context, this.scope);
+    const root: WorkspaceRoot = { file, context, prefixes, includes: new Map() };
+    const search: IncludeSearch = { host: this.host, pathMap: this.options.pathMap ?? [], prefixes, scope: this.scope };
     const problems: IncludeProblem[] = [];
     const reached = new Set<ConfigFile>();
     let limitReported = false;
@@ -113,10 +123,7 @@ class WorkspaceBuilder {
     const target = includeTarget(include);
     if (!target) return [];
     const resolution = resolveInclude(target.value, search);
-    if (resolution.kind === 'missing') {
-      problems.push(problemAt(include, 'missing', resolution.message));
-      return [];
-    }
+    if (resolution.problem) problems.push(problemAt(include, resolution.problem.kind, resolution.problem.message));
     const files: ConfigFile[] = [];
     for (const filePath of resolution.paths) {
       const file = this.loader.load(filePath);
@@ -173,6 +180,14 @@ function mergeIncludes(roots: WorkspaceRoot[]): Map<Directive, ConfigFile[]> {
   return merged;
 }
 
+/** The read roots (the documents' directories by default), the path-map targets and the documents themselves. */
+function readScopeOf(docs: readonly SourceDocument[], options: WorkspaceOptions): ReadScope {
+  const documents = docs.map((doc) => path.resolve(doc.path));
+  const roots = options.readRoots ?? documents.map((document) => path.dirname(document));
+  const targets = (options.pathMap ?? []).map((mapping) => mapping.to);
+  return createReadScope([...roots, ...targets, ...documents]);
+}
+
 export function buildWorkspace(
   docs: readonly SourceDocument[],
   host: FileHost,
@@ -181,7 +196,7 @@ export function buildWorkspace(
 ): Workspace {
   const loader = new FileLoader(host, parser, docs);
   const documents = [...new Set(docs.map((doc) => loader.document(doc)))];
-  const expansions = chooseRoots(documents, new WorkspaceBuilder(loader, host, options));
+  const expansions = chooseRoots(documents, new WorkspaceBuilder(loader, host, options, readScopeOf(docs, options)));
   const roots = expansions.map((expansion) => expansion.root);
   return {
     files: loader.files,

@@ -1,0 +1,58 @@
+// Where the checker may read. Following includes must never touch the disk of the machine running the linter beyond
+// what the user asked to check (the read roots) and what they mapped explicitly (--path-map targets): an unmapped
+// `include /etc/nginx/sites-enabled/*;` describes the deployment's disk, not this one's, and reading it here would
+// both leak local files into findings and check the wrong configuration.
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { hasGlobMagic } from '../core/glob.js';
+
+export interface ReadScope {
+  /**
+   * True when the absolute path `candidate` lies inside an allowed area both as written and after following
+   * symlinks (a link inside a root pointing outside is outside). A path outside as written is never touched.
+   */
+  allows(candidate: string): boolean;
+}
+
+export function isUnder(filePath: string, directory: string): boolean {
+  return filePath === directory || filePath.startsWith(directory.endsWith('/') ? directory : `${directory}/`);
+}
+
+/**
+ * The path with every symlink resolved. A path that does not exist resolves its nearest existing ancestor and keeps
+ * the rest as written, so a missing file inside a root stays inside and a virtual path stays what it is.
+ */
+export function realPath(filePath: string): string {
+  const absolute = path.resolve(filePath);
+  const rest: string[] = [];
+  for (let current = absolute; ; current = path.dirname(current)) {
+    try {
+      return path.join(realpathSync(current), ...rest.reverse());
+    } catch {
+      if (path.dirname(current) === current) return absolute;
+      rest.push(path.basename(current));
+    }
+  }
+}
+
+/** The directory a glob is expanded from: the segments before the first one with a wildcard. */
+export function globBase(pattern: string): string {
+  const segments = pattern.split('/');
+  const firstMagic = segments.findIndex(hasGlobMagic);
+  if (firstMagic === -1) return pattern;
+  return segments.slice(0, firstMagic).join('/') || '/';
+}
+
+/** `areas` are absolute files or directories; a directory allows everything below it. */
+export function createReadScope(areas: readonly string[]): ReadScope {
+  const written = [...new Set(areas.map((area) => path.resolve(area)))];
+  const resolved = [...new Set(written.map(realPath))];
+  return {
+    allows(candidate) {
+      const absolute = path.resolve(candidate);
+      if (!written.some((area) => isUnder(absolute, area))) return false;
+      const real = realPath(absolute);
+      return resolved.some((area) => isUnder(real, area));
+    },
+  };
+}
