@@ -15,12 +15,15 @@ tool_root=${NGINX_KEEPALIVE_TOOLS:-$HOME/.cache/nginx-keepalive/tree-sitter-cli-
 tree_sitter="$tool_root/bin/tree-sitter"
 
 ensure_tools() {
+  # CI runs a non-login shell, where rustup's PATH entry is not set up.
+  if ! command -v cargo >/dev/null && [ -f "$HOME/.cargo/env" ]; then . "$HOME/.cargo/env"; fi
   if ! "$tree_sitter" --version 2>/dev/null | grep -q " $TS_VERSION"; then
     echo "build.sh: installing tree-sitter-cli $TS_VERSION from crates.io into $tool_root (about 4 minutes)" >&2
     cargo install "tree-sitter-cli@$TS_VERSION" --locked --root "$tool_root" >&2
   fi
   if ! command -v emcc >/dev/null; then
     echo "build.sh: installing Debian's emscripten" >&2
+    apt-get update -qq >&2
     apt-get install -y -qq emscripten >&2
   fi
 }
