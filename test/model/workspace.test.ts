@@ -15,7 +15,7 @@ function docsFrom(root: string, ...relative: string[]): SourceDocument[] {
 
 async function workspaceOf(
   docs: SourceDocument[],
-  options: { pathMap?: PathMapping[]; limits?: IncludeLimits } = {},
+  options: { pathMap?: PathMapping[]; limits?: IncludeLimits; readRoots?: string[] } = {},
 ): Promise<Workspace> {
   return buildWorkspace(docs, createFsHost(), await loadNginxParser(), options);
 }
@@ -101,20 +101,24 @@ describe('include resolution', () => {
     expect(visits(workspace).map((v) => v.name)).toContain('from_special');
   });
 
-  it('reports an unmapped absolute path that does not exist, except files nginx ships', async () => {
+  it('reports a mapped absolute path that does not exist, except files nginx ships', async () => {
     const root = tempTree({
-      'nginx.conf': `${MAIN}http { include /nonexistent-nk/x.conf; include /nonexistent-nk/fastcgi_params; }\n`,
+      'nginx.conf': `${MAIN}http { include /etc/nginx/x.conf; include /etc/nginx/fastcgi_params; }\n`,
+      'deploy/.keep': '',
     });
-    const workspace = await workspaceOf(docsFrom(root, 'nginx.conf'));
-    expect(workspace.includeProblems.map((p) => p.kind)).toEqual(['missing']);
+    const pathMap = [{ from: '/etc/nginx', to: path.join(root, 'deploy') }];
+    const workspace = await workspaceOf(docsFrom(root, 'nginx.conf'), { pathMap });
+    expect(workspace.includeProblems.map((p) => [p.kind, p.message])).toEqual([
+      ['missing', `include file "/etc/nginx/x.conf" not found (mapped to ${path.join(root, 'deploy/x.conf')})`],
+    ]);
   });
 
-  it('falls back to ancestor directories for a site file checked alone', async () => {
+  it('falls back to ancestor directories inside the read roots for a site file checked alone', async () => {
     const root = tempTree({
       'sites-enabled/app': 'server { include snippets/ssl.conf; }\n',
       'snippets/ssl.conf': 'ssl_protocols TLSv1.3;\n',
     });
-    const workspace = await workspaceOf(docsFrom(root, 'sites-enabled/app'));
+    const workspace = await workspaceOf(docsFrom(root, 'sites-enabled/app'), { readRoots: [root] });
     expect(workspace.includeProblems).toEqual([]);
     expect(visits(workspace).map((v) => v.name)).toContain('ssl_protocols');
   });

@@ -1,0 +1,182 @@
+// Every `*_pass` directive with the scope it sits in, its parsed target and the upstream{} blocks it uses.
+//
+//   passes(ws)               every pass, once per scope instance (a snippet included twice gives two), scope by
+//                            scope in allScopes order
+//   parsePassTarget(value)   scheme, host, port, uri or unix socket of a pass argument; never renders or guesses
+//   usersOf(ws, upstream)    the passes whose resolution includes `upstream`, each with its protocol
+//
+// Resolution follows ngx_http_upstream_add: the host (without a port: nginx refuses a port on an upstream{} name)
+// equals an upstream name, case-insensitively. A `$variable` in the host is resolved at run time: nginx may or may
+// not land on an upstream{}, so it is `unresolved`, never guessed. Templated hosts match by their normalised text,
+// as Dokku writes both sides: `proxy_pass http://{{ $.APP }}-{{ $upstream_port }};` and
+// `upstream {{ $.APP }}-{{ $upstream_port }} {`. Upstreams under the pass's own root are preferred; failing those,
+// any root's (site files checked separately share one http block on the server).
+import type { Directive } from '../model/types.js';
+import type { Workspace } from '../model/workspace.js';
+import { allScopes, type Scope } from './scopes.js';
+import {
+  hasNginxVariable,
+  hasTemplateAction,
+  indexOutsideActions,
+  lastIndexOutsideActions,
+  normaliseTemplateText,
+} from './template-text.js';
+import { findUpstreams, type Upstream } from './upstreams.js';
+
+export const PASS_PROTOCOLS = {
+  proxy_pass: 'http',
+  fastcgi_pass: 'fastcgi',
+  grpc_pass: 'grpc',
+  uwsgi_pass: 'uwsgi',
+  scgi_pass: 'scgi',
+  memcached_pass: 'memcached',
+} as const;
+
+export type PassDirectiveName = keyof typeof PASS_PROTOCOLS;
+export type PassProtocol = (typeof PASS_PROTOCOLS)[PassDirectiveName];
+
+export interface PassTarget {
+  /** The argument's value as nginx reads it (quotes removed). */
+  text: string;
+  /** Lower-cased (`http`, `https`, `grpc`, `grpcs`, `uwsgi`, `suwsgi`); undefined when absent or a variable. */
+  scheme: string | undefined;
+  /** Template actions normalised, case kept; `[::1]` keeps its brackets. Undefined for a socket or no host. */
+  host: string | undefined;
+  port: string | undefined;
+  /** From the first `/` after the host (proxy_pass, grpc_pass); for a socket, what follows the socket path. */
+  uri: string | undefined;
+  /** The path of a `unix:` socket. */
+  socket: string | undefined;
+  /** An nginx variable in the scheme, host, port or socket: which server is used is only known at run time. */
+  hasVariables: boolean;
+  /** A template action in the host or port. */
+  templated: boolean;
+}
+
+export type PassResolution =
+  /** Names upstream{} blocks (several when roots or files define the same name). */
+  | { kind: 'upstream'; upstreams: readonly Upstream[] }
+  /** A literal address or socket, or a name no upstream{} has: nginx makes an implicit upstream, never pooled. */
+  | { kind: 'implicit' }
+  /** Not knowable statically: no argument, nginx variables, or a templated host no upstream{} matches. */
+  | { kind: 'unresolved'; reason: 'no-target' | 'variables' | 'template' };
+
+export interface Pass {
+  directive: Directive;
+  name: PassDirectiveName;
+  protocol: PassProtocol;
+  /** The scope the directive is a statement of. */
+  scope: Scope;
+  target: PassTarget | undefined;
+  resolution: PassResolution;
+}
+
+const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
+
+function splitHostPort(hostPort: string): { host: string; port: string | undefined } {
+  if (hostPort.startsWith('[')) {
+    const close = hostPort.indexOf(']');
+    if (close !== -1) {
+      const port = hostPort.slice(close + 1).startsWith(':') ? hostPort.slice(close + 2) : undefined;
+      return { host: hostPort.slice(0, close + 1), port };
+    }
+  }
+  const colon = lastIndexOutsideActions(hostPort, ':');
+  if (colon === -1) return { host: hostPort, port: undefined };
+  return { host: hostPort.slice(0, colon), port: hostPort.slice(colon + 1) };
+}
+
+function socketTarget(text: string, scheme: string | undefined, rest: string): PassTarget {
+  const pathStart = 'unix:'.length;
+  const colon = indexOutsideActions(rest, ':', pathStart);
+  const socket = colon === -1 ? rest.slice(pathStart) : rest.slice(pathStart, colon);
+  const uri = colon === -1 ? undefined : rest.slice(colon + 1);
+  return {
+    text,
+    scheme,
+    host: undefined,
+    port: undefined,
+    uri,
+    socket,
+    hasVariables: hasNginxVariable(socket),
+    templated: hasTemplateAction(socket),
+  };
+}
+
+export function parsePassTarget(text: string): PassTarget {
+  const schemeMatch = SCHEME.exec(text);
+  const separator = text.indexOf('://');
+  if (!schemeMatch && separator > 0 && hasNginxVariable(text.slice(0, separator))) {
+    // `$scheme://$host`: nothing about the target is static.
+    const unknown = { host: undefined, port: undefined, uri: undefined, socket: undefined };
+    return { text, scheme: undefined, ...unknown, hasVariables: true, templated: hasTemplateAction(text) };
+  }
+  const scheme = schemeMatch?.[1]!.toLowerCase();
+  const rest = schemeMatch ? text.slice(schemeMatch[0].length) : text;
+  if (rest.startsWith('unix:')) return socketTarget(text, scheme, rest);
+  const slash = indexOutsideActions(rest, '/');
+  const hostPort = slash === -1 ? rest : rest.slice(0, slash);
+  const { host, port } = splitHostPort(hostPort);
+  return {
+    text,
+    scheme,
+    host: host === '' ? undefined : normaliseTemplateText(host),
+    port: port === undefined || port === '' ? undefined : port,
+    uri: slash === -1 ? undefined : rest.slice(slash),
+    socket: undefined,
+    hasVariables: hasNginxVariable(hostPort),
+    templated: hasTemplateAction(hostPort),
+  };
+}
+
+function resolve(workspace: Workspace, scope: Scope, target: PassTarget | undefined): PassResolution {
+  if (!target) return { kind: 'unresolved', reason: 'no-target' };
+  if (target.hasVariables) return { kind: 'unresolved', reason: 'variables' };
+  if (target.socket !== undefined || target.port !== undefined) return { kind: 'implicit' };
+  if (target.host === undefined) return { kind: 'unresolved', reason: 'no-target' };
+  const named = findUpstreams(workspace, target.host);
+  const sameRoot = named.filter((upstream) => upstream.bodies.some((body) => body.root === scope.root));
+  if (named.length > 0) return { kind: 'upstream', upstreams: sameRoot.length > 0 ? sameRoot : named };
+  return target.templated ? { kind: 'unresolved', reason: 'template' } : { kind: 'implicit' };
+}
+
+const cache = new WeakMap<Workspace, Pass[]>();
+
+function isPassName(name: string): name is PassDirectiveName {
+  return Object.hasOwn(PASS_PROTOCOLS, name);
+}
+
+function collect(workspace: Workspace): Pass[] {
+  const found: Pass[] = [];
+  for (const scope of allScopes(workspace)) {
+    for (const directive of scope.statements) {
+      if (!isPassName(directive.name)) continue;
+      const argument = directive.args[0];
+      const target = argument ? parsePassTarget(argument.value) : undefined;
+      found.push({
+        directive,
+        name: directive.name,
+        protocol: PASS_PROTOCOLS[directive.name],
+        scope,
+        target,
+        resolution: resolve(workspace, scope, target),
+      });
+    }
+  }
+  return found;
+}
+
+export function passes(workspace: Workspace): readonly Pass[] {
+  let found = cache.get(workspace);
+  if (!found) {
+    found = collect(workspace);
+    cache.set(workspace, found);
+  }
+  return found;
+}
+
+export function usersOf(workspace: Workspace, upstream: Upstream): readonly Pass[] {
+  return passes(workspace).filter(
+    (pass) => pass.resolution.kind === 'upstream' && pass.resolution.upstreams.includes(upstream),
+  );
+}
