@@ -25,22 +25,10 @@ export function parseContextName(name: string): ContextName | undefined {
   return (CONTEXT_NAMES as readonly string[]).includes(name) ? (name as ContextName) : undefined;
 }
 
-/** Blocks whose context carries the directive's own name. */
-const NAMED_CONTEXTS: ReadonlySet<string> = new Set<ContextName>([
-  'events',
-  'http',
-  'server',
-  'location',
-  'upstream',
-  'if',
-  'limit_except',
-  'map',
-  'geo',
-  'types',
-  'split_clients',
-  'stream',
-  'mail',
-]);
+/** Blocks whose context carries the directive's own name: every context but the three that are not directives. */
+const NAMED_CONTEXTS: ReadonlySet<string> = new Set(
+  CONTEXT_NAMES.filter((name) => name !== 'main' && name !== 'lua' && name !== 'block'),
+);
 
 /**
  * The context inside `directive`'s block, or undefined when it has no block. `enclosing` is the context the directive
