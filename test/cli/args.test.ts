@@ -22,13 +22,20 @@ describe('parseCommandLine', () => {
       nginxVersion: undefined,
       pathMap: [],
       color: false,
+      fix: 'off',
+      maxWarnings: undefined,
+      rules: {},
+      configPath: undefined,
+      keepaliveConnections: undefined,
     });
   });
 
   it('reads every option', () => {
     const options = checkOptions(
       'check', 'a.conf', 'deploy/**/*.conf', '--format', 'json', '--nginx-version', '1.22.1',
-      '--path-map', '/etc/nginx/=deploy/nginx', '--path-map', '/opt/x=/abs/y', '--color',
+      '--path-map', '/etc/nginx/=deploy/nginx', '--path-map', '/opt/x=/abs/y', '--color', '--fix',
+      '--max-warnings', '3', '--rule', 'include=off', '--rule', 'syntax=warning', '--rule', 'include=info',
+      '--config', 'ci/nk.json', '--keepalive-connections', '32',
     );
     expect(options).toEqual({
       patterns: ['a.conf', 'deploy/**/*.conf'],
@@ -39,7 +46,20 @@ describe('parseCommandLine', () => {
         { from: '/opt/x', to: '/abs/y' },
       ],
       color: true,
+      fix: 'write',
+      maxWarnings: 3,
+      rules: { include: 'info', syntax: 'warning' },
+      configPath: path.resolve('/work/repo', 'ci/nk.json'),
+      keepaliveConnections: 32,
     });
+  });
+
+  it('takes --fix-dry-run, the sarif and github formats, and --max-warnings 0', () => {
+    expect(checkOptions('check', '--fix-dry-run').fix).toBe('dry-run');
+    expect(checkOptions('check', '-f', 'sarif').format).toBe('sarif');
+    expect(checkOptions('check', '--format=github').format).toBe('github');
+    expect(checkOptions('check', '--max-warnings', '0').maxWarnings).toBe(0);
+    expect(checkOptions('check', '-c', '/abs/x.json').configPath).toBe('/abs/x.json');
   });
 
   it('completes a two-part nginx version', () => {
@@ -57,7 +77,18 @@ describe('parseCommandLine', () => {
     [[], /missing command/],
     [['lint'], /unknown command "lint"/],
     [['check', '--bogus'], /unknown option '--bogus'$/],
-    [['check', '--format', 'xml'], /unknown format "xml" \(expected one of: stylish, json\)/],
+    [['check', '--format', 'xml'], /unknown format "xml" \(expected one of: stylish, json, sarif, github\)/],
+    [['check', '--fix', '--fix-dry-run'], /--fix and --fix-dry-run cannot be combined/],
+    [['check', '--fix-dry-run', '--format', 'json'], /--fix-dry-run prints a unified diff; --format does not apply/],
+    [['check', '--max-warnings', 'many'], /invalid --max-warnings "many" \(expected an integer >= 0\)/],
+    [['check', '--max-warnings=-1'], /invalid --max-warnings "-1"/],
+    [['check', '--max-warnings', '2.5'], /invalid --max-warnings "2.5"/],
+    [['check', '--keepalive-connections', '0'], /invalid --keepalive-connections "0" \(expected an integer from 1 to 10000\)/],
+    [['check', '--keepalive-connections', '10001'], /invalid --keepalive-connections "10001"/],
+    [['check', '--rule', 'include'], /invalid --rule "include" \(expected RULE=off\|info\|warning\|error/],
+    [['check', '--rule', 'include=warn'], /invalid --rule "include=warn"/],
+    [['check', '--rule', 'no-such-rule=off'], /unknown rule "no-such-rule" in --rule "no-such-rule=off"/],
+    [['check', '--config', ''], /--config needs a file path/],
     [['check', '--format'], /argument missing/],
     [['check', '--nginx-version', 'latest'], /invalid --nginx-version "latest"/],
     [['check', '--path-map', '/etc/nginx'], /invalid --path-map "\/etc\/nginx" \(expected FROM=TO/],

@@ -51,7 +51,7 @@ describe('help, version and usage errors', () => {
     const result = run(repoRoot, ['--help']);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('nginx-keepalive check [options] [paths...]');
-    expect(result.stdout).toMatch(/info findings are printed but never fail/);
+    expect(result.stdout).toMatch(/info findings never fail the run/);
     expect(result.stderr).toBe('');
   });
 

@@ -1,4 +1,5 @@
 // Temporary directory trees for CLI tests, and hand-made findings for the formatter tests.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,4 +43,21 @@ function positionOf(text: string, offset: number): { line: number; column: numbe
   const before = text.slice(0, offset);
   const line = before.split('\n').length - 1;
   return { line, column: offset - (before.lastIndexOf('\n') + 1) };
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+/** The built CLI (test/support/global-setup.ts builds dist/ once before the tests). */
+export const CLI = path.join(repoRoot, 'dist/cli.js');
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs dist/cli.js in `cwd` without the caller's color settings, so output is plain unless a test asks. */
+export function runCli(cwd: string, args: string[], env: Record<string, string> = {}): CliResult {
+  const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...inherited } = process.env;
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...inherited, ...env } });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -2,14 +2,22 @@
 // CLI can trust the options object.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { KEEPALIVE_CONNECTIONS_RANGE, SEVERITY_SETTINGS } from '../core/config-file.js';
 import { parseNginxVersion as parseVersionTriple } from '../core/options.js';
-import type { PathMapping } from '../core/types.js';
+import type { PathMapping, SeveritySetting } from '../core/types.js';
+import { findRule } from '../rules/registry.js';
 import { shouldUseColor, type ColorEnvironment } from './color.js';
 
-export const OUTPUT_FORMATS = ['stylish', 'json'] as const;
+export const OUTPUT_FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-/** Everything `check` needs. Later flags (--fix, --max-warnings, --rule, a config file) become fields here. */
+/** `write`: --fix; `dry-run`: --fix-dry-run (a diff, nothing written). */
+export type FixMode = 'off' | 'write' | 'dry-run';
+
+/**
+ * Everything `check` needs. Settings that a `.nginx-keepalive.json` may also give are undefined (or empty) when not
+ * on the command line, so the settings file can fill them in (see settings.ts).
+ */
 export interface CheckOptions {
   /** Files, directories or quoted globs as typed; `['.']` when none were given. */
   patterns: string[];
@@ -19,6 +27,14 @@ export interface CheckOptions {
   /** `to` is already absolute (resolved against the working directory). */
   pathMap: PathMapping[];
   color: boolean;
+  fix: FixMode;
+  /** Warnings fail the run only when there are more than this many; undefined: any warning fails it. */
+  maxWarnings: number | undefined;
+  /** --rule overrides, later ones winning. */
+  rules: Record<string, SeveritySetting>;
+  /** --config, absolute: this settings file instead of the nearest one. */
+  configPath: string | undefined;
+  keepaliveConnections: number | undefined;
 }
 
 export type Command =
@@ -43,6 +59,12 @@ const OPTIONS = {
   color: { type: 'boolean' },
   'no-color': { type: 'boolean' },
   stdio: { type: 'boolean' },
+  fix: { type: 'boolean' },
+  'fix-dry-run': { type: 'boolean' },
+  'max-warnings': { type: 'string' },
+  rule: { type: 'string', multiple: true },
+  config: { type: 'string', short: 'c' },
+  'keepalive-connections': { type: 'string' },
 } as const;
 
 export function parseCommandLine(argv: string[], environment: ParseEnvironment): Command {
@@ -64,8 +86,52 @@ export function parseCommandLine(argv: string[], environment: ParseEnvironment):
       nginxVersion: parseNginxVersion(values['nginx-version']),
       pathMap: (values['path-map'] ?? []).map((spec) => parsePathMapping(spec, environment.cwd)),
       color: shouldUseColor({ color: values.color, noColor: values['no-color'] }, environment),
+      fix: parseFixMode(values.fix, values['fix-dry-run'], values.format),
+      maxWarnings: parseInteger('--max-warnings', values['max-warnings'], 0, Number.MAX_SAFE_INTEGER),
+      rules: Object.fromEntries((values.rule ?? []).map(parseRuleSetting)),
+      configPath: values.config === undefined ? undefined : parseConfigPath(values.config, environment.cwd),
+      keepaliveConnections: parseInteger(
+        '--keepalive-connections',
+        values['keepalive-connections'],
+        KEEPALIVE_CONNECTIONS_RANGE.minimum,
+        KEEPALIVE_CONNECTIONS_RANGE.maximum,
+      ),
     },
   };
+}
+
+function parseFixMode(fix: boolean | undefined, dryRun: boolean | undefined, format: string | undefined): FixMode {
+  if (fix && dryRun) throw new UsageError('--fix and --fix-dry-run cannot be combined');
+  // The dry run's output is a patch; a report in another format mixed into it would make it unusable.
+  if (dryRun && format !== undefined) throw new UsageError('--fix-dry-run prints a unified diff; --format does not apply');
+  return fix ? 'write' : dryRun ? 'dry-run' : 'off';
+}
+
+function parseInteger(flag: string, value: string | undefined, minimum: number, maximum: number): number | undefined {
+  if (value === undefined) return undefined;
+  const number = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(number) || number < minimum || number > maximum) {
+    const range = maximum === Number.MAX_SAFE_INTEGER ? `an integer >= ${minimum}` : `an integer from ${minimum} to ${maximum}`;
+    throw new UsageError(`invalid ${flag} "${value}" (expected ${range})`);
+  }
+  return number;
+}
+
+function parseRuleSetting(spec: string): [string, SeveritySetting] {
+  const separator = spec.indexOf('=');
+  const id = separator === -1 ? spec : spec.slice(0, separator);
+  const value = separator === -1 ? '' : spec.slice(separator + 1);
+  const setting = SEVERITY_SETTINGS.find((candidate) => candidate === value);
+  if (!setting) {
+    throw new UsageError(`invalid --rule "${spec}" (expected RULE=${SEVERITY_SETTINGS.join('|')}, e.g. include=off)`);
+  }
+  if (!findRule(id)) throw new UsageError(`unknown rule "${id}" in --rule "${spec}"`);
+  return [id, setting];
+}
+
+function parseConfigPath(value: string, cwd: string): string {
+  if (value === '') throw new UsageError('--config needs a file path');
+  return path.resolve(cwd, value);
 }
 
 function parseStrictly(argv: string[]) {

@@ -1,13 +1,22 @@
-// The `check` command: discover, read, analyze, format, exit code. All judgement lives in the core's analyze().
+// The `check` command: settings, discover, read, analyze (or fix), format, exit code. All judgement lives in the
+// core's analyze() and fixAll().
 import { analyze } from '../core/analyze.js';
-import type { Finding } from '../core/types.js';
+import { ConfigError } from '../core/config-file.js';
+import type { AnalyzeOptions, Finding, SourceDocument } from '../core/types.js';
+import { rules as registeredRules } from '../rules/registry.js';
 import type { CheckOptions, OutputFormat } from './args.js';
 import { discoverFiles } from './discover.js';
-import { EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, type ExitCode } from './exit-codes.js';
+import { EXIT_FAILURE, type ExitCode } from './exit-codes.js';
+import { exitStatus } from './exit-status.js';
+import { runFix } from './fix-run.js';
+import { formatGithub } from './format-github.js';
 import { formatJson } from './format-json.js';
+import { formatSarif } from './format-sarif.js';
 import { formatStylish } from './format-stylish.js';
+import { displayPath } from './paths.js';
 import { readDocuments } from './read-documents.js';
 import { groupByFile, type FileReport } from './report.js';
+import { resolveSettings, type RunSettings } from './settings.js';
 
 export interface CheckIo {
   cwd: string;
@@ -17,24 +26,41 @@ export interface CheckIo {
 }
 
 export async function runCheck(options: CheckOptions, io: CheckIo): Promise<ExitCode> {
+  const settings = loadSettings(options, io);
+  if (!settings) return EXIT_FAILURE;
   const discovery = discoverFiles(options.patterns, io.cwd);
   const read = readDocuments(discovery.files, io.cwd);
   const errors = [...discovery.errors, ...read.errors];
-  for (const line of [...errors, ...discovery.notes, ...read.notes]) io.stderrLine(line);
+  for (const line of [...settings.notes, ...errors, ...discovery.notes, ...read.notes]) io.stderrLine(line);
 
-  const findings =
-    read.documents.length === 0
-      ? []
-      : await analyze(read.documents, {
-          nginxVersion: options.nginxVersion,
-          pathMap: options.pathMap,
-          readRoots: discovery.readRoots,
-        });
-  const reports = groupByFile(read.documents, findings, io.cwd);
-  io.stdout(format(options.format, reports, options, io.cwd));
+  const analyzeOptions: AnalyzeOptions = { ...settings.analyze, readRoots: discovery.readRoots };
+  let findings: Finding[];
+  let documents: SourceDocument[] = read.documents;
+  let failed = errors.length > 0;
+  if (options.fix === 'off') {
+    findings = documents.length === 0 ? [] : await analyze(documents, analyzeOptions);
+  } else {
+    const fixed = await runFix(options.fix, documents, { analyzeOptions, roots: discovery.readRoots, io });
+    ({ findings, documents } = fixed);
+    failed ||= fixed.failed;
+  }
+  // A dry run's stdout is the patch alone.
+  if (options.fix !== 'dry-run') io.stdout(format(options.format, groupByFile(documents, findings, io.cwd), options, io.cwd));
 
-  if (errors.length > 0) return EXIT_FAILURE;
-  return findings.some(failsTheRun) ? EXIT_FINDINGS : EXIT_CLEAN;
+  const status = exitStatus(findings, failed, options.maxWarnings);
+  if (status.note) io.stderrLine(status.note);
+  return status.code;
+}
+
+/** Undefined (after saying why) when the settings file is invalid: checking with half the settings would mislead. */
+function loadSettings(options: CheckOptions, io: CheckIo): RunSettings | undefined {
+  try {
+    return resolveSettings(options, io.cwd);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    io.stderrLine(`${displayPath(error.file, io.cwd)}: ${error.detail}`);
+    return undefined;
+  }
 }
 
 function format(kind: OutputFormat, reports: FileReport[], options: CheckOptions, cwd: string): string {
@@ -43,9 +69,9 @@ function format(kind: OutputFormat, reports: FileReport[], options: CheckOptions
       return formatStylish(reports, { cwd, color: options.color });
     case 'json':
       return formatJson(reports);
+    case 'sarif':
+      return formatSarif(reports, { cwd, rules: registeredRules.map((rule) => rule.meta) });
+    case 'github':
+      return formatGithub(reports, cwd);
   }
-}
-
-function failsTheRun(finding: Finding): boolean {
-  return finding.severity === 'error' || finding.severity === 'warning';
 }

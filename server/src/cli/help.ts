@@ -18,19 +18,40 @@ Paths (default: .):
   Binary files are skipped with a note.
 
 Options:
-  -f, --format <stylish|json>   output format (default: stylish); json is ESLint's JSON shape,
-                                with info findings at severity 0
+  -f, --format <name>           stylish (default), json (ESLint's JSON shape, info findings at
+                                severity 0), sarif (SARIF 2.1.0, for GitHub code scanning) or
+                                github (workflow-command annotations)
+      --fix                     apply the fixes and write the files (atomically; only inside the
+                                checked paths; a file changed since it was read is left alone), then
+                                report what remains
+      --fix-dry-run             print the fixes as a unified diff instead; writes nothing
+      --rule <RULE=SEVERITY>    off, info, warning or error; repeatable, e.g. --rule include=off
+      --max-warnings <N>        fail on warnings only when there are more than N
+                                (default: any warning fails)
       --nginx-version <X.Y.Z>   nginx version the configs run on (default: before 1.29.7)
+      --keepalive-connections <N>
+                                the N of the "keepalive N;" fixes insert (default: 16)
       --path-map <FROM=TO>      read includes under FROM from TO (relative to the current directory);
                                 repeatable, e.g. --path-map /etc/nginx=deploy/nginx. Includes are
                                 followed only inside the checked paths and the mapped directories
+  -c, --config <file>           settings file to use instead of the nearest .nginx-keepalive.json
       --color, --no-color       force color on or off (default: on for a terminal; NO_COLOR and
                                 FORCE_COLOR are respected)
   -h, --help                    show this help
   -v, --version                 show the version
 
+Settings (.nginx-keepalive.json, the nearest one above the first path; flags override it):
+  {"rules": {"include": "off"}, "nginxVersion": "1.22.1", "keepaliveConnections": 32,
+   "pathMap": {"/etc/nginx": "deploy/nginx"}}          pathMap targets are relative to the file
+
+Suppressions (comments in the checked files):
+  # nginx-keepalive-ignore RULE[, RULE]: reason        the next non-comment line
+  # nginx-keepalive-ignore-file RULE[, RULE]: reason   the whole file
+  A suppression that suppresses nothing is reported (rule unused-suppression).
+
 Exit status:
-  0  no errors or warnings (info findings are printed but never fail the run)
-  1  at least one error or warning
-  2  bad usage, or a path that is missing or unreadable (the other paths are still checked)
+  0  no errors, and no warnings (or no more than --max-warnings); info findings never fail the run
+  1  at least one error, or warnings beyond --max-warnings
+  2  bad usage, an invalid settings file, a path that is missing or unreadable, or a fixed file
+     that could not be written (the other paths are still checked and written)
 `;

@@ -6,6 +6,7 @@ import { rules as registeredRules } from '../rules/registry.js';
 import type { ResolvedOptions, Rule, RuleReport } from '../rules/types.js';
 import { createFsHost } from './fs-host.js';
 import { resolveOptions } from './options.js';
+import { applySuppressions, UNUSED_SUPPRESSION_RULE_ID } from './suppressions.js';
 import type { AnalyzeOptions, Finding, Severity, SourceDocument } from './types.js';
 
 export const INTERNAL_ERROR_RULE_ID = 'internal-error';
@@ -85,5 +86,10 @@ export async function analyze(
     const severity = configuredSeverity(rule, options);
     if (severity) findings.push(...runRule(rule, severity, workspace, resolved, crashFile));
   }
-  return dedupe(findings).sort(compareFindings);
+  const unusedSuppression = rules.find((rule) => rule.meta.id === UNUSED_SUPPRESSION_RULE_ID);
+  const kept = applySuppressions(workspace.files, dedupe(findings), {
+    knownRuleIds: new Set(rules.map((rule) => rule.meta.id)),
+    unusedSeverity: unusedSuppression && configuredSeverity(unusedSuppression, options),
+  });
+  return kept.sort(compareFindings);
 }

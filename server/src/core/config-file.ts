@@ -1,0 +1,159 @@
+// The project settings file, `.nginx-keepalive.json`: found upward from a checked path, validated strictly. A typo in
+// a settings file that is silently ignored is a check silently not done, so every unknown key or value is an error
+// that names the file and the key. The JSON schema shipped for editors (config-schema.ts) is built from the same
+// constants.
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parseNginxVersion } from './options.js';
+import type { PathMapping, SeveritySetting } from './types.js';
+
+export const CONFIG_FILE_NAME = '.nginx-keepalive.json';
+export const SEVERITY_SETTINGS: readonly SeveritySetting[] = ['off', 'info', 'warning', 'error'];
+export const KEEPALIVE_CONNECTIONS_RANGE = { minimum: 1, maximum: 10_000 } as const;
+/** What parseNginxVersion accepts: "1", "1.25" or "1.25.3". */
+export const NGINX_VERSION_PATTERN = '^\\s*\\d+(\\.\\d+)?(\\.\\d+)?\\s*$';
+/** `$schema` lets editors find the schema; it means nothing to the checker. */
+const KEYS = ['$schema', 'rules', 'nginxVersion', 'keepaliveConnections', 'pathMap'] as const;
+
+export interface ProjectConfig {
+  /** Absolute path of the file the settings came from. */
+  path: string;
+  rules: Record<string, SeveritySetting>;
+  /** Normalised to X.Y.Z. */
+  nginxVersion?: string;
+  keepaliveConnections?: number;
+  /** `to` made absolute against the config file's directory, so the settings mean the same from any working directory. */
+  pathMap: PathMapping[];
+}
+
+/** A settings file that cannot be used. `detail` names the key; the caller shows `file` however it shows paths. */
+export class ConfigError extends Error {
+  constructor(
+    readonly file: string,
+    readonly detail: string,
+  ) {
+    super(`${file}: ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function isFile(candidate: string): boolean {
+  try {
+    return statSync(candidate).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(candidate: string): boolean {
+  try {
+    return statSync(candidate).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The nearest `.nginx-keepalive.json` in the directory of `from` (a file, a directory, or a glob or missing path,
+ * whose nearest existing ancestor is used) or any directory above it, up to the file-system root.
+ */
+export function findConfigFile(from: string): string | undefined {
+  let directory = path.resolve(from);
+  while (!isDirectory(directory) && path.dirname(directory) !== directory) directory = path.dirname(directory);
+  for (;;) {
+    const candidate = path.join(directory, CONFIG_FILE_NAME);
+    if (isFile(candidate)) return candidate;
+    const parent = path.dirname(directory);
+    if (parent === directory) return undefined;
+    directory = parent;
+  }
+}
+
+/** Reads and validates `file`; throws a ConfigError for anything that is not a valid settings file. */
+export function readConfigFile(file: string, knownRuleIds: ReadonlySet<string>): ProjectConfig {
+  const absolute = path.resolve(file);
+  let text: string;
+  try {
+    text = readFileSync(absolute, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error);
+    throw new ConfigError(absolute, `cannot read the settings file: ${reason}`);
+  }
+  return parseConfig(text, absolute, knownRuleIds);
+}
+
+type Json = unknown;
+
+function isPlainObject(value: Json): value is Record<string, Json> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: Json): string {
+  return JSON.stringify(value) ?? String(value);
+}
+
+export function parseConfig(text: string, file: string, knownRuleIds: ReadonlySet<string>): ProjectConfig {
+  const fail = (detail: string): never => {
+    throw new ConfigError(file, detail);
+  };
+  let json: Json;
+  try {
+    // A byte order mark is legal in a UTF-8 file but not in JSON.parse's input.
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    return fail(`invalid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!isPlainObject(json)) return fail(`expected a JSON object, got ${describe(json)}`);
+  for (const key of Object.keys(json)) {
+    if (!(KEYS as readonly string[]).includes(key)) {
+      fail(`unknown key "${key}" (expected one of: ${KEYS.filter((k) => k !== '$schema').join(', ')})`);
+    }
+  }
+  const config: ProjectConfig = { path: file, rules: readRules(json.rules, knownRuleIds, fail), pathMap: [] };
+  if (json.nginxVersion !== undefined) config.nginxVersion = readNginxVersion(json.nginxVersion, fail);
+  if (json.keepaliveConnections !== undefined) {
+    config.keepaliveConnections = readKeepaliveConnections(json.keepaliveConnections, fail);
+  }
+  if (json.pathMap !== undefined) config.pathMap = readPathMap(json.pathMap, path.dirname(file), fail);
+  return config;
+}
+
+type Fail = (detail: string) => never;
+
+function readRules(value: Json, knownRuleIds: ReadonlySet<string>, fail: Fail): Record<string, SeveritySetting> {
+  if (value === undefined) return {};
+  if (!isPlainObject(value)) return fail(`"rules" must be an object of rule id -> ${SEVERITY_SETTINGS.join('|')}`);
+  const rules: Record<string, SeveritySetting> = {};
+  for (const [id, setting] of Object.entries(value)) {
+    if (!knownRuleIds.has(id)) fail(`"rules": unknown rule "${id}" (known: ${[...knownRuleIds].join(', ')})`);
+    const known = SEVERITY_SETTINGS.find((candidate) => candidate === setting);
+    if (!known) fail(`"rules.${id}": expected one of ${SEVERITY_SETTINGS.join(', ')}, got ${describe(setting)}`);
+    rules[id] = known!;
+  }
+  return rules;
+}
+
+function readNginxVersion(value: Json, fail: Fail): string {
+  const triple = typeof value === 'string' ? parseNginxVersion(value) : undefined;
+  if (!triple) return fail(`"nginxVersion": expected a version such as "1.22.1", got ${describe(value)}`);
+  return triple.join('.');
+}
+
+function readKeepaliveConnections(value: Json, fail: Fail): number {
+  const { minimum, maximum } = KEEPALIVE_CONNECTIONS_RANGE;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < minimum || value > maximum) {
+    return fail(`"keepaliveConnections": expected an integer from ${minimum} to ${maximum}, got ${describe(value)}`);
+  }
+  return value;
+}
+
+function readPathMap(value: Json, configDirectory: string, fail: Fail): PathMapping[] {
+  if (!isPlainObject(value)) return fail('"pathMap" must be an object of include prefix -> local directory');
+  return Object.entries(value).map(([from, to]) => {
+    if (!from.startsWith('/')) fail(`"pathMap": "${from}" must be an absolute include prefix such as /etc/nginx`);
+    if (typeof to !== 'string' || to === '') fail(`"pathMap.${from}": expected a directory path, got ${describe(to)}`);
+    // As --path-map: a trailing slash would stop `/etc/nginx/` from matching `/etc/nginx` itself.
+    const trimmed = from.length > 1 ? from.replace(/\/+$/, '') : from;
+    return { from: trimmed, to: path.resolve(configDirectory, to as string) };
+  });
+}

@@ -1,0 +1,58 @@
+// The JSON schema of `.nginx-keepalive.json`, generated from the rule registry so editors complete rule ids and
+// severities. schemas/nginx-keepalive.schema.json is this function's output (`npm run schema` rewrites it; a test
+// fails when it is stale). The validation that counts is config-file.ts; both read the same constants.
+import type { Rule } from '../rules/types.js';
+import { KEEPALIVE_CONNECTIONS_RANGE, NGINX_VERSION_PATTERN, SEVERITY_SETTINGS } from './config-file.js';
+import { DEFAULT_KEEPALIVE_CONNECTIONS } from './options.js';
+
+export const CONFIG_SCHEMA_ID =
+  'https://raw.githubusercontent.com/nginx-keepalive/nginx-keepalive/main/schemas/nginx-keepalive.schema.json';
+
+function ruleProperty(rule: Rule): Record<string, unknown> {
+  return { description: rule.meta.description, enum: [...SEVERITY_SETTINGS], default: rule.meta.defaultSeverity };
+}
+
+export function buildConfigSchema(rules: readonly Rule[]): Record<string, unknown> {
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: CONFIG_SCHEMA_ID,
+    title: 'nginx-keepalive settings (.nginx-keepalive.json)',
+    description:
+      'Found upward from the checked paths; command-line flags override it. Unknown keys and values are errors.',
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      $schema: { type: 'string', description: 'The schema this file follows (for editors).' },
+      rules: {
+        description: 'Rule id -> severity; "off" disables the rule.',
+        type: 'object',
+        additionalProperties: false,
+        properties: Object.fromEntries(rules.map((rule) => [rule.meta.id, ruleProperty(rule)])),
+      },
+      nginxVersion: {
+        description: 'The nginx version the configuration runs on, e.g. "1.22.1" (default: before 1.29.7).',
+        type: 'string',
+        pattern: NGINX_VERSION_PATTERN,
+      },
+      keepaliveConnections: {
+        description: 'The N of the `keepalive N;` that fixes insert.',
+        type: 'integer',
+        minimum: KEEPALIVE_CONNECTIONS_RANGE.minimum,
+        maximum: KEEPALIVE_CONNECTIONS_RANGE.maximum,
+        default: DEFAULT_KEEPALIVE_CONNECTIONS,
+      },
+      pathMap: {
+        description:
+          'Absolute include prefix -> local directory (relative to this file), e.g. {"/etc/nginx": "deploy/nginx"}.',
+        type: 'object',
+        propertyNames: { pattern: '^/' },
+        additionalProperties: { type: 'string', minLength: 1 },
+      },
+    },
+  };
+}
+
+/** The committed file's exact text: two-space JSON and a final newline. */
+export function renderConfigSchema(rules: readonly Rule[]): string {
+  return `${JSON.stringify(buildConfigSchema(rules), null, 2)}\n`;
+}

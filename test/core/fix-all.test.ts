@@ -1,0 +1,144 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixAll, MAX_FIX_PASSES } from '../../server/src/core/fix-all.js';
+import type { SourceDocument } from '../../server/src/core/types.js';
+import type { Rule } from '../../server/src/rules/types.js';
+import { syntaxRule } from '../../server/src/rules/syntax.js';
+import { tempTree } from '../model/support.js';
+import {
+  braceBreaker,
+  crossFileRule,
+  defaultServer,
+  docsFrom,
+  flipFlop,
+  needsServerName,
+  noOp,
+  port8080,
+  timeoutAfterListen,
+  timesTen,
+} from './support.js';
+
+const doc = (text: string, name = 'site.conf'): SourceDocument => ({ path: path.join(tempTree({}), name), text });
+
+async function fixed(text: string, rules: Rule[]) {
+  const document = doc(text);
+  const result = await fixAll([document], {}, rules);
+  return { ...result, text: result.texts.get(document.path) ?? text, document };
+}
+
+describe('fixAll', () => {
+  it('applies a fix, re-analyzes, and reports nothing left', async () => {
+    const result = await fixed('server {\n    listen 80;\n}\n', [port8080]);
+    expect(result.text).toBe('server {\n    listen 8080;\n}\n');
+    expect(result.passes).toBe(1);
+    expect(result.remaining).toEqual([]);
+    expect(result.originals.get(result.document.path)).toBe('server {\n    listen 80;\n}\n');
+  });
+
+  it('returns no texts and zero passes when nothing is fixable', async () => {
+    const result = await fixed('server {\n    listen 443;\n}\n', [port8080]);
+    expect(result.texts.size).toBe(0);
+    expect(result.passes).toBe(0);
+  });
+
+  it('runs as many passes as the fixes need', async () => {
+    const result = await fixed('server { listen 80; }\n', [timesTen]);
+    expect(result.text).toBe('server { listen 8000; }\n');
+    expect(result.passes).toBe(2);
+    expect(result.remaining).toEqual([]);
+  });
+
+  it('defers an overlapping fix to the next pass, where it is recomputed from the new text', async () => {
+    // default-server's span (the directive) starts before port-8080's (the port), so it wins the first pass.
+    const result = await fixed('server {\n  listen 80;\n}\n', [port8080, defaultServer]);
+    expect(result.text).toBe('server {\n  listen 8080 default_server;\n}\n');
+    expect(result.passes).toBe(2);
+  });
+
+  it('applies non-overlapping fixes in one pass', async () => {
+    const result = await fixed('server {\n  listen 80;\n}\nserver {\n  listen 80;\n}\n', [port8080]);
+    expect(result.text).toBe('server {\n  listen 8080;\n}\nserver {\n  listen 8080;\n}\n');
+    expect(result.passes).toBe(1);
+  });
+
+  it('never lands two identical insertions at one offset: the second waits and is then no longer needed', async () => {
+    const result = await fixed('server {\n  listen 80;\n  listen 443;\n}\n', [needsServerName]);
+    expect(result.text).toBe('server {\n  server_name _;\n  listen 80;\n  listen 443;\n}\n');
+    expect(result.remaining).toEqual([]);
+  });
+
+  it('drops a fix whose result would not parse, keeps its finding, and still applies the others', async () => {
+    const result = await fixed('server {\n  listen 80;\n}\n', [braceBreaker, port8080, syntaxRule]);
+    expect(result.text).toBe('server {\n  listen 8080;\n}\n');
+    expect(result.remaining.map((finding) => finding.ruleId)).toEqual(['brace-breaker']);
+  });
+
+  it('does not fix a file that already has syntax errors', async () => {
+    const result = await fixed('server {\n  listen 80;\n  return 200\n}\n', [port8080, syntaxRule]);
+    expect(result.texts.size).toBe(0);
+    expect(result.remaining.map((finding) => finding.ruleId).sort()).toEqual(['port-8080', 'syntax']);
+  });
+
+  it('keeps CRLF line endings, tab indentation and the byte order mark', async () => {
+    const text = '\uFEFFserver {\r\n\tlisten 80;\r\n}\r\n';
+    const result = await fixed(text, [timeoutAfterListen, port8080]);
+    expect(result.text).toBe('\uFEFFserver {\r\n\tlisten 8080;\r\n\tkeepalive_timeout 5s;\r\n}\r\n');
+  });
+
+  it('is idempotent: fixing the result again changes nothing', async () => {
+    const rules = [port8080, defaultServer, needsServerName, timeoutAfterListen];
+    const once = await fixed('server {\n  listen 80;\n}\nserver { listen 80; }\n', rules);
+    expect(once.passes).toBeGreaterThan(0);
+    const twice = await fixAll([{ path: once.document.path, text: once.text }], {}, rules);
+    expect(twice.texts.size).toBe(0);
+    expect(twice.passes).toBe(0);
+    expect(twice.remaining).toEqual(once.remaining);
+  });
+
+  it('stops after MAX_FIX_PASSES when fixes never settle', async () => {
+    const result = await fixed('server { listen 80; }\n', [flipFlop]);
+    expect(result.passes).toBe(MAX_FIX_PASSES);
+    expect(result.text).toBe('server { listen 80; }\n'); // an even number of flips
+    expect(result.texts.size).toBe(0); // the same text as the original is no change
+    expect(result.remaining).toHaveLength(1);
+  });
+
+  it('stops at once when a fix changes nothing', async () => {
+    const result = await fixed('server { listen 80; }\n', [noOp]);
+    expect(result.passes).toBe(0);
+    expect(result.remaining).toHaveLength(1);
+  });
+
+  it('fixes an included file, names it by absolute path, and re-analyzes its new text', async () => {
+    const root = tempTree({
+      'nginx.conf': 'events {}\nhttp {\n  include conf.d/*.conf;\n}\n',
+      'conf.d/site.conf': 'server {\n  listen 80;\n}\n',
+    });
+    const result = await fixAll(docsFrom(root, 'nginx.conf'), {}, [port8080]);
+    const site = path.join(root, 'conf.d/site.conf');
+    expect([...result.texts.keys()]).toEqual([site]);
+    expect(result.texts.get(site)).toBe('server {\n  listen 8080;\n}\n');
+    expect(result.originals.get(site)).toBe('server {\n  listen 80;\n}\n');
+    expect(result.remaining).toEqual([]);
+  });
+
+  it('leaves fixes to files canEdit refuses, with their findings', async () => {
+    const root = tempTree({
+      'nginx.conf': 'events {}\nhttp {\n  include conf.d/*.conf;\n  server { listen 80; }\n}\n',
+      'conf.d/site.conf': 'server {\n  listen 80;\n}\n',
+    });
+    const main = path.join(root, 'nginx.conf');
+    const result = await fixAll(docsFrom(root, 'nginx.conf'), {}, [port8080], { canEdit: (file) => file === main });
+    expect([...result.texts.keys()]).toEqual([main]);
+    expect(result.remaining.map((finding) => path.relative(root, finding.file))).toEqual(['conf.d/site.conf']);
+  });
+
+  it('applies a fix across files all or nothing', async () => {
+    const files = { 'nginx.conf': 'events {}\nhttp {\n  include site.conf;\n}\n', 'site.conf': 'server {\n}\n' };
+    const good = await fixAll(docsFrom(tempTree(files), 'nginx.conf'), {}, [crossFileRule(false)]);
+    expect(good.texts.size).toBe(2);
+    const bad = await fixAll(docsFrom(tempTree(files), 'nginx.conf'), {}, [crossFileRule(true)]);
+    expect(bad.texts.size).toBe(0);
+    expect(bad.remaining.map((finding) => finding.ruleId)).toEqual(['cross-file']);
+  });
+});
