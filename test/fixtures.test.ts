@@ -2,63 +2,60 @@
 // directory test/fixtures/**/<name>.d/ is one case whose files are analysed together (its nginx.conf first, as the
 // main file). Expectations are `# expect: <rule-id>` markers in the files (see support/expectations.ts): every
 // finding must be expected and every expectation met.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+//
+// Fix goldens (see support/fixture-cases.ts): an input `invalid-x.conf` with a sibling `invalid-x.fixed.conf` is also
+// fixed with fixAll (same options: the fixture's nginx-version, the other files of a `.d` case), and
+//   1. the fixed text must equal the golden byte for byte (files of a `.d` case without a golden must not change, and
+//      no file outside the case may change);
+//   2. the golden, analysed under the input's name, must be clean: no finding of any rule the input expected (at any
+//      severity), no syntax finding, and no error or warning of any rule. `info` findings of other rules are allowed
+//      (they are advice, not problems a fix leaves behind). The golden's own `# expect:` markers are ignored: they are
+//      the input's markers, carried through by the fix;
+//   3. fixAll on the golden changes nothing (fixing is idempotent).
+// Only `invalid-` inputs may have goldens; a golden without its input, or equal to it, is an error.
+import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { assert, describe, expect, it } from 'vitest';
 import { analyze } from '../server/src/core/analyze.js';
-import type { SourceDocument } from '../server/src/core/types.js';
-import { compareFindings, parseFixture, type ActualFinding, type FixtureOptions } from './support/expectations.js';
+import { fixAll } from '../server/src/core/fix-all.js';
+import type { AnalyzeOptions, FileHost, Finding, SourceDocument } from '../server/src/core/types.js';
+import { rules } from '../server/src/rules/registry.js';
+import { compareFindings, parseFixture, type ActualFinding, type ParsedFixture } from './support/expectations.js';
+import {
+  FIXTURES_DIR,
+  collectCases,
+  collectGoldens,
+  expectedFixedTexts,
+  fixtureHost,
+  inputPathOf,
+  overlayHost,
+  type FixtureCase,
+} from './support/fixture-cases.js';
+import { unifiedDiff } from './support/text-diff.js';
 
-const fixturesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
-const FIXTURE_FILE = /\.(conf|sigil|tmpl)$/;
+const cases = collectCases();
+const fixCases = cases.filter((fixture) => fixture.goldens.size > 0);
 
-interface FixtureCase {
-  /** Name shown in test titles and problem lines, relative to test/fixtures. */
-  name: string;
-  /** Absolute paths; the main file first. */
-  files: string[];
+const relative = (file: string): string => path.relative(FIXTURES_DIR, file);
+
+function readDocs(fixture: FixtureCase): SourceDocument[] {
+  return fixture.files.map((file) => ({ path: file, text: readFileSync(file, 'utf8') }));
 }
 
-function listFiles(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((entry) => {
-      const full = path.join(dir, entry);
-      return statSync(full).isDirectory() ? listFiles(full) : [full];
-    });
+function parseAll(docs: readonly SourceDocument[]): Map<string, ParsedFixture> {
+  return new Map(docs.map((doc) => [doc.path, parseFixture(doc.text, relative(doc.path))] as const));
 }
 
-function collectCases(dir: string): FixtureCase[] {
-  const cases: FixtureCase[] = [];
-  for (const entry of readdirSync(dir).sort()) {
-    const full = path.join(dir, entry);
-    const name = path.relative(fixturesDir, full);
-    if (statSync(full).isDirectory()) {
-      if (!entry.endsWith('.d')) {
-        cases.push(...collectCases(full));
-        continue;
-      }
-      const main = path.join(full, 'nginx.conf');
-      const files = listFiles(full);
-      if (!files.includes(main)) throw new Error(`${name}/ has no nginx.conf (the main file of a multi-file fixture)`);
-      cases.push({ name: `${name}/`, files: [main, ...files.filter((f) => f !== main)] });
-    } else if (FIXTURE_FILE.test(entry)) {
-      cases.push({ name, files: [full] });
-    }
-  }
-  return cases;
+/** The analysis options a fixture states in its main file's `# nginx-keepalive-test:` comment. */
+function analyzeOptionsOf(parsed: Map<string, ParsedFixture>, mainFile: string, host: FileHost): AnalyzeOptions {
+  const { nginxVersion } = parsed.get(mainFile)!.options;
+  return nginxVersion ? { nginxVersion, host } : { host };
 }
-
-const cases = collectCases(fixturesDir);
 
 async function check(fixture: FixtureCase): Promise<string[]> {
-  const docs: SourceDocument[] = fixture.files.map((file) => ({ path: file, text: readFileSync(file, 'utf8') }));
-  const expectedByFile = new Map(
-    docs.map((doc) => [doc.path, parseFixture(doc.text, path.relative(fixturesDir, doc.path))] as const),
-  );
-  const options: FixtureOptions = expectedByFile.get(fixture.files[0]!)!.options;
-  const findings = await analyze(docs, options.nginxVersion ? { nginxVersion: options.nginxVersion } : {});
+  const docs = readDocs(fixture);
+  const expectedByFile = parseAll(docs);
+  const findings = await analyze(docs, analyzeOptionsOf(expectedByFile, fixture.files[0]!, fixtureHost()));
 
   const actualByFile = new Map<string, ActualFinding[]>();
   for (const finding of findings) {
@@ -69,12 +66,109 @@ async function check(fixture: FixtureCase): Promise<string[]> {
   }
   const problems: string[] = [];
   for (const [file, parsed] of expectedByFile) {
-    problems.push(...compareFindings(path.relative(fixturesDir, file), parsed.expected, actualByFile.get(file) ?? []));
+    problems.push(...compareFindings(relative(file), parsed.expected, actualByFile.get(file) ?? []));
     actualByFile.delete(file);
   }
   // Findings in files outside the fixture (e.g. an include that escaped it) are never expected.
   for (const [file, actual] of actualByFile) problems.push(...compareFindings(file, new Map(), actual));
   return problems;
+}
+
+/** Rule ids the fixture's markers expect, in any of its files: the rules its fixes must leave no finding of. */
+function expectedRuleIds(parsed: Map<string, ParsedFixture>): Set<string> {
+  return new Set([...parsed.values()].flatMap((p) => [...p.expected.values()].flat()));
+}
+
+function describeFinding(finding: Finding): string {
+  const where = `${relative(finding.file)}:${finding.span.start.line + 1}`;
+  return `${where} ${finding.ruleId} (${finding.severity}) ${JSON.stringify(finding.message)}`;
+}
+
+/** 1: fixAll of the input gives the goldens, byte for byte, and touches nothing else. */
+async function compareWithGoldens(fixture: FixtureCase, docs: SourceDocument[], options: AnalyzeOptions): Promise<string[]> {
+  const problems: string[] = [];
+  const result = await fixAll(docs, options);
+  for (const file of result.texts.keys()) {
+    if (!fixture.files.includes(path.resolve(file))) problems.push(`fixAll changed ${file}, which is outside the fixture`);
+  }
+  const expected = expectedFixedTexts(fixture);
+  for (const doc of docs) {
+    const actual = result.texts.get(doc.path) ?? doc.text;
+    const want = expected.get(doc.path)!;
+    if (actual === want) continue;
+    const golden = fixture.goldens.get(doc.path);
+    const label = golden ? relative(golden) : `${relative(doc.path)} (no golden: must stay unchanged)`;
+    problems.push(
+      `fixAll of ${relative(doc.path)} differs from ${label} (after ${result.passes} pass(es)):\n` +
+        unifiedDiff(want, actual, { expected: label, actual: 'fixAll result' }),
+    );
+  }
+  return problems;
+}
+
+/** 2 and 3: the goldens, seen under the inputs' names, are clean and fix to themselves. */
+async function checkGoldensClean(fixture: FixtureCase, parsed: Map<string, ParsedFixture>, baseHost: FileHost): Promise<string[]> {
+  const problems: string[] = [];
+  const goldenTexts = expectedFixedTexts(fixture);
+  const goldenDocs = fixture.files.map((file) => ({ path: file, text: goldenTexts.get(file)! }));
+  const options = analyzeOptionsOf(parsed, fixture.files[0]!, overlayHost(baseHost, goldenTexts));
+  const fixedRules = expectedRuleIds(parsed);
+  for (const finding of await analyze(goldenDocs, options)) {
+    const remains = fixedRules.has(finding.ruleId) || finding.ruleId === 'syntax' || finding.severity !== 'info';
+    if (remains) problems.push(`golden is not clean (analysed under its input's name): ${describeFinding(finding)}`);
+  }
+  const again = await fixAll(goldenDocs, options);
+  for (const [file, text] of again.texts) {
+    const golden = goldenTexts.get(path.resolve(file));
+    if (text === golden) continue;
+    problems.push(
+      `fixAll changes the golden of ${relative(file)} (not idempotent):\n` +
+        unifiedDiff(golden ?? '', text, { expected: 'golden', actual: 'fixAll of the golden' }),
+    );
+  }
+  return problems;
+}
+
+async function checkFix(fixture: FixtureCase): Promise<string[]> {
+  const docs = readDocs(fixture);
+  const parsed = parseAll(docs);
+  const host = fixtureHost();
+  return [
+    ...(await compareWithGoldens(fixture, docs, analyzeOptionsOf(parsed, fixture.files[0]!, host))),
+    ...(await checkGoldensClean(fixture, parsed, host)),
+  ];
+}
+
+/** Goldens that cannot belong to a fix case: orphans, goldens of valid fixtures, goldens equal to their input. */
+function misplacedGoldens(): string[] {
+  const problems: string[] = [];
+  const owned = new Map(cases.flatMap((fixture) => [...fixture.goldens].map(([input, golden]) => [golden, { fixture, input }] as const)));
+  for (const golden of collectGoldens()) {
+    const owner = owned.get(golden);
+    if (!owner) {
+      const input = inputPathOf(golden);
+      const why = existsSync(input) ? `${relative(input)} is not a fixture case` : `no input ${relative(input)} beside it`;
+      problems.push(`${relative(golden)}: ${why}`);
+      continue;
+    }
+    if (!path.basename(owner.fixture.name).startsWith('invalid-')) {
+      problems.push(`${relative(golden)}: only invalid- fixtures have something to fix`);
+    }
+    if (readFileSync(golden, 'utf8') === readFileSync(owner.input, 'utf8')) {
+      problems.push(`${relative(golden)}: equal to its input (an input without a golden must stay unchanged anyway)`);
+    }
+  }
+  return problems;
+}
+
+/** Fixable rules with invalid- fixtures but no golden at all: their fixes would go untested. */
+function fixableRulesWithoutGoldens(): string[] {
+  const inDir = (id: string, list: readonly FixtureCase[]) => list.some((fixture) => fixture.name.startsWith(`${id}/`));
+  const invalidCases = cases.filter((fixture) => path.basename(fixture.name).startsWith('invalid-'));
+  return rules
+    .filter((rule) => rule.meta.fixable && inDir(rule.meta.id, invalidCases))
+    .map((rule) => rule.meta.id)
+    .filter((id) => !inDir(id, fixCases));
 }
 
 describe('fixtures', () => {
@@ -94,5 +188,22 @@ describe('fixtures', () => {
 
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, fixture) => {
     expect(await check(fixture)).toEqual([]);
+  });
+});
+
+describe('fix goldens', () => {
+  it('never takes a golden as an input, and every golden belongs to an invalid- input', () => {
+    expect(cases.flatMap((fixture) => fixture.files).filter((file) => /\.fixed\.[^.]+$/.test(file))).toEqual([]);
+    expect(misplacedGoldens()).toEqual([]);
+  });
+
+  it('every fixable rule with invalid- fixtures has at least one golden', () => {
+    expect(fixableRulesWithoutGoldens()).toEqual([]);
+  });
+
+  it.each(fixCases.map((c) => [c.name, c] as const))('fixAll of %s gives its golden, which is clean and stable', async (_name, fixture) => {
+    const problems = await checkFix(fixture);
+    // One readable report (diffs included) rather than an array diff of it.
+    if (problems.length > 0) assert.fail(problems.join('\n\n'));
   });
 });

@@ -1,7 +1,7 @@
 // Runs the real nginx binary (Debian's package) for tests: `nginx -t` on a config, or a running server on loopback.
 // Everything lives in a temporary prefix: pid file, error log, temp paths, so nothing touches /var or /run.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -92,12 +92,28 @@ export function parseNginxMessages(output: string): NginxMessage[] {
   return messages;
 }
 
+/**
+ * Runs nginx with `args` and its output going to a file in the prefix, not to pipes: configs log to /dev/stdout or
+ * /dev/stderr (container style), and Linux cannot open() those when they are the socket pairs Node uses for pipes.
+ */
+function runNginxTest(args: string[], prefix: NginxPrefix): NginxTestResult {
+  const outFile = path.join(prefix.dir, 'logs', 'nginx-t.out');
+  const out = openSync(outFile, 'w');
+  let status: number | null;
+  try {
+    const result = spawnSync(requireNginx(), args, { stdio: ['ignore', out, out] });
+    if (result.error) throw result.error;
+    status = result.status;
+  } finally {
+    closeSync(out);
+  }
+  const output = readFileSync(outFile, 'utf8');
+  return { ok: status === 0, output, errors: parseNginxMessages(output) };
+}
+
 /** Runs `nginx -t` on a config file (absolute path) inside a prefix. */
 export function nginxTestFile(confPath: string, prefix: NginxPrefix): NginxTestResult {
-  const result = spawnSync(requireNginx(), commandLine(prefix.dir, confPath, ['-t', '-q']), { encoding: 'utf8' });
-  if (result.error) throw result.error;
-  const output = `${result.stdout}${result.stderr}`;
-  return { ok: result.status === 0, output, errors: parseNginxMessages(output) };
+  return runNginxTest(commandLine(prefix.dir, confPath, ['-t', '-q']), prefix);
 }
 
 /** Runs `nginx -t` on config text (a whole main config); the text may use `prefix.httpTempPaths`. */
@@ -128,6 +144,51 @@ export function wrapInclude(file: string, context: NginxContext, prefix: NginxPr
     case 'location':
       return `${head}http {\n${prefix.httpTempPaths}\nserver {\nlisten 127.0.0.1:1;\nlocation / {\n${include}\n}\n}\n}\n`;
   }
+}
+
+/**
+ * Runs `nginx -t` on config snippets included together at one context (default http), e.g. several rendered Dokku app
+ * configs in one http block as Dokku includes them.
+ */
+export function nginxTestSnippets(texts: readonly string[], context: NginxContext = 'http', modules: readonly string[] = []): NginxTestResult {
+  return nginxTest((prefix) => {
+    const files = texts.map((text, index) => {
+      const file = path.join(prefix.dir, `snippet-${index}.conf`);
+      writeFileSync(file, text);
+      return file;
+    });
+    const all = path.join(prefix.dir, 'snippets.conf');
+    writeFileSync(all, files.map((file) => `include ${file};\n`).join(''));
+    return wrapInclude(all, context, prefix, modules);
+  });
+}
+
+/** The files Debian's nginx keeps next to nginx.conf, which real configs include by relative name (mime.types...). */
+export const DEBIAN_CONF_DIR = '/etc/nginx';
+export const DEBIAN_CONF_FILES = [
+  'mime.types', 'fastcgi.conf', 'fastcgi_params', 'proxy_params', 'scgi_params', 'uwsgi_params', 'koi-utf', 'koi-win', 'win-utf',
+  'snippets/fastcgi-php.conf', 'snippets/snakeoil.conf',
+] as const;
+
+/** Copies Debian's conf-directory files into `dir`, so a config copied there finds what it would find in /etc/nginx. */
+export function copyDebianConfFiles(dir: string): void {
+  for (const file of DEBIAN_CONF_FILES) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    copyFileSync(path.join(DEBIAN_CONF_DIR, file), path.join(dir, file));
+  }
+}
+
+/**
+ * Runs `nginx -t` on a whole main config as it is, for configs from the wild: unlike nginxTestFile, no `pid` or
+ * `error_log` is imposed with -g (the config may set its own, and a second one is an error); only the startup log and
+ * relative paths go to the prefix. The modules are loaded with -g before the config is read. nginx -t opens the log
+ * files the config names, wherever they are.
+ */
+export function nginxTestAsIs(confPath: string, prefix: NginxPrefix, modules: readonly string[] = []): NginxTestResult {
+  const globals = loadModuleLines(modules).replace(/\n/g, ' ');
+  const args = ['-p', `${prefix.dir}/`, '-e', path.join(prefix.dir, 'logs', 'startup.log'), '-c', confPath, '-t', '-q'];
+  if (globals) args.push('-g', globals);
+  return runNginxTest(args, prefix);
 }
 
 /** A free TCP port on 127.0.0.1 (asked from the kernel, then released). */

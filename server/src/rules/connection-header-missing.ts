@@ -1,6 +1,35 @@
-// `connection-header-missing`: proxy_pass to a keepalive upstream sends Connection: close (header not cleared, or set to close).
-// STUB: metadata only; the check is being written.
+// `connection-header-missing`: a proxy_pass to a keepalive upstream whose effective proxy_set_header set (nginx's
+// inheritance: the nearest level defining any header wins alone) leaves Connection unset, so nginx sends its
+// built-in `Connection: close` (before 1.29.7), or sets it to a literal `close` (any version). The upstream then
+// closes after every response. Connection from `$http_connection` or a map variable belongs to
+// connection-header-passthrough and connection-map-close. Fix: fixes/proxy-reuse.ts clearConnectionEdits.
+import { connectionState, effectiveHeaderSet, forwardsUpgrade, type ConnectionState } from '../fixes/proxy-state.js';
+import { clearConnectionEdits } from '../fixes/proxy-reuse.js';
+import { keepalivePasses, upstreamLabel } from './keepalive-passes.js';
+import { levelLabel, writtenAt } from './message-parts.js';
 import type { Rule } from './types.js';
+
+type Reported = Extract<ConnectionState, { kind: 'unset' | 'close' }>;
+
+function cause(state: Reported): string {
+  if (state.kind === 'close') {
+    return `"proxy_set_header Connection close" on ${levelLabel(state.definition.level)} (${writtenAt(state.header.directive)}) asks for it`;
+  }
+  const definition = state.definition;
+  const source = definition
+    ? `the headers in effect here are the ones set on ${levelLabel(definition.level)}, which include no Connection`
+    : 'no level sets any proxy_set_header';
+  return `${source}, and before nginx 1.29.7 nginx then sends "Connection: close"`;
+}
+
+function remedy(state: Reported): string {
+  const upgrade = forwardsUpgrade(effectiveHeaderSet(state.definition));
+  if (upgrade) return 'set "proxy_set_header Connection $connection_upgrade;" with a map whose \'\' arm is empty, so WebSocket upgrades keep working';
+  if (state.kind === 'close') return 'clear it: "proxy_set_header Connection "";"';
+  return state.definition
+    ? 'add "proxy_set_header Connection "";" where those headers are set'
+    : 'add "proxy_set_header Connection "";"';
+}
 
 export const connectionHeaderMissingRule: Rule = {
   meta: {
@@ -10,5 +39,19 @@ export const connectionHeaderMissingRule: Rule = {
     nginxVersions: '*',
     fixable: true,
   },
-  check() {},
+  check({ workspace, options, report }) {
+    for (const pass of keepalivePasses(workspace, 'proxy_pass', options)) {
+      const state = connectionState(workspace, pass.scope, options);
+      if (state.kind !== 'unset' && state.kind !== 'close') continue;
+      const edits = clearConnectionEdits(workspace, pass, options);
+      report({
+        file: pass.directive.file.path,
+        span: pass.directive.span,
+        message:
+          `proxy_pass to ${upstreamLabel(pass)}, which has keepalive, sends "Connection: close": ${cause(state)}; ` +
+          `the upstream closes the connection after every response and none is reused (${remedy(state)})`,
+        ...(edits.length > 0 ? { fix: { title: 'Clear the Connection header', edits } } : {}),
+      });
+    }
+  },
 };

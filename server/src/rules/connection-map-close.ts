@@ -1,6 +1,72 @@
-// `connection-map-close`: A map used as the Connection header sends close for ordinary requests ('' close).
-// STUB: metadata only; the check is being written.
-import type { Rule } from './types.js';
+// `connection-map-close`: the WebSocket recipe of the nginx docs, `map $http_upgrade $connection_upgrade { default
+// upgrade; '' close; }`, used as `proxy_set_header Connection $connection_upgrade;`. Its `''` arm is what every
+// ordinary request (no Upgrade header) gets: `Connection: close`, so the upstream closes the connection after one
+// response and the upstream's keepalive cache never holds it. `'' ''` sends no Connection header instead (what
+// kubernetes ingress-nginx switches to when upstream keepalive is on) and keeps WebSocket working.
+//
+// Reported at the `'' close` entry of the map, once per map, when the map is its variable's effective definition at
+// the http level (map variables are changeable: the last map of a name wins http-wide) and that variable is the
+// effective Connection header (inheritance included) of a proxy_pass to a keepalive upstream (keepalive-state.ts:
+// explicit, template-guarded, or by default from 1.29.7). A map only used towards upstreams without keepalive, or
+// through passes whose target has variables, is not reported: nginx closes those connections anyway, or we cannot
+// tell where they go. The map may read any source variable: what matters is the `''` arm feeding Connection.
+//
+// Fix: the `''` arm's value becomes `''` (in the quotes the key is written with).
+import { keepaliveState, hasKeepalive } from '../analysis/keepalive-state.js';
+import { effectiveProxyHeaders } from '../analysis/inheritance.js';
+import { passes, type Pass } from '../analysis/passes.js';
+import type { Directive } from '../model/types.js';
+import { effectiveMaps, emptyArm, emptyArmFix, httpScopeOf, isCloseArm, type MapEntry, type MapReading } from '../fixes/upgrade-maps.js';
+import type { ResolvedOptions, Rule } from './types.js';
+
+const VARIABLE = /^\$(?:([A-Za-z0-9_]+)|\{([A-Za-z0-9_]+)\})$/;
+
+interface Use {
+  reading: MapReading;
+  arm: MapEntry;
+  pass: Pass;
+  upstream: string;
+}
+
+function keepaliveUpstream(pass: Pass, options: ResolvedOptions): string | undefined {
+  if (pass.protocol !== 'http' || pass.resolution.kind !== 'upstream') return undefined;
+  return pass.resolution.upstreams.find((upstream) => hasKeepalive(keepaliveState(upstream, options)))?.name;
+}
+
+/** The map variables the pass's effective Connection header(s) name, lower-cased, without `$`. */
+function connectionVariables(pass: Pass): string[] {
+  const header = effectiveProxyHeaders(pass.scope).get('connection');
+  const names: string[] = [];
+  for (const directive of header?.directives ?? []) {
+    const value = directive.args[1];
+    const match = value && !value.templated ? VARIABLE.exec(value.value) : null;
+    if (match) names.push((match[1] ?? match[2]!).toLowerCase());
+  }
+  return names;
+}
+
+function closingUses(pass: Pass, options: ResolvedOptions): Use[] {
+  const upstream = keepaliveUpstream(pass, options);
+  const http = upstream === undefined ? undefined : httpScopeOf(pass.scope);
+  if (upstream === undefined || !http) return [];
+  const maps = effectiveMaps(http);
+  const uses: Use[] = [];
+  for (const variable of connectionVariables(pass)) {
+    const reading = maps.get(variable);
+    const arm = reading && emptyArm(reading);
+    if (reading && arm && isCloseArm(arm)) uses.push({ reading, arm, pass, upstream });
+  }
+  return uses;
+}
+
+function message(use: Use): string {
+  const variable = `$${use.reading.variable}`;
+  return (
+    `the '' arm of map ${use.reading.directive.args[0]!.raw} ${variable} sends "Connection: close" for every request ` +
+    `without an Upgrade header, and ${variable} is the Connection header of proxy_pass to keepalive upstream ` +
+    `"${use.upstream}": the upstream closes each connection after one response (map '' to '' instead)`
+  );
+}
 
 export const connectionMapCloseRule: Rule = {
   meta: {
@@ -10,5 +76,20 @@ export const connectionMapCloseRule: Rule = {
     nginxVersions: '*',
     fixable: true,
   },
-  check() {},
+  check(context) {
+    const reported = new Set<Directive>();
+    for (const pass of passes(context.workspace)) {
+      for (const use of closingUses(pass, context.options)) {
+        if (reported.has(use.arm.directive)) continue;
+        reported.add(use.arm.directive);
+        const edit = emptyArmFix(use.arm);
+        context.report({
+          file: use.arm.directive.file.path,
+          span: use.arm.directive.span,
+          message: message(use),
+          fix: edit && { title: "Map '' to '' (no Connection header) instead of close", edits: [edit] },
+        });
+      }
+    }
+  },
 };

@@ -1,5 +1,10 @@
-// `fastcgi-keep-conn`: fastcgi_pass to a keepalive upstream without fastcgi_keep_conn on.
-// STUB: metadata only; the check is being written.
+// `fastcgi-keep-conn`: a fastcgi_pass to a keepalive upstream without an effective `fastcgi_keep_conn on`
+// (inherited levels count; an explicit `off` counts as missing). The FastCGI server then closes the connection
+// after every response, so the upstream's keepalive cache stays empty. Fix: fixes/keep-conn.ts keepConnEdits.
+import { keepConnEdits } from '../fixes/keep-conn.js';
+import { keepConnState } from '../fixes/proxy-state.js';
+import { keepalivePasses, upstreamLabel } from './keepalive-passes.js';
+import { levelLabel, quoted, writtenAt } from './message-parts.js';
 import type { Rule } from './types.js';
 
 export const fastcgiKeepConnRule: Rule = {
@@ -10,5 +15,24 @@ export const fastcgiKeepConnRule: Rule = {
     nginxVersions: '*',
     fixable: true,
   },
-  check() {},
+  check({ workspace, options, report }) {
+    for (const pass of keepalivePasses(workspace, 'fastcgi_pass', options)) {
+      const state = keepConnState(workspace, pass.scope);
+      if (state.kind !== 'missing' && state.kind !== 'explicit-off') continue;
+      const off = state.kind === 'explicit-off' ? state.definition.directives.find((d) => d.args[0]?.value.toLowerCase() === 'off') : undefined;
+      const cause =
+        state.kind === 'explicit-off' && off
+          ? `${quoted(off)} is set on ${levelLabel(state.definition.level)} (${writtenAt(off)})`
+          : 'no fastcgi_keep_conn applies here and the default is off';
+      const edits = keepConnEdits(workspace, pass, options);
+      report({
+        file: pass.directive.file.path,
+        span: pass.directive.span,
+        message:
+          `fastcgi_pass to ${upstreamLabel(pass)}, which has keepalive, does not keep its connection: ${cause}, so the ` +
+          'FastCGI server closes the connection after every response and none is reused (set "fastcgi_keep_conn on;")',
+        ...(edits.length > 0 ? { fix: { title: 'Set fastcgi_keep_conn on', edits } } : {}),
+      });
+    }
+  },
 };

@@ -1,6 +1,56 @@
-// `keepalive-order`: keepalive placed before ip_hash/hash/least_conn/random, which silently disables it before nginx 1.29.7.
-// STUB: metadata only; the check is being written.
+// `keepalive-order`: keepalive placed before ip_hash/hash/least_conn/random, which silently disables it before nginx
+// 1.29.7. Before 1.29.7 `keepalive` wraps the balancer installed so far; a balancer directive after it installs its
+// own peer initialisation over the wrapper, so connections are never cached (nginx -t only warns "load balancing
+// method redefined"). From 1.29.7 the order no longer matters, so the rule is silent for such targets.
+//
+// Reported at the `keepalive` directive, once per keepalive followed (in nginx order, includes expanded) by a
+// balancer of the same upstream. A keepalive and a balancer in different branches of one template `{{ if }}` are
+// never rendered together and are not reported.
+//
+// Fix: the keepalive line moves to right after the last balancer (a deletion plus an insertion at the balancer's
+// indentation, past the `{{ end }}` of a template block around the balancer; a comment trailing the keepalive moves
+// with it). No fix when the keepalive sits in a file included into the block (shared snippets are not rewritten)
+// or under a template guard inside the block (moving it out of its `{{ if }}` would change what the template means).
+import { deleteDirectiveLine, lineEndOf, lineStartOf } from '../analysis/edits.js';
+import { guardsWithin } from '../analysis/scopes.js';
+import { upstreams, type Upstream } from '../analysis/upstreams.js';
+import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
+import type { Fix } from '../core/types.js';
+import type { Directive } from '../model/types.js';
+import type { Workspace } from '../model/workspace.js';
+import { guardsExclusive } from '../analysis/template-blocks.js';
+import { insertAfterStatement } from '../fixes/upstream-members.js';
 import type { Rule } from './types.js';
+
+function source(directive: Directive): string {
+  return directive.file.text.slice(directive.span.startOffset, directive.span.endOffset);
+}
+
+/** The balancers after `keepalive` in nginx order that can be rendered together with it. */
+function balancersAfter(upstream: Upstream, keepalive: Directive): Directive[] {
+  const statements = upstream.bodies[0]?.statements ?? [];
+  const at = statements.indexOf(keepalive);
+  return upstream.balancers.filter(
+    (balancer) => statements.indexOf(balancer) > at && !guardsExclusive(keepalive, balancer),
+  );
+}
+
+/** `keepalive 16;` plus the comment that trails it on its own line, if any. */
+function movedText(keepalive: Directive): string {
+  const text = keepalive.file.text;
+  const end = keepalive.span.endOffset;
+  const alone = text.slice(lineStartOf(text, keepalive.span.startOffset), keepalive.span.startOffset).trim() === '';
+  const comment = /^[ \t]*(#.*)$/.exec(text.slice(end, lineEndOf(text, end)));
+  return alone && comment ? `${source(keepalive)} ${comment[1]}` : source(keepalive);
+}
+
+function moveFix(workspace: Workspace, upstream: Upstream, keepalive: Directive, balancer: Directive): Fix | undefined {
+  const body = upstream.bodies[0];
+  if (keepalive.parent !== upstream.directive || (body && guardsWithin(keepalive, body).length > 0)) return undefined;
+  const insert = insertAfterStatement(workspace, upstream, balancer, movedText(keepalive));
+  if (!insert) return undefined;
+  return { title: `Move "${source(keepalive)}" after "${balancer.name}"`, edits: [deleteDirectiveLine(keepalive), insert] };
+}
 
 export const keepaliveOrderRule: Rule = {
   meta: {
@@ -10,5 +60,23 @@ export const keepaliveOrderRule: Rule = {
     nginxVersions: '<1.29.7',
     fixable: true,
   },
-  check() {},
+  check(context) {
+    if (hasModernKeepaliveDefaults(context.options)) return;
+    for (const upstream of upstreams(context.workspace)) {
+      for (const keepalive of upstream.keepalive) {
+        const later = balancersAfter(upstream, keepalive);
+        const last = later.at(-1);
+        if (!last) continue;
+        const names = [...new Set(later.map((balancer) => balancer.name))].join('", "');
+        context.report({
+          file: keepalive.file.path,
+          span: keepalive.span,
+          message:
+            `"keepalive" comes before "${names}" in upstream "${upstream.name}": before nginx 1.29.7 a balancer ` +
+            `directive after keepalive replaces it, so no connection is ever reused (move keepalive after "${last.name}")`,
+          fix: moveFix(context.workspace, upstream, keepalive, last),
+        });
+      }
+    }
+  },
 };

@@ -1,6 +1,70 @@
 // `proxy-pass-no-upstream`: proxy_pass to a literal address: nginx never keeps those connections alive.
-// STUB: metadata only; the check is being written.
-import type { Rule } from './types.js';
+//
+// `proxy_pass http://127.0.0.1:3000;` (or a host name, or `unix:/run/app.sock`) with no upstream{} of that name makes
+// nginx create an implicit upstream, which has no keepalive cache and cannot be given one: every request opens a new
+// connection, whatever the version and the headers. Only an upstream{} block can keep connections.
+//
+// Reported at the proxy_pass directive when its resolution (passes.ts) is `implicit`: an http/https target whose
+// host and port, or socket, are literal, and no upstream{} of that name exists anywhere in the include graph. Not
+// for targets with nginx variables or template actions (not guessed), and not for `host:port` where an upstream{}
+// is named `host` (nginx rejects that configuration itself: "upstream may not have port").
+//
+// Fix, all in one:
+// - the upstream: an existing one of the same root holding exactly that one server is reused; otherwise
+//   `upstream backend_<address> { server <address>; keepalive N; }` is inserted at http level (implicit-upstream.ts);
+// - the pass becomes `proxy_pass <scheme>://<name><uri>;` (scheme and URI part kept);
+// - Host, the default proxy_redirect and the TLS name the literal address implied are kept (target-identity.ts);
+// - HTTP/1.1 and a cleared Connection for the pass (proxy-reuse.ts), so the new upstream's keepalive is effective.
+// No fix when the pass is not inside http (a snippet checked alone: nowhere to put an upstream), when its location
+// also holds another proxy_pass, when its header set cannot be copied faithfully, or when the target is a bare name
+// like `http://backend` (most likely an upstream{} in a file that was not checked: replacing it with a server
+// nginx must resolve by DNS would break the configuration).
+import type { Pass } from '../analysis/passes.js';
+import { passes } from '../analysis/passes.js';
+import { findUpstreams } from '../analysis/upstreams.js';
+import type { Fix, TextEdit } from '../core/types.js';
+import { mergeEdits } from '../fixes/edit-set.js';
+import {
+  implicitTarget,
+  insertUpstreamEdit,
+  looksLikeUpstreamName,
+  reusableUpstream,
+  rewritePassEdit,
+  upstreamName,
+  type ImplicitTarget,
+} from '../fixes/implicit-upstream.js';
+import { http11Edits, proxyReuseEdits } from '../fixes/proxy-reuse.js';
+import { targetIdentityEdits } from '../fixes/target-identity.js';
+import type { Rule, RuleContext } from './types.js';
+
+function describe(target: ImplicitTarget): string {
+  return target.socket ? `the socket "${target.address}"` : `the address "${target.proxyHost}"`;
+}
+
+function fixFor(context: RuleContext, pass: Pass, target: ImplicitTarget): Fix | undefined {
+  const { workspace, options } = context;
+  if (looksLikeUpstreamName(pass)) return undefined;
+  const existing = reusableUpstream(workspace, pass, target);
+  const name = existing?.name ?? upstreamName(workspace, target);
+  const insert = existing ? undefined : insertUpstreamEdit(pass, name, target, options.keepaliveConnections);
+  if (!existing && !insert) return undefined;
+  const identity = targetIdentityEdits(workspace, pass, target, options);
+  if (!identity) return undefined;
+  const reuse = identity.setsConnection ? http11Edits(workspace, pass, options) : proxyReuseEdits(workspace, pass, options);
+  const edits: TextEdit[] = [...(insert ? [insert] : []), rewritePassEdit(pass, name, target), ...reuse, ...identity.edits];
+  try {
+    const title = existing ? `Proxy to upstream "${name}"` : `Extract upstream "${name}" with keepalive`;
+    return { title, edits: mergeEdits(edits) };
+  } catch {
+    // Edits that overlap (a whole config on one line): no fix rather than one with no defined result.
+    return undefined;
+  }
+}
+
+function isHttpPass(pass: Pass): boolean {
+  for (let scope = pass.scope.parent; scope; scope = scope.parent) if (scope.context === 'stream') return false;
+  return pass.name === 'proxy_pass' && pass.resolution.kind === 'implicit';
+}
 
 export const proxyPassNoUpstreamRule: Rule = {
   meta: {
@@ -10,5 +74,20 @@ export const proxyPassNoUpstreamRule: Rule = {
     nginxVersions: '*',
     fixable: true,
   },
-  check() {},
+  check(context) {
+    for (const pass of passes(context.workspace)) {
+      if (!isHttpPass(pass)) continue;
+      const target = implicitTarget(pass);
+      if (!target) continue;
+      if (pass.target?.host && findUpstreams(context.workspace, pass.target.host).length > 0) continue;
+      context.report({
+        file: pass.directive.file.path,
+        span: pass.directive.span,
+        message:
+          `proxy_pass to ${describe(target)} without an upstream{}: nginx makes an implicit upstream that never keeps ` +
+          `connections, so every request opens a new one (proxy to an upstream{} with "keepalive ${context.options.keepaliveConnections};")`,
+        fix: fixFor(context, pass, target),
+      });
+    }
+  },
 };

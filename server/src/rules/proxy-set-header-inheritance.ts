@@ -1,6 +1,26 @@
-// `proxy-set-header-inheritance`: A block's own proxy_set_header silently drops the headers set at enclosing levels.
-// STUB: metadata only; the check is being written.
-import type { Rule } from './types.js';
+// `proxy-set-header-inheritance`: a proxying location defines its own proxy_set_header while an enclosing level
+// (outer location, server, http) defines headers it does not repeat. nginx inherits proxy_set_header only into a
+// block that defines none, so those headers are silently not sent; a server-level `Connection ""` is the usual
+// casualty, which brings `Connection: close` back. Reported once per block, whatever the upstream, at its first
+// proxy_set_header. Fix: fixes/header-copy.ts copies the dropped headers down.
+import { allScopes } from '../analysis/scopes.js';
+import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
+import { copyDownEdits, droppedHeaders, type DroppedHeaders } from '../fixes/header-copy.js';
+import { holdsPass } from '../fixes/pass-home.js';
+import { headerKey } from '../analysis/inheritance.js';
+import { levelLabel, writtenAt } from './message-parts.js';
+import type { ResolvedOptions, Rule } from './types.js';
+
+/** Keepalive's stake in the loss: a dropped `Connection ""` means `Connection: close` before 1.29.7. */
+function connectionNote(drop: DroppedHeaders, options: ResolvedOptions): string {
+  const connection = drop.dropped.find((header) => headerKey(header.name) === 'connection');
+  if (!connection) return '';
+  if (!hasModernKeepaliveDefaults(options)) {
+    return '; without its Connection nginx sends "Connection: close", so upstream keepalive connections are not reused';
+  }
+  // From 1.29.7 nginx sends no Connection by default: losing an empty one changes nothing, any other value does.
+  return connection.value?.value === '' ? '' : '; the Connection header it sets is lost with them';
+}
 
 export const proxySetHeaderInheritanceRule: Rule = {
   meta: {
@@ -10,5 +30,24 @@ export const proxySetHeaderInheritanceRule: Rule = {
     nginxVersions: '*',
     fixable: true,
   },
-  check() {},
+  check({ workspace, options, report }) {
+    for (const scope of allScopes(workspace)) {
+      if (scope.context !== 'location' || !holdsPass(scope, 'proxy_pass')) continue;
+      const drop = droppedHeaders(workspace, scope);
+      if (!drop) continue;
+      const names = drop.dropped.map((header) => header.name).join(', ');
+      const one = drop.dropped.length === 1;
+      const source = drop.inherited.directives[0]!;
+      const edits = copyDownEdits(drop);
+      report({
+        file: drop.anchor.file.path,
+        span: drop.anchor.span,
+        message:
+          `this ${levelLabel(scope)} sets its own proxy_set_header, so nginx inherits none from ` +
+          `${levelLabel(drop.inherited.level)} (${writtenAt(source)}): ${names} ${one ? 'is' : 'are'} not sent to the ` +
+          `upstream${connectionNote(drop, options)} (repeat ${one ? 'it' : 'them'} in this block)`,
+        ...(edits.length > 0 ? { fix: { title: 'Copy the inherited headers into this block', edits } } : {}),
+      });
+    }
+  },
 };

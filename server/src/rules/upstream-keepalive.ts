@@ -1,6 +1,121 @@
 // `upstream-keepalive`: An http upstream {} has no keepalive, so every proxied request opens a new connection.
-// STUB: metadata only; the check is being written.
-import type { Rule } from './types.js';
+//
+// Without `keepalive N` (before 1.29.7) the upstream module has no connection cache: every request to the group
+// opens a TCP (and TLS) connection and closes it afterwards. From 1.29.7 an upstream{} block gets `keepalive 32` by
+// default, so only an explicit `keepalive 0` (which disables it) is reported there.
+//
+// Reported at the upstream's name argument (the `upstream` line), once per block, when the block is used by a
+// proxy_pass, fastcgi_pass, grpc_pass or memcached_pass, or by no pass at all (it may be used from a file that was
+// not checked). Not when every user is uwsgi_pass/scgi_pass (those protocols cannot keep connections), never for
+// `stream {}` upstreams (upstreams.ts leaves them out), and not when the block may hold more than the model sees
+// (keepalive-state.ts: `unknown`). A keepalive that exists only under a template `{{ if }}` is information:
+// keepalive is off unless someone sets it (Dokku's `PROXY_KEEPALIVE`).
+//
+// Fix (one per finding, all edits together):
+// - none: `keepalive N;` (N = keepaliveConnections) after the last server or balancer directive of the block, past
+//   the `{{ end }}` of a template range around the servers (upstream-members.ts);
+// - `keepalive 0` (>= 1.29.7): the 0 becomes N;
+// - the Dokku opt-in in a sigil: made default-on, `keepalive {{ $.PROXY_KEEPALIVE | default "N" }};`
+//   (template-opt-in.ts); other guarded shapes get no fix;
+// - plus, in every case, what each user needs to reuse the connections: HTTP/1.1 and a cleared Connection for
+//   proxy_pass, `fastcgi_keep_conn on` for fastcgi_pass (upstream-users.ts), so the fix leaves no new finding.
+import { keepaliveState, type KeepaliveState } from '../analysis/keepalive-state.js';
+import { usersOf, type Pass } from '../analysis/passes.js';
+import { replaceSpan } from '../analysis/edits.js';
+import { upstreams, type Upstream } from '../analysis/upstreams.js';
+import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
+import type { Fix, TextEdit } from '../core/types.js';
+import type { TemplateGuard } from '../model/types.js';
+import type { Workspace } from '../model/workspace.js';
+import { mergeEdits } from '../fixes/edit-set.js';
+import { defaultOnEdits } from '../fixes/template-opt-in.js';
+import { insertAfterMembers } from '../fixes/upstream-members.js';
+import { upstreamUsersEdits } from '../fixes/upstream-users.js';
+import type { ResolvedOptions, Rule, RuleContext } from './types.js';
+
+const NO_KEEPALIVE_PROTOCOLS = new Set(['uwsgi', 'scgi']);
+
+/** A `proxy_pass` in stream {} names a stream upstream, even when an http one has the same name. */
+function inHttp(pass: Pass): boolean {
+  for (let scope = pass.scope.parent; scope; scope = scope.parent) {
+    if (scope.context === 'stream' || scope.context === 'mail') return false;
+  }
+  return true;
+}
+
+/** Only uwsgi/scgi passes use it: keepalive could not help them. No users at all is not "only". */
+function usedOnlyWithoutKeepalive(users: readonly Pass[]): boolean {
+  return users.length > 0 && users.every((pass) => NO_KEEPALIVE_PROTOCOLS.has(pass.protocol));
+}
+
+/** The guard that makes the keepalive conditional inside the block: `{{ if $.PROXY_KEEPALIVE }}`. */
+function guardOf(state: Extract<KeepaliveState, { kind: 'guarded' }>, upstream: Upstream): TemplateGuard | undefined {
+  const block = upstream.directive;
+  return state.directives[0]!.guards.find((guard) => block.file !== state.directives[0]!.file || !block.guards.includes(guard));
+}
+
+function guardedMessage(state: Extract<KeepaliveState, { kind: 'guarded' }>, upstream: Upstream, count: number): string {
+  const guard = guardOf(state, upstream);
+  const pipeline = guard?.control.pipeline ?? '';
+  const condition = !guard
+    ? 'a template condition'
+    : guard.inElse
+      ? `a template branch of {{ ${guard.control.keyword} ${pipeline} }}`
+      : `{{ ${guard.control.keyword} ${pipeline} }}`;
+  // `$.PROXY_KEEPALIVE` reads as the setting's name; anything else is described, not quoted.
+  const unless =
+    guard && !guard.inElse && /^\$?\.[A-Za-z_][A-Za-z0-9_]*$/.test(pipeline)
+      ? `${pipeline.replace(/^\$?\./, '')} is set`
+      : 'the template renders it';
+  const optIn = state.directives.length === 1 && defaultOnEdits(state.directives[0]!, upstream.directive, count);
+  const suggestion = optIn
+    ? `keepalive {{ ${pipeline} | default "${count}" }};`
+    : `e.g. "keepalive ${count};" where the template renders no other`;
+  return (
+    `upstream "${upstream.name}" has keepalive only under ${condition}: keepalive is off unless ${unless}, and ` +
+    `without it nginx opens a new connection for every request (make it default-on: ${suggestion})`
+  );
+}
+
+function message(state: KeepaliveState, upstream: Upstream, count: number): string {
+  const name = `upstream "${upstream.name}"`;
+  if (state.kind === 'guarded') return guardedMessage(state, upstream, count);
+  if (state.kind === 'zero') {
+    return `${name} has "keepalive 0", which disables its connection cache: nginx opens a new connection for every request (use "keepalive ${count};")`;
+  }
+  return `${name} has no keepalive: nginx opens a new connection for every request (add "keepalive ${count};")`;
+}
+
+function keepaliveEdits(workspace: Workspace, upstream: Upstream, state: KeepaliveState, count: number): TextEdit[] | undefined {
+  if (state.kind === 'zero') return [replaceSpan(state.directive.file, state.directive.args[0]!.span, String(count))];
+  if (state.kind === 'guarded') {
+    return state.directives.length === 1 ? defaultOnEdits(state.directives[0]!, upstream.directive, count) : undefined;
+  }
+  const insert = insertAfterMembers(workspace, upstream, `keepalive ${count};`);
+  return insert && [insert];
+}
+
+function fixFor(context: RuleContext, upstream: Upstream, state: KeepaliveState, users: readonly Pass[]): Fix | undefined {
+  const { workspace, options } = context;
+  const count = options.keepaliveConnections;
+  const own = keepaliveEdits(workspace, upstream, state, count);
+  if (!own) return undefined;
+  try {
+    const edits = mergeEdits([...own, ...upstreamUsersEdits(workspace, users, options)]);
+    return { title: `Keep up to ${count} idle connections to upstream "${upstream.name}"`, edits };
+  } catch {
+    // The users' edits collide with the keepalive edit (both in one line of a one-line config): offer nothing
+    // rather than a fix with no defined result.
+    return undefined;
+  }
+}
+
+function reportable(state: KeepaliveState, options: ResolvedOptions): boolean {
+  if (state.kind === 'none' || state.kind === 'guarded') return true;
+  // `keepalive 0` is a configuration error before 1.29.7 (nginx -t says so): reported only where it is valid and
+  // means "off".
+  return state.kind === 'zero' && hasModernKeepaliveDefaults(options);
+}
 
 export const upstreamKeepaliveRule: Rule = {
   meta: {
@@ -10,5 +125,20 @@ export const upstreamKeepaliveRule: Rule = {
     nginxVersions: '*',
     fixable: true,
   },
-  check() {},
+  check(context) {
+    for (const upstream of upstreams(context.workspace)) {
+      const state = keepaliveState(upstream, context.options);
+      if (!reportable(state, context.options)) continue;
+      const users = usersOf(context.workspace, upstream).filter(inHttp);
+      if (usedOnlyWithoutKeepalive(users)) continue;
+      const name = upstream.directive.args[0]!;
+      context.report({
+        file: upstream.directive.file.path,
+        span: name.span,
+        message: message(state, upstream, context.options.keepaliveConnections),
+        severity: state.kind === 'guarded' ? 'info' : undefined,
+        fix: fixFor(context, upstream, state, users),
+      });
+    }
+  },
 };

@@ -1,0 +1,85 @@
+// The effective definition of a directive at a scope (inheritance.ts's walk), honest about what the model cannot
+// see. A level "hides" a definition when an include there pulled in nothing it should have (missing, outside the
+// checked paths, a templated path) or when its own statements did not parse: the directive may be defined there,
+// so the answer is `unknown` and the rules report nothing (they never guess).
+//
+//   lookupDirective(ws, scope, name)   found (level, directives, conditional, proxyParams) | none | unknown
+//   headerKeysOf(found)                the lower-cased header names a found proxy_set_header set sends
+//
+// Two kinds of unfollowed include are known, not guessed: a glob that matched nothing includes nothing (nginx
+// agrees), and the files distributions ship (mime.types, fastcgi_params, ...; model/includes.ts) are not in a
+// repository by design. Of those only Debian/Ubuntu's `proxy_params` sets anything these rules read: four
+// proxy_set_header lines (PROXY_PARAMS_HEADERS), so a level including it defines a header set (without Connection).
+import path from 'node:path';
+import { inheritanceChain, headerKey } from '../analysis/inheritance.js';
+import { guardsWithin, unfollowedIncludes, type Scope } from '../analysis/scopes.js';
+import type { Directive } from '../model/types.js';
+import type { Workspace } from '../model/workspace.js';
+
+/** What /etc/nginx/proxy_params sets on Debian and Ubuntu (all proxy_set_header). */
+export const PROXY_PARAMS_HEADERS: readonly string[] = ['Host', 'X-Real-IP', 'X-Forwarded-For', 'X-Forwarded-Proto'];
+
+export type Lookup =
+  | {
+      kind: 'found';
+      level: Scope;
+      /** The level's own definitions, in nginx order (empty when only proxy_params defines the set). */
+      directives: Directive[];
+      /** Every definition is under a template guard within the level (none of it may be rendered). */
+      conditional: boolean;
+      /** An unfollowed `include proxy_params;` at the level, for proxy_set_header. */
+      proxyParams: Directive | undefined;
+    }
+  | { kind: 'none' }
+  | { kind: 'unknown' };
+
+type Unseen = { kind: 'nothing' } | { kind: 'unknown' } | { kind: 'proxy-params'; include: Directive };
+
+function unseenAt(workspace: Workspace, level: Scope, name: string): Unseen {
+  let proxyParams: Directive | undefined;
+  for (const include of unfollowedIncludes(level)) {
+    const target = include.args[0];
+    if (!target || target.templated || target.variables.length > 0) return { kind: 'unknown' };
+    if (workspace.includeProblems.some((problem) => problem.directive === include)) return { kind: 'unknown' };
+    if (path.posix.basename(target.value) === 'proxy_params' && name === 'proxy_set_header') proxyParams = include;
+  }
+  return proxyParams ? { kind: 'proxy-params', include: proxyParams } : { kind: 'nothing' };
+}
+
+/** A syntax problem among the level's own statements (not inside its nested blocks): a definition may be lost. */
+function hasOwnSyntaxProblem(level: Scope): boolean {
+  const file = level.block?.file ?? level.root.file;
+  const span = level.block?.blockSpan ?? { startOffset: 0, endOffset: file.text.length };
+  const nested = level.children.flatMap((child) => (child.block?.file === file && child.block.blockSpan ? [child.block.blockSpan] : []));
+  return file.syntaxProblems.some(
+    (problem) =>
+      problem.span.startOffset >= span.startOffset &&
+      problem.span.startOffset < span.endOffset &&
+      !nested.some((inner) => problem.span.startOffset >= inner.startOffset && problem.span.startOffset < inner.endOffset),
+  );
+}
+
+export function lookupDirective(workspace: Workspace, scope: Scope, name: string): Lookup {
+  for (const level of inheritanceChain(scope)) {
+    if (hasOwnSyntaxProblem(level)) return { kind: 'unknown' };
+    const unseen = unseenAt(workspace, level, name);
+    if (unseen.kind === 'unknown') return unseen;
+    const directives = level.statements.filter((statement) => statement.name === name);
+    const proxyParams = unseen.kind === 'proxy-params' ? unseen.include : undefined;
+    if (directives.length === 0 && !proxyParams) continue;
+    const conditional =
+      !proxyParams && directives.every((directive) => guardsWithin(directive, level).length > 0);
+    return { kind: 'found', level, directives, conditional, proxyParams };
+  }
+  return { kind: 'none' };
+}
+
+export function headerKeysOf(found: Extract<Lookup, { kind: 'found' }>): Set<string> {
+  const keys = new Set<string>();
+  if (found.proxyParams) PROXY_PARAMS_HEADERS.forEach((header) => keys.add(headerKey(header)));
+  for (const directive of found.directives) {
+    const name = directive.args[0];
+    if (name) keys.add(headerKey(name.value));
+  }
+  return keys;
+}

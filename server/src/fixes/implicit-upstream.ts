@@ -1,0 +1,160 @@
+// Turning a proxy_pass to a literal address into a proxy_pass to an upstream{} with keepalive: the address facts, the
+// upstream to use (an existing one or a new one) and the rewritten pass.
+//
+//   implicitTarget(pass)                     the address facts of an implicit http(s) target, or undefined
+//   looksLikeUpstreamName(pass)              `http://backend`: probably an upstream{} defined elsewhere (no fix)
+//   reusableUpstream(ws, pass, target)       an upstream of the pass's root holding exactly that one server
+//   upstreamName(ws, target)                 a new, unused, valid name: `backend_127_0_0_1_3000`
+//   insertUpstreamEdit(pass, name, t, n)     the new block at http level, before the first `server` of the file that
+//                                            holds the pass's server (before the outermost template action around
+//                                            it, so a template renders it once); undefined outside http
+//   rewritePassEdit(pass, name, target)      `proxy_pass <scheme>://<name><uri>;`, quotes kept
+//
+// Decisions:
+// - Name: `backend_` + the address with every run of other characters than [a-z0-9] turned into `_` (lower case):
+//   `backend_127_0_0_1_3000`, `backend_unix_run_app_sock`, `backend_api_example_com_443`. Deterministic, valid as
+//   a URL host for nginx, and `_2`, `_3`... when the name is taken anywhere in the workspace.
+// - Reuse: an upstream{} of the same root whose only member is `server <same address>` (host compared without case,
+//   default ports made explicit: 80 for `server`, 80/443 for http/https passes) is used as it is. That is also what
+//   makes fix-all converge: the second pass to an address reuses the block the first one's fix inserted.
+// - The server keeps the address as written; an https pass without a port gets `:443` (a `server` defaults to 80).
+import { detectIndentUnit, insertLineBefore, lineStartOf, replaceSpan } from '../analysis/edits.js';
+import { parsePassTarget, type Pass } from '../analysis/passes.js';
+import { unfollowedIncludes, type Scope } from '../analysis/scopes.js';
+import { findUpstreams, upstreams, type Upstream } from '../analysis/upstreams.js';
+import type { TextEdit } from '../core/types.js';
+import type { Directive } from '../model/types.js';
+import type { Workspace } from '../model/workspace.js';
+import { enclosingGuardsWithin } from '../analysis/template-blocks.js';
+
+export interface ImplicitTarget {
+  /** `http` or `https`, as written. */
+  scheme: string;
+  /** The `server` address: `127.0.0.1:3000`, `unix:/run/app.sock`, `example.com:443`. */
+  address: string;
+  /** Comparison form of the address: lower-cased host with its port, or the socket. */
+  key: string;
+  /** What `$proxy_host` was: the Host header nginx sent and the default TLS name (`localhost` for a socket). */
+  proxyHost: string;
+  /** The host alone (no port), for proxy_ssl_name; undefined for a socket. */
+  host: string | undefined;
+  /** The URI part as written (`/api/`), or ''. */
+  uri: string;
+  /** True for a `unix:` socket. */
+  socket: boolean;
+}
+
+const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
+
+export function implicitTarget(pass: Pass): ImplicitTarget | undefined {
+  const target = pass.target;
+  const text = pass.directive.args[0]?.value;
+  const written = text ? SCHEME.exec(text)?.[1] : undefined;
+  if (!target || !written || (target.scheme !== 'http' && target.scheme !== 'https')) return undefined;
+  if (target.hasVariables || target.templated) return undefined;
+  const uri = target.uri ?? '';
+  if (target.socket !== undefined) {
+    const address = `unix:${target.socket}`;
+    return { scheme: written, address, key: address, proxyHost: 'localhost', host: undefined, uri, socket: true };
+  }
+  if (!target.host) return undefined;
+  const defaultPort = target.scheme === 'https' ? '443' : '80';
+  const port = target.port ?? defaultPort;
+  const address = target.port !== undefined || target.scheme === 'https' ? `${target.host}:${port}` : target.host;
+  const proxyHost = Number(port) === Number(defaultPort) ? target.host : `${target.host}:${port}`;
+  const key = `${target.host.toLowerCase()}:${Number(port)}`;
+  return { scheme: written, address, key, proxyHost, host: target.host, uri, socket: false };
+}
+
+/** The comparison form of a `server` address inside an upstream{} (port 80 when none is written). */
+function serverKey(server: Directive): string | undefined {
+  const address = server.args[0];
+  if (!address || address.templated || address.variables.length > 0) return undefined;
+  if (address.value.startsWith('unix:')) return address.value;
+  const parsed = parsePassTarget(`http://${address.value}`);
+  if (!parsed.host || parsed.uri !== undefined) return undefined;
+  return `${parsed.host.toLowerCase()}:${Number(parsed.port ?? '80')}`;
+}
+
+/**
+ * True for `http://backend` (one label, no port, not localhost): most likely the name of an upstream{} defined in a
+ * file that was not checked. A fix would replace it with a server nginx must resolve by DNS, so none is offered.
+ */
+export function looksLikeUpstreamName(pass: Pass): boolean {
+  const target = pass.target;
+  if (!target?.host || target.port !== undefined || target.socket !== undefined) return false;
+  const host = target.host.toLowerCase();
+  return !host.includes('.') && !host.startsWith('[') && host !== 'localhost';
+}
+
+export function reusableUpstream(workspace: Workspace, pass: Pass, target: ImplicitTarget): Upstream | undefined {
+  return upstreams(workspace).find((upstream) => {
+    if (upstream.templated || upstream.servers.length !== 1) return false;
+    if (!upstream.bodies.some((body) => body.root === pass.scope.root)) return false;
+    if (upstream.bodies.some((body) => unfollowedIncludes(body).length > 0)) return false;
+    const server = upstream.servers[0]!;
+    const flags = server.args.slice(1).map((argument) => argument.value);
+    return !flags.includes('down') && !flags.includes('backup') && serverKey(server) === target.key;
+  });
+}
+
+export function upstreamName(workspace: Workspace, target: ImplicitTarget): string {
+  const slug = target.address.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const base = `backend_${slug}`;
+  let name = base;
+  for (let n = 2; findUpstreams(workspace, name).length > 0; n++) name = `${base}_${n}`;
+  return name;
+}
+
+/** The server scope around the pass and the http scope around that; undefined outside http. */
+function serverAndHttp(pass: Pass): { server: Scope; http: Scope } | undefined {
+  for (let scope: Scope | undefined = pass.scope; scope; scope = scope.parent) {
+    if (scope.context === 'server' && scope.parent?.context === 'http' && scope.block) {
+      return { server: scope, http: scope.parent };
+    }
+  }
+  return undefined;
+}
+
+function upstreamText(name: string, target: ImplicitTarget, unit: string, count: number): string {
+  return [`upstream ${name} {`, `${unit}server ${target.address};`, `${unit}keepalive ${count};`, '}', ''].join('\n');
+}
+
+/** The start of the line at `lineStart`, moved up over the whole-line comments right above it (they describe it). */
+function aboveComments(text: string, lineStart: number): number {
+  let start = lineStart;
+  while (start > 0) {
+    const previous = lineStartOf(text, start - 1);
+    if (!/^[ \t]*#/.test(text.slice(previous, start))) break;
+    start = previous;
+  }
+  return start;
+}
+
+export function insertUpstreamEdit(pass: Pass, name: string, target: ImplicitTarget, count: number): TextEdit | undefined {
+  const found = serverAndHttp(pass);
+  if (!found) return undefined;
+  const own = found.server.block!;
+  const first = found.http.statements.find((s) => s.name === 'server' && s.blockSpan && s.file === own.file) ?? own;
+  const file = first.file;
+  const text = upstreamText(name, target, detectIndentUnit(file), count);
+  const httpBlock = found.http.block;
+  const guards = httpBlock ? enclosingGuardsWithin(first, httpBlock) : first.guards;
+  // `{{ range }} server { ... } {{ end }}`: the block goes before the action, or it would be rendered once per item.
+  const start = guards[0]?.control.span.startOffset ?? first.span.startOffset;
+  const lineStart = lineStartOf(file.text, start);
+  const indent = file.text.slice(lineStart, start);
+  if (indent.trim() !== '') {
+    return guards.length === 0 ? insertLineBefore(first, text) : undefined;
+  }
+  const at = aboveComments(file.text, lineStart);
+  const lines = text.split('\n').map((line) => (line === '' ? '' : indent + line));
+  return { file: file.path, startOffset: at, endOffset: at, newText: lines.join(file.eol) + file.eol };
+}
+
+export function rewritePassEdit(pass: Pass, name: string, target: ImplicitTarget): TextEdit {
+  const argument = pass.directive.args[0]!;
+  const url = `${target.scheme}://${name}${target.uri}`;
+  const quote = argument.quoted === false ? '' : argument.quoted;
+  return replaceSpan(pass.directive.file, argument.span, `${quote}${url}${quote}`);
+}

@@ -1,0 +1,35 @@
+// Makes a fastcgi_pass keep its connection: effective `fastcgi_keep_conn on`. Without it nginx asks the FastCGI
+// server to close the connection after each response (FCGI_KEEP_CONN unset), so upstream keepalive caches nothing.
+//
+//   keepConnEdits(ws, pass, options)   [] when the pass already has it, is not a fastcgi_pass, or the state is unknown
+//
+// Decisions (as for proxy_http_version in proxy-reuse.ts): an explicit `off` on the pass's own location is turned
+// `on` where it is written (a second definition there would be rejected as a duplicate); an `off` on an enclosing
+// level, or no definition at all, gets `fastcgi_keep_conn on;` in the pass's location, before its first
+// fastcgi_pass. The directive is not allowed in `if`, so a pass inside `if` is fixed in the location around it. An
+// enclosing `off` is left alone because it also governs other locations, whose backends this fix knows nothing about.
+import { insertLineBefore, replaceSpan } from '../analysis/edits.js';
+import type { Pass } from '../analysis/passes.js';
+import type { TextEdit } from '../core/types.js';
+import type { Workspace } from '../model/workspace.js';
+import type { ResolvedOptions } from '../rules/types.js';
+import { isOwnLevel, passHome } from './pass-home.js';
+import { keepConnState } from './proxy-state.js';
+
+export const KEEP_CONN_LINE = 'fastcgi_keep_conn on;';
+
+export function keepConnEdits(workspace: Workspace, pass: Pass, _options: ResolvedOptions): TextEdit[] {
+  if (pass.name !== 'fastcgi_pass') return [];
+  const state = keepConnState(workspace, pass.scope);
+  if (state.kind !== 'missing' && state.kind !== 'explicit-off') return [];
+  const home = passHome(pass);
+  if (!home) return [];
+  if (state.kind === 'explicit-off' && isOwnLevel(state.definition.level, pass, home)) {
+    return state.definition.directives.flatMap((directive) => {
+      const flag = directive.args[0];
+      if (flag?.value.toLowerCase() !== 'off') return [];
+      return [replaceSpan(directive.file, flag.span, flag.raw.replace(/off/i, 'on'))];
+    });
+  }
+  return [insertLineBefore(home.anchor, KEEP_CONN_LINE)];
+}

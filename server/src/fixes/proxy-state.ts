@@ -1,0 +1,104 @@
+// What a pass actually sends its upstream, as far as connection reuse goes: the effective proxy_http_version, the
+// effective Connection header and fastcgi_keep_conn, with nginx's defaults for the target version. The rules report
+// from these states and the fixes (proxy-reuse.ts, keep-conn.ts) repair exactly what the state names, so a fix never
+// disagrees with its rule.
+//
+//   httpVersionState(ws, scope, options)   ok | unknown | default-1.0 | explicit-1.0 (with the defining level)
+//   connectionState(ws, scope, options)    ok | unknown | variable | unset | close (with the defining level)
+//   keepConnState(ws, scope)               ok | unknown | missing | explicit-off (with the defining level)
+//   forwardsUpgrade(headers)               the effective set passes the client's Upgrade header on (WebSocket)
+//   effectiveHeaderSet(found)              a found proxy_set_header set as lower-cased name -> ProxyHeader
+//
+// Unknown means "not knowable statically" (effective-lookup.ts): a template action in the value, a definition that
+// exists only when a template guard renders it (the level above applies otherwise), an include that may hide one.
+// Rules never report unknown states.
+import type { Argument } from '../model/types.js';
+import { effectiveProxyHeaders, type ProxyHeader } from '../analysis/inheritance.js';
+import type { Scope } from '../analysis/scopes.js';
+import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
+import type { Workspace } from '../model/workspace.js';
+import type { ResolvedOptions } from '../rules/types.js';
+import { lookupDirective, type Lookup } from './effective-lookup.js';
+
+export type VersionOptions = Pick<ResolvedOptions, 'nginxVersion'>;
+export type Found = Extract<Lookup, { kind: 'found' }>;
+
+export type HttpVersionState =
+  | { kind: 'ok' | 'unknown' }
+  /** No proxy_http_version on any level, before 1.29.7: nginx speaks HTTP/1.0 and closes after each request. */
+  | { kind: 'default-1.0' }
+  | { kind: 'explicit-1.0'; definition: Found };
+
+export type ConnectionState =
+  /** Cleared (`""`), or a literal that does not close (`upgrade`, `keep-alive`), or nginx >= 1.29.7 with none set. */
+  | { kind: 'ok' | 'unknown' }
+  /** `$http_connection` or a map variable: connection-header-passthrough and connection-map-close decide. */
+  | { kind: 'variable'; header: ProxyHeader }
+  /** No Connection in the effective set (or no set at all), before 1.29.7: nginx adds `Connection: close`. */
+  | { kind: 'unset'; definition: Found | undefined }
+  /** A literal `close` on the level that defines the effective set. */
+  | { kind: 'close'; header: ProxyHeader; definition: Found };
+
+export type KeepConnState =
+  | { kind: 'ok' | 'unknown' }
+  /** No fastcgi_keep_conn on any level: the default is off. */
+  | { kind: 'missing' }
+  | { kind: 'explicit-off'; definition: Found };
+
+function isTemplated(argument: Argument | undefined): boolean {
+  return argument?.templated ?? false;
+}
+
+/** A single-valued directive's state: `bad` when any definition says so (a guarded one may render), else ok. */
+function flagState(definition: Found, bad: string): 'bad' | 'ok' | 'unknown' {
+  const values = definition.directives.map((directive) => directive.args[0]);
+  if (values.some((value) => value === undefined || isTemplated(value))) return 'unknown';
+  if (values.some((value) => value!.value.toLowerCase() === bad)) return 'bad';
+  // A guarded good value only applies when rendered: whether it is, is not ours to guess.
+  return definition.conditional ? 'unknown' : 'ok';
+}
+
+export function httpVersionState(workspace: Workspace, scope: Scope, options: VersionOptions): HttpVersionState {
+  const lookup = lookupDirective(workspace, scope, 'proxy_http_version');
+  if (lookup.kind === 'unknown') return lookup;
+  if (lookup.kind === 'none') return hasModernKeepaliveDefaults(options) ? { kind: 'ok' } : { kind: 'default-1.0' };
+  const state = flagState(lookup, '1.0');
+  return state === 'bad' ? { kind: 'explicit-1.0', definition: lookup } : { kind: state };
+}
+
+export function keepConnState(workspace: Workspace, scope: Scope): KeepConnState {
+  const lookup = lookupDirective(workspace, scope, 'fastcgi_keep_conn');
+  if (lookup.kind === 'unknown') return lookup;
+  if (lookup.kind === 'none') return { kind: 'missing' };
+  const state = flagState(lookup, 'off');
+  return state === 'bad' ? { kind: 'explicit-off', definition: lookup } : { kind: state };
+}
+
+export function isLiteralClose(argument: Argument | undefined): boolean {
+  return !!argument && !argument.templated && argument.variables.length === 0 && argument.value.trim().toLowerCase() === 'close';
+}
+
+/** The set's headers by lower-cased name; empty when only an unfollowed proxy_params defines it (no Connection there). */
+export function effectiveHeaderSet(found: Found | undefined): Map<string, ProxyHeader> {
+  return found && found.directives.length > 0 ? effectiveProxyHeaders(found.level) : new Map();
+}
+
+export function connectionState(workspace: Workspace, scope: Scope, options: VersionOptions): ConnectionState {
+  const lookup = lookupDirective(workspace, scope, 'proxy_set_header');
+  if (lookup.kind === 'unknown') return lookup;
+  const definition = lookup.kind === 'found' ? lookup : undefined;
+  if (definition?.conditional) return { kind: 'unknown' };
+  const header = effectiveHeaderSet(definition).get('connection');
+  if (!header) return hasModernKeepaliveDefaults(options) ? { kind: 'ok' } : { kind: 'unset', definition };
+  const values = header.directives.map((directive) => directive.args[1]);
+  if (values.some(isTemplated)) return { kind: 'unknown' };
+  if (values.some((value) => (value?.variables.length ?? 0) > 0)) return { kind: 'variable', header };
+  if (values.some(isLiteralClose)) return { kind: 'close', header, definition: definition! };
+  return { kind: 'ok' };
+}
+
+/** `proxy_set_header Upgrade $http_upgrade;` in the effective set: the WebSocket recipe, which needs Connection too. */
+export function forwardsUpgrade(headers: ReadonlyMap<string, ProxyHeader>): boolean {
+  const upgrade = headers.get('upgrade');
+  return upgrade?.value?.variables.some((variable) => variable.name.toLowerCase() === 'http_upgrade') ?? false;
+}

@@ -1,0 +1,146 @@
+// What a proxy_pass to a literal address implied besides the connection, kept when the address becomes an upstream
+// name. nginx derives three defaults from the proxy_pass URL's host, `$proxy_host`:
+//   - the Host header (`proxy_set_header Host $proxy_host` is built in): `127.0.0.1:3000` would become
+//     `backend_127_0_0_1_3000`, which host checks (Django's ALLOWED_HOSTS, Rails' host authorization) reject;
+//   - the default `proxy_redirect` (Location headers starting with the proxy_pass URL are made relative);
+//   - the TLS name (`proxy_ssl_name $proxy_host`) used for SNI and certificate verification.
+// So the fix states the old values explicitly where nothing states them yet.
+//
+//   targetIdentityEdits(ws, pass, target, options) -> { edits, setsConnection } | undefined
+//
+// Decisions:
+// - Everything goes into the pass's location (pass-home.ts), before its first proxy_pass, where proxy-reuse.ts puts
+//   `proxy_http_version 1.1` (the insertions merge). Never on a shared level: another location there proxies to
+//   another address. A location with a second proxy_pass (say one in an `if`) gets nothing, and no fix is offered:
+//   the other pass would inherit this one's Host and redirect.
+// - Host, only when the effective header set has none. proxy_set_header is inherited as a whole set, so:
+//   no set anywhere -> `proxy_set_header Host ...;` alone (proxy-reuse.ts adds Connection at the same spot);
+//   the location's own set -> the line joins it;
+//   an inherited set -> the set is copied down with Host added (and, before 1.29.7, Connection cleared: `""`, or the
+//   upgrade map's variable when the set forwards Upgrade; a literal `close` copied as cleared). `setsConnection`
+//   then tells the caller not to ask proxy-reuse.ts for a Connection edit on the level above.
+//   A set with template-guarded members cannot be copied faithfully: undefined (no fix).
+// - Levels the model cannot fully see (an include that pulled in nothing, a syntax problem: effective-lookup.ts)
+//   make the whole fix unsafe: undefined. Debian's `include proxy_params;` is known to set Host.
+// - proxy_redirect, only when no level defines one (any definition replaces the default) and the URL has no
+//   variables (then nginx has no default): `proxy_redirect <url>/ /;`, or `<url> <location>` when the URL has a URI
+//   part, exactly nginx's default. Not for sockets (their Host was `localhost`; no redirect names the socket).
+// - proxy_ssl_name <host>, for https, when none is set.
+// - `$proxy_host` used explicitly elsewhere (a header value, a cache key) does change: that is the new name's job.
+import { effectiveProxyHeaders } from '../analysis/inheritance.js';
+import { insertLineBefore } from '../analysis/edits.js';
+import type { Pass } from '../analysis/passes.js';
+import { guardsWithin, type Scope } from '../analysis/scopes.js';
+import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
+import type { TextEdit } from '../core/types.js';
+import type { Directive } from '../model/types.js';
+import type { Workspace } from '../model/workspace.js';
+import type { ResolvedOptions } from '../rules/types.js';
+import { ensureUpgradeMap } from './connection-map.js';
+import { headerKeysOf, lookupDirective } from './effective-lookup.js';
+import type { ImplicitTarget } from './implicit-upstream.js';
+import { passHome, type PassHome } from './pass-home.js';
+import { forwardsUpgrade } from './proxy-state.js';
+import { emptyString } from './quote-style.js';
+
+export interface TargetIdentity {
+  edits: TextEdit[];
+  /** The header set was copied into the location with Connection settled: no Connection edit elsewhere. */
+  setsConnection: boolean;
+}
+
+interface HeaderLines {
+  lines: string[];
+  edits: TextEdit[];
+  setsConnection: boolean;
+}
+
+/** `"..."` around a value nginx would otherwise split or end early. */
+function word(value: string): string {
+  return /^[^\s;{}"'#]+$/.test(value) ? value : `"${value.replace(/(["\\])/g, '\\$1')}"`;
+}
+
+function isClose(directive: Directive): boolean {
+  const value = directive.args[1];
+  return !!value && !value.templated && value.variables.length === 0 && value.value.trim().toLowerCase() === 'close';
+}
+
+/** The Connection value to write in a copied set: `""`, or the upgrade map's variable when Upgrade is forwarded. */
+function cleared(workspace: Workspace, pass: Pass, home: PassHome, options: ResolvedOptions): { text: string; edits: TextEdit[] } | undefined {
+  if (!forwardsUpgrade(effectiveProxyHeaders(pass.scope))) return { text: emptyString(home.anchor.file), edits: [] };
+  const map = ensureUpgradeMap(workspace, { file: home.anchor.file, scope: home.location }, options);
+  return map && { text: map.variable, edits: map.edits };
+}
+
+function headerLines(
+  workspace: Workspace,
+  pass: Pass,
+  home: PassHome,
+  target: ImplicitTarget,
+  options: ResolvedOptions,
+): HeaderLines | undefined {
+  const none: HeaderLines = { lines: [], edits: [], setsConnection: false };
+  const found = lookupDirective(workspace, pass.scope, 'proxy_set_header');
+  if (found.kind === 'unknown' || (found.kind === 'found' && found.conditional)) return undefined;
+  if (found.kind === 'found' && headerKeysOf(found).has('host')) return none;
+  const hostLine = `proxy_set_header Host ${word(target.proxyHost)};`;
+  if (found.kind === 'none' || found.level === home.location) return { ...none, lines: [hostLine] };
+  const copied = found.directives.filter((directive) => directive.args.length > 0);
+  // A guarded header would lose its guard; a template action from another file may name that file's variables.
+  const faithful = copied.every(
+    (d) => guardsWithin(d, found.level).length === 0 && (d.file === home.anchor.file || !d.args.some((a) => a.templated)),
+  );
+  if (!faithful) return undefined;
+  const connection = copied.filter((directive) => directive.args[0]!.value.toLowerCase() === 'connection');
+  const needsValue = connection.some(isClose) || (connection.length === 0 && !hasModernKeepaliveDefaults(options));
+  const value = needsValue ? cleared(workspace, pass, home, options) : { text: '', edits: [] };
+  if (!value) return undefined;
+  const lines = copied.map((directive) =>
+    isClose(directive)
+      ? `proxy_set_header ${directive.args[0]!.raw} ${value.text};`
+      : `proxy_set_header ${directive.args.map((argument) => argument.raw).join(' ')};`,
+  );
+  lines.push(hostLine);
+  if (connection.length === 0 && needsValue) lines.push(`proxy_set_header Connection ${value.text};`);
+  return { lines, edits: value.edits, setsConnection: true };
+}
+
+function redirectLine(workspace: Workspace, pass: Pass, home: PassHome, target: ImplicitTarget): string | undefined {
+  const argument = pass.directive.args[0]!;
+  if (target.socket || argument.variables.length > 0) return undefined;
+  if (lookupDirective(workspace, pass.scope, 'proxy_redirect').kind !== 'none') return undefined;
+  if (target.uri === '') return `proxy_redirect ${word(`${argument.value}/`)} /;`;
+  const location = home.location.block?.args.at(-1);
+  if (!location || location.templated) return undefined;
+  return `proxy_redirect ${word(argument.value)} ${word(location.value)};`;
+}
+
+function tlsNameLine(workspace: Workspace, pass: Pass, target: ImplicitTarget): string | undefined {
+  if (target.scheme.toLowerCase() !== 'https' || !target.host) return undefined;
+  if (lookupDirective(workspace, pass.scope, 'proxy_ssl_name').kind !== 'none') return undefined;
+  return `proxy_ssl_name ${word(target.host)};`;
+}
+
+/** proxy_pass statements of the location, its `if` and `limit_except` blocks included (nested locations excluded). */
+function proxyPassesIn(scope: Scope): number {
+  const own = scope.statements.filter((statement) => statement.name === 'proxy_pass').length;
+  return own + scope.children.filter((child) => child.context !== 'location').reduce((n, child) => n + proxyPassesIn(child), 0);
+}
+
+export function targetIdentityEdits(
+  workspace: Workspace,
+  pass: Pass,
+  target: ImplicitTarget,
+  options: ResolvedOptions,
+): TargetIdentity | undefined {
+  const home = passHome(pass);
+  // A second proxy_pass in the location (one in an `if`) would get this pass's Host and redirect too.
+  if (!home || proxyPassesIn(home.location) !== 1) return undefined;
+  const headers = headerLines(workspace, pass, home, target, options);
+  if (!headers) return undefined;
+  const lines = [...headers.lines, redirectLine(workspace, pass, home, target), tlsNameLine(workspace, pass, target)].filter(
+    (line): line is string => line !== undefined,
+  );
+  const edits = lines.length > 0 ? [insertLineBefore(home.anchor, lines.join('\n')), ...headers.edits] : headers.edits;
+  return { edits, setsConnection: headers.setsConnection };
+}

@@ -1,0 +1,66 @@
+// Turns a template's opt-in keepalive into a default-on one, in the template's own language. Dokku's sigil writes
+//
+//   {{ if $.PROXY_KEEPALIVE }}  keepalive {{ $.PROXY_KEEPALIVE }};{{ end }}
+//
+// which renders no keepalive unless someone runs `dokku nginx:set <app> proxy-keepalive N`. The fix makes it
+//
+//   keepalive {{ $.PROXY_KEEPALIVE | default "16" }};
+//
+// (the `{{ if }}` and `{{ end }}` actions removed, with their lines when they stand alone on them): the user's value
+// still wins, and an unset or empty one renders the default. `default` is sigil's builtin (`Default(value, in)`:
+// `in` unless nil or the zero value), not Go text/template's: Go has no such builtin, and other Go-template
+// renderers (ingress-nginx, docker-gen) have their own function sets. So this applies to `.sigil` files only.
+//
+//   defaultOnEdits(keepalive, container, count)   the edits, or undefined when the shape is not exactly the opt-in:
+//     - the file is a `.sigil`;
+//     - one template guard within `container` (the upstream block): an `{{ if P }}` with no `{{ else }}`, holding
+//       nothing but the keepalive directive;
+//     - the count is the guard's own pipeline, `{{ P }}`, and P is a plain field or variable (`$.X`, `.X`, `$x`).
+//   Anything else (an if/else, `{{ if gt $.N 0 }}`, a literal count) is left to its author: a guard around a
+//   literal may be a deliberate switch, and rewriting it would silently turn a choice around.
+import { lineEndOf, lineStartOf } from '../analysis/edits.js';
+import { normaliseTemplateText } from '../analysis/template-text.js';
+import type { TextEdit } from '../core/types.js';
+import type { ConfigFile, Directive, TemplateControl } from '../model/types.js';
+import { enclosingGuardsWithin, templateBlockOf } from '../analysis/template-blocks.js';
+
+const PLAIN_OPERAND = /^\$?(\.[A-Za-z_][A-Za-z0-9_]*)+$|^\$[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The action removed; its whole line (with the line break) when nothing else is written on that line. */
+function removeAction(file: ConfigFile, control: TemplateControl): TextEdit {
+  const text = file.text;
+  const { startOffset, endOffset } = control.span;
+  const lineStart = lineStartOf(text, startOffset);
+  const lineEnd = lineEndOf(text, endOffset);
+  const alone = text.slice(lineStart, startOffset).trim() === '' && text.slice(endOffset, lineEnd).trim() === '';
+  if (!alone) return { file: file.path, startOffset, endOffset, newText: '' };
+  const eol = text.startsWith('\r\n', lineEnd) ? 2 : text[lineEnd] === '\n' ? 1 : 0;
+  return { file: file.path, startOffset: lineStart, endOffset: lineEnd + eol, newText: '' };
+}
+
+export function defaultOnEdits(keepalive: Directive, container: Directive, count: number): TextEdit[] | undefined {
+  const file = keepalive.file;
+  if (!file.path.endsWith('.sigil')) return undefined;
+  const guards = enclosingGuardsWithin(keepalive, container);
+  const guard = guards[0];
+  if (guards.length !== 1 || !guard || guard.control.keyword !== 'if' || guard.inElse) return undefined;
+  const block = templateBlockOf(file, guard.control);
+  if (!block || block.branches.length > 0) return undefined;
+  const text = file.text;
+  const onlyKeepalive =
+    text.slice(guard.control.span.endOffset, keepalive.span.startOffset).trim() === '' &&
+    text.slice(keepalive.span.endOffset, block.end.span.startOffset).trim() === '';
+  const pipeline = guard.control.pipeline.trim();
+  const argument = keepalive.args[0];
+  if (!onlyKeepalive || !PLAIN_OPERAND.test(pipeline) || keepalive.args.length !== 1 || !argument) return undefined;
+  if (normaliseTemplateText(argument.raw) !== `{{ ${pipeline} }}`) return undefined;
+  return [
+    removeAction(file, guard.control),
+    { file: file.path, ...spanOf(argument.span), newText: `{{ ${pipeline} | default "${count}" }}` },
+    removeAction(file, block.end),
+  ];
+}
+
+function spanOf(span: { startOffset: number; endOffset: number }): { startOffset: number; endOffset: number } {
+  return { startOffset: span.startOffset, endOffset: span.endOffset };
+}

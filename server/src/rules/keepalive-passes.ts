@@ -1,0 +1,35 @@
+// The passes whose upstream keeps idle connections: what proxy-http-version, connection-header-missing and
+// fastcgi-keep-conn look at. A pass counts when it resolves to an upstream{} that has keepalive for the target
+// version (analysis/keepalive-state.ts: explicit, the >= 1.29.7 default, or a template-guarded opt-in). Passes with
+// nginx variables or unresolvable templates are `unresolved` and never count: the rules do not guess. A `proxy_pass`
+// in `stream {}` (or mail) is a different directive of a different module: never counted, even when an http upstream
+// has the same name as the stream one it really uses.
+//
+//   keepalivePasses(ws, name, options)   the passes of directive `name` (proxy_pass, fastcgi_pass) to such upstreams
+//   upstreamLabel(pass)                  `upstream "app"` for messages
+import { hasKeepalive, keepaliveState } from '../analysis/keepalive-state.js';
+import { passes, type Pass, type PassDirectiveName } from '../analysis/passes.js';
+import type { Scope } from '../analysis/scopes.js';
+import type { Workspace } from '../model/workspace.js';
+import type { ResolvedOptions } from './types.js';
+
+function outsideHttp(scope: Scope): boolean {
+  for (let level: Scope | undefined = scope; level; level = level.parent) {
+    if (level.context === 'stream' || level.context === 'mail') return true;
+  }
+  return false;
+}
+
+function usesKeepalive(pass: Pass, options: ResolvedOptions): boolean {
+  if (pass.resolution.kind !== 'upstream' || outsideHttp(pass.scope)) return false;
+  return pass.resolution.upstreams.some((upstream) => hasKeepalive(keepaliveState(upstream, options)));
+}
+
+export function keepalivePasses(workspace: Workspace, name: PassDirectiveName, options: ResolvedOptions): Pass[] {
+  return passes(workspace).filter((pass) => pass.name === name && usesKeepalive(pass, options));
+}
+
+export function upstreamLabel(pass: Pass): string {
+  const upstream = pass.resolution.kind === 'upstream' ? pass.resolution.upstreams[0] : undefined;
+  return upstream ? `upstream "${upstream.name}"` : 'the upstream';
+}

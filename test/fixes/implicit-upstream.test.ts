@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { applyEdits } from '../../server/src/analysis/edits.js';
+import { passes, type Pass } from '../../server/src/analysis/passes.js';
+import {
+  implicitTarget,
+  insertUpstreamEdit,
+  looksLikeUpstreamName,
+  reusableUpstream,
+  rewritePassEdit,
+  upstreamName,
+} from '../../server/src/fixes/implicit-upstream.js';
+import type { Workspace } from '../../server/src/model/workspace.js';
+import { checkTree } from '../analysis/support.js';
+
+async function firstPass(text: string, name = 'site.conf'): Promise<{ workspace: Workspace; pass: Pass }> {
+  const { workspace } = await checkTree({ [name]: text });
+  const pass = passes(workspace).find((p) => p.name === 'proxy_pass' && p.resolution.kind === 'implicit')!;
+  return { workspace, pass };
+}
+
+const site = (target: string, before = '') =>
+  `${before}server {\n    listen 80;\n    location /api/ {\n        proxy_pass ${target};\n    }\n}\n`;
+
+describe('implicitTarget', () => {
+  it.each([
+    ['http://127.0.0.1:3000', { address: '127.0.0.1:3000', key: '127.0.0.1:3000', proxyHost: '127.0.0.1:3000', uri: '' }],
+    ['http://Example.COM/v1/', { address: 'Example.COM', key: 'example.com:80', proxyHost: 'Example.COM', uri: '/v1/' }],
+    ['http://example.com:80', { address: 'example.com:80', key: 'example.com:80', proxyHost: 'example.com', uri: '' }],
+    ['https://example.com', { address: 'example.com:443', key: 'example.com:443', proxyHost: 'example.com', uri: '' }],
+    ['http://[::1]:8080/x', { address: '[::1]:8080', key: '[::1]:8080', proxyHost: '[::1]:8080', uri: '/x' }],
+    ['http://unix:/run/a.sock:/app/', { address: 'unix:/run/a.sock', key: 'unix:/run/a.sock', proxyHost: 'localhost', uri: '/app/' }],
+  ])('%s', async (url, expected) => {
+    const { pass } = await firstPass(site(url));
+    expect(implicitTarget(pass)).toMatchObject(expected);
+  });
+});
+
+describe('upstreamName', () => {
+  it('is backend_ + the address, with a suffix when taken', async () => {
+    const { workspace, pass } = await firstPass(site('http://127.0.0.1:3000', 'upstream backend_127_0_0_1_3000 { server 10.0.0.1; }\n'));
+    expect(upstreamName(workspace, implicitTarget(pass)!)).toBe('backend_127_0_0_1_3000_2');
+    const socket = await firstPass(site('http://unix:/run/app/puma.sock'));
+    expect(upstreamName(socket.workspace, implicitTarget(socket.pass)!)).toBe('backend_unix_run_app_puma_sock');
+  });
+});
+
+describe('reusableUpstream', () => {
+  it('finds a block whose only server is the address, default ports made explicit', async () => {
+    const { workspace, pass } = await firstPass(site('http://LOCALHOST:80', 'upstream app { server localhost; keepalive 8; }\n'));
+    expect(reusableUpstream(workspace, pass, implicitTarget(pass)!)?.name).toBe('app');
+  });
+
+  it.each([
+    ['another port', 'upstream app { server localhost:8080; }\n'],
+    ['two servers', 'upstream app { server localhost; server 127.0.0.1; }\n'],
+    ['a backup server', 'upstream app { server localhost backup; }\n'],
+  ])('ignores a block with %s', async (_name, upstream) => {
+    const { workspace, pass } = await firstPass(site('http://localhost', upstream));
+    expect(reusableUpstream(workspace, pass, implicitTarget(pass)!)).toBeUndefined();
+  });
+
+  it('does not take an http-port server for an https pass', async () => {
+    const { workspace, pass } = await firstPass(site('https://localhost', 'upstream app { server localhost; }\n'));
+    expect(reusableUpstream(workspace, pass, implicitTarget(pass)!)).toBeUndefined();
+  });
+});
+
+describe('looksLikeUpstreamName', () => {
+  it.each([
+    ['http://backend', true],
+    ['http://backend:8080', false],
+    ['http://localhost', false],
+    ['http://api.internal', false],
+  ])('%s -> %s', async (url, expected) => {
+    const { pass } = await firstPass(site(url));
+    expect(looksLikeUpstreamName(pass)).toBe(expected);
+  });
+});
+
+describe('insertUpstreamEdit and rewritePassEdit', () => {
+  it('insert the block before the first server (above its comments) and point the pass at it, quotes kept', async () => {
+    const text = `# app\nserver {\n    listen 80;\n    location /api/ {\n        proxy_pass "http://127.0.0.1:3000/v1/";\n    }\n}\n`;
+    const { pass } = await firstPass(text);
+    const target = implicitTarget(pass)!;
+    const edits = [insertUpstreamEdit(pass, 'up', target, 16)!, rewritePassEdit(pass, 'up', target)];
+    expect(applyEdits(text, edits)).toBe(
+      `upstream up {\n    server 127.0.0.1:3000;\n    keepalive 16;\n}\n\n# app\nserver {\n    listen 80;\n    location /api/ {\n        proxy_pass "http://up/v1/";\n    }\n}\n`,
+    );
+  });
+
+  it('insert before the template action enclosing the server, so it renders once', async () => {
+    const text = `{{ range $p := $.PORTS | split " " }}\nserver {\n  listen {{ $p }};\n  location / {\n    proxy_pass http://127.0.0.1:5000;\n  }\n}\n{{ end }}\n`;
+    const { pass } = await firstPass(text, 'nginx.conf.sigil');
+    const edit = insertUpstreamEdit(pass, 'up', implicitTarget(pass)!, 16)!;
+    expect(applyEdits(text, [edit]).startsWith('upstream up {\n  server 127.0.0.1:5000;\n  keepalive 16;\n}\n\n{{ range')).toBe(true);
+  });
+
+  it('give no insertion outside http (a location snippet checked alone)', async () => {
+    const { pass } = await firstPass('proxy_pass http://127.0.0.1:3000;\n');
+    expect(insertUpstreamEdit(pass, 'up', implicitTarget(pass)!, 16)).toBeUndefined();
+  });
+});

@@ -1,0 +1,51 @@
+// Rule behaviour a fixture cannot express: option values, severities, and configurations nginx itself rejects
+// (fixtures' valid- files must pass real nginx -t).
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../server/src/core/analyze.js';
+import { applyEdits } from '../../server/src/analysis/edits.js';
+import type { AnalyzeOptions } from '../../server/src/core/types.js';
+
+async function findings(text: string, options: AnalyzeOptions = {}, path = '/virtual/site.conf') {
+  return (await analyze([{ path, text }], { host: { readFile: () => undefined, glob: () => [], exists: () => false }, ...options }))
+    .filter((finding) => finding.ruleId !== 'include');
+}
+
+describe('upstream-keepalive', () => {
+  it('uses the keepaliveConnections setting in the message and the fix', async () => {
+    const text = 'upstream app {\n  server 127.0.0.1:3000;\n}\n';
+    const [finding] = await findings(text, { keepaliveConnections: 64 });
+    expect(finding?.message).toContain('"keepalive 64;"');
+    expect(applyEdits(text, finding!.fix!.edits)).toBe('upstream app {\n  server 127.0.0.1:3000;\n  keepalive 64;\n}\n');
+  });
+
+  it("reports Dokku's opt-in as information, at the upstream's name", async () => {
+    const text = 'upstream {{ $.APP }} {\n{{ if $.PROXY_KEEPALIVE }}  keepalive {{ $.PROXY_KEEPALIVE }};{{ end }}\n  server {{ $.IP }};\n}\n';
+    const [finding] = await findings(text, {}, '/virtual/nginx.conf.sigil');
+    expect(finding).toMatchObject({ ruleId: 'upstream-keepalive', severity: 'info' });
+    expect(text.slice(finding!.span.startOffset, finding!.span.endOffset)).toBe('{{ $.APP }}');
+  });
+
+  it('does not report keepalive 0 before 1.29.7 (a configuration error nginx reports itself)', async () => {
+    expect(await findings('upstream app {\n  server a;\n  keepalive 0;\n}\n')).toEqual([]);
+  });
+});
+
+describe('proxy-pass-no-upstream', () => {
+  it('leaves `host:port` alone when an upstream is named `host` (nginx rejects it: "may not have port")', async () => {
+    const text = 'upstream app { server 127.0.0.1:3000; keepalive 8; }\nserver { location / { proxy_http_version 1.1; proxy_set_header Connection ""; proxy_pass http://app:8080; } }\n';
+    expect((await findings(text)).map((f) => f.ruleId)).toEqual([]);
+  });
+
+  it('is silent in stream {}', async () => {
+    const text = 'events {}\nstream { server { listen 1234; proxy_pass 127.0.0.1:5432; } }\n';
+    expect(await findings(text, {}, '/virtual/nginx.conf')).toEqual([]);
+  });
+});
+
+describe('keepalive-order', () => {
+  it('is silent from 1.29.7 on', async () => {
+    const text = 'upstream app {\n  keepalive 16;\n  ip_hash;\n  server a;\n}\n';
+    expect((await findings(text)).map((f) => f.ruleId)).toEqual(['keepalive-order']);
+    expect(await findings(text, { nginxVersion: '1.29.7' })).toEqual([]);
+  });
+});
