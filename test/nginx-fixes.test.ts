@@ -1,0 +1,128 @@
+// Real nginx on what the fixes produce: every fix golden under test/fixtures passes `nginx -t` (Debian's 1.22), and so
+// does every valid- fixture of the rules (the syntax fixtures have their own cross-check in nginx-syntax.test.ts).
+// Where a file goes: its `context=` option, else the context the tool infers (support/nginx-context.ts). A `.d` case is
+// copied to a temporary directory with its goldens in place of the inputs and tested from its nginx.conf. A `.sigil`
+// is rendered first (support/render-sigil.ts, Go's text/template with sigil's functions) with a Dokku host's
+// variables, for each variant in support/dokku.ts, and tested inside an http block.
+// The examples are checked here too, before and after fixAll (the Dokku corpus templates: dokku.test.ts).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fixAll } from '../server/src/core/fix-all.js';
+import { DokkuHost, DOKKU_APPS, describeFailures, nginxTestDokkuTemplate } from './support/dokku.js';
+import { parseFixture, type FixtureOptions } from './support/expectations.js';
+import { FIXTURES_DIR, collectCases, expectedFixedTexts, fixtureHost, type FixtureCase } from './support/fixture-cases.js';
+import { nginxContextOf } from './support/nginx-context.js';
+import { makePrefix, nginxTestFile, requireNginx, wrapInclude } from './support/nginx.js';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const examples = path.join(root, '..', 'examples');
+const dokku = new DokkuHost();
+afterAll(() => dokku.remove());
+
+const cases = collectCases();
+// The syntax fixtures are nginx-syntax.test.ts's business (its invalid- ones are not nginx at all).
+const ruleCases = cases.filter((fixture) => !fixture.name.startsWith('syntax/'));
+const goldenCases = ruleCases.filter((fixture) => fixture.goldens.size > 0);
+const validCases = ruleCases.filter((fixture) => path.basename(fixture.name).startsWith('valid-'));
+
+function optionsOf(file: string, text: string): FixtureOptions {
+  return parseFixture(text, path.relative(FIXTURES_DIR, file)).options;
+}
+
+/**
+ * `nginx -t` on `main` (already written, with the files it includes, in its directory) at its context. The wrapper
+ * config sits beside it, so nginx resolves relative includes against that directory; a whole config (events {} at
+ * the top) is tested as it is.
+ */
+async function nginxTestMainFile(main: string, text: string, options: FixtureOptions): Promise<string[]> {
+  const context = await nginxContextOf(main, text, options.context);
+  const whole = context === 'main' && /^\s*events\s*\{/m.test(text);
+  const prefix = makePrefix();
+  try {
+    const conf = whole ? main : path.join(path.dirname(main), 'nk-wrapper.conf');
+    if (!whole) writeFileSync(conf, wrapInclude(main, context, prefix, options.modules ?? []));
+    const result = nginxTestFile(conf, prefix);
+    return result.ok ? [] : [`${path.basename(main)} at ${context} context: ${result.output.trim()}`];
+  } finally {
+    prefix.remove();
+  }
+}
+
+/** Writes `texts` (input path -> text) into a temporary copy of the case, and tests it from its main file. */
+async function nginxTestCase(fixture: FixtureCase, texts: Map<string, string>): Promise<string[]> {
+  const mainInput = fixture.files[0]!;
+  const caseDir = fixture.name.endsWith('/') ? path.join(FIXTURES_DIR, fixture.name) : path.dirname(mainInput);
+  const mainText = texts.get(mainInput)!;
+  const options = optionsOf(mainInput, mainText);
+  if (mainInput.endsWith('.sigil')) {
+    if (texts.size > 1) return [`${fixture.name}: a sigil with other files cannot be rendered by this test`];
+    return describeFailures(nginxTestDokkuTemplate(dokku, mainText, path.basename(mainInput), DOKKU_APPS.slice(0, 1)));
+  }
+  const copy = mkdtempSync(path.join(tmpdir(), 'nk-fixture-'));
+  try {
+    for (const [file, text] of texts) {
+      const target = path.join(copy, path.relative(caseDir, file));
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, text);
+    }
+    return await nginxTestMainFile(path.join(copy, path.relative(caseDir, mainInput)), mainText, options);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+function inputTexts(fixture: FixtureCase): Map<string, string> {
+  return new Map(fixture.files.map((file) => [file, readFileSync(file, 'utf8')] as const));
+}
+
+describe('real nginx accepts the fixed fixtures', () => {
+  it('finds nginx', () => {
+    requireNginx();
+  });
+
+  it.each(goldenCases.map((c) => [c.name, c] as const))('nginx -t accepts the golden of %s', async (_name, fixture) => {
+    const failures = await nginxTestCase(fixture, expectedFixedTexts(fixture));
+    expect(failures, failures.join('\n')).toEqual([]);
+  });
+
+  it.each(validCases.map((c) => [c.name, c] as const))('nginx -t accepts %s', async (_name, fixture) => {
+    const failures = await nginxTestCase(fixture, inputTexts(fixture));
+    expect(failures, failures.join('\n')).toEqual([]);
+  });
+});
+
+describe('the examples pass nginx -t before and after fixAll', () => {
+  const sigil = path.join(examples, 'dokku', 'nginx.conf.sigil');
+  const plain = path.join(examples, 'plain', 'nginx.conf');
+
+  it('examples/dokku/nginx.conf.sigil renders and passes nginx -t as it is', () => {
+    const failures = describeFailures(nginxTestDokkuTemplate(dokku, readFileSync(sigil, 'utf8')));
+    expect(failures, failures.join('\n')).toEqual([]);
+  });
+
+  it('examples/dokku/nginx.conf.sigil, fixed, renders and passes nginx -t', async () => {
+    const text = readFileSync(sigil, 'utf8');
+    const fixed = (await fixAll([{ path: sigil, text }], { host: fixtureHost() })).texts.get(sigil);
+    expect(fixed, 'fixAll changed nothing in the Dokku example').toBeDefined();
+    const failures = describeFailures(nginxTestDokkuTemplate(dokku, fixed ?? text));
+    expect(failures, failures.join('\n')).toEqual([]);
+  });
+
+  it('examples/plain/nginx.conf, fixed, passes nginx -t', async () => {
+    const text = readFileSync(plain, 'utf8');
+    const fixed = (await fixAll([{ path: plain, text }], { host: fixtureHost() })).texts.get(plain);
+    expect(fixed, 'fixAll changed nothing in the plain example').toBeDefined();
+    const prefix = makePrefix();
+    try {
+      const copy = path.join(prefix.dir, 'nginx.conf');
+      writeFileSync(copy, fixed ?? text);
+      const result = nginxTestFile(copy, prefix);
+      expect(result.ok, result.output).toBe(true);
+    } finally {
+      prefix.remove();
+    }
+  });
+});
