@@ -2,8 +2,8 @@
 // an unused suppression (a registered rule whose fix removes it); the keepalive rules' fixes are in fix-e2e.test.ts.
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeTree, removeTree, runCli } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { runCli, useTempTrees } from './helpers.js';
 
 /** Two include warnings (lines 2 and 3). */
 const TWO_WARNINGS = 'events {}\ninclude missing-a.conf;\ninclude missing-b.conf;\n';
@@ -11,17 +11,7 @@ const TWO_WARNINGS = 'events {}\ninclude missing-a.conf;\ninclude missing-b.conf
 const STALE_SUPPRESSION = 'events {}\n# nginx-keepalive-ignore include: was needed once\nhttp {}\n';
 const STALE_FIXED = 'events {}\nhttp {}\n';
 
-let roots: string[] = [];
-afterEach(() => {
-  roots.forEach(removeTree);
-  roots = [];
-});
-
-function tree(files: Record<string, string>): string {
-  const root = makeTree(files);
-  roots.push(root);
-  return root;
-}
+const tree = useTempTrees();
 
 describe('--rule and --max-warnings', () => {
   it('turns a rule off or changes its severity', () => {

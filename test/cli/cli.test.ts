@@ -2,9 +2,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonResult } from '../../server/src/cli/format-json.js';
-import { makeTree, removeTree } from './helpers.js';
+import { useTempTrees } from './helpers.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const cli = path.join(repoRoot, 'dist/cli.js');
@@ -23,17 +23,7 @@ beforeAll(() => {
   if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
 });
 
-let roots: string[] = [];
-afterEach(() => {
-  roots.forEach(removeTree);
-  roots = [];
-});
-
-function tree(files: Record<string, string | Buffer>): string {
-  const root = makeTree(files);
-  roots.push(root);
-  return root;
-}
+const tree = useTempTrees();
 
 function run(cwd: string, args: string[], env: Record<string, string> = {}) {
   const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...inherited } = process.env;

@@ -1,24 +1,14 @@
 import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { discoverFiles } from '../../server/src/cli/discover.js';
 import { looksLikeNginx } from '../../server/src/cli/nginx-files.js';
-import { makeTree, removeTree } from './helpers.js';
+import { useTempTrees } from './helpers.js';
 
 const NGINX = 'server {\n  listen 80;\n}\n';
 const COMPOSE = '---\nservices:\n  app:\n    image: "{{ $.IMAGE }}"\n    ports:\n      - "80:80"\n';
 
-let roots: string[] = [];
-afterEach(() => {
-  roots.forEach(removeTree);
-  roots = [];
-});
-
-function tree(files: Record<string, string | Buffer>): string {
-  const root = makeTree(files);
-  roots.push(root);
-  return root;
-}
+const tree = useTempTrees();
 
 function relativeFiles(root: string, files: string[]): string[] {
   return files.map((file) => path.relative(root, file));

@@ -1,5 +1,6 @@
 // Temporary directory trees for CLI tests, and hand-made findings for the formatter tests.
 import { spawnSync } from 'node:child_process';
+import { afterEach } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,20 @@ export function makeTree(files: Record<string, string | Buffer>): string {
 
 export function removeTree(root: string): void {
   rmSync(root, { recursive: true, force: true });
+}
+
+/** A `tree(files)` maker for one test file: every tree it makes is removed after each test. */
+export function useTempTrees(): (files: Record<string, string | Buffer>) => string {
+  let roots: string[] = [];
+  afterEach(() => {
+    roots.forEach(removeTree);
+    roots = [];
+  });
+  return (files) => {
+    const root = makeTree(files);
+    roots.push(root);
+    return root;
+  };
 }
 
 /** A finding on one line of `text`, located by the first occurrence of `needle`. */

@@ -1,19 +1,9 @@
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readDocuments } from '../../server/src/cli/read-documents.js';
-import { makeTree, removeTree } from './helpers.js';
+import { useTempTrees } from './helpers.js';
 
-let roots: string[] = [];
-afterEach(() => {
-  roots.forEach(removeTree);
-  roots = [];
-});
-
-function tree(files: Record<string, string | Buffer>): string {
-  const root = makeTree(files);
-  roots.push(root);
-  return root;
-}
+const tree = useTempTrees();
 
 describe('readDocuments', () => {
   it('reads text, skips binary files with a note, reports unreadable paths and keeps going', () => {

@@ -1,22 +1,12 @@
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseCommandLine, type CheckOptions } from '../../server/src/cli/args.js';
 import { exitStatus } from '../../server/src/cli/exit-status.js';
 import { resolveSettings } from '../../server/src/cli/settings.js';
 import { ConfigError } from '../../server/src/core/config-file.js';
-import { findingAt, makeTree, removeTree } from './helpers.js';
+import { findingAt, useTempTrees } from './helpers.js';
 
-let roots: string[] = [];
-afterEach(() => {
-  roots.forEach(removeTree);
-  roots = [];
-});
-
-function tree(files: Record<string, string>): string {
-  const root = makeTree(files);
-  roots.push(root);
-  return root;
-}
+const tree = useTempTrees();
 
 function options(cwd: string, ...argv: string[]): CheckOptions {
   const command = parseCommandLine(['check', ...argv], { cwd, env: {}, stdoutIsTTY: false });

@@ -2,10 +2,10 @@
 // simulated by changing the file after taking it.
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { writeFixedFile, writeFixes, WriteRefused, type WriteGuards } from '../../server/src/cli/write-fixes.js';
 import { loadSyntaxChecker, type SyntaxChecker } from '../../server/src/core/syntax-check.js';
-import { makeTree, removeTree } from './helpers.js';
+import { useTempTrees } from './helpers.js';
 
 const ORIGINAL = 'server {\n  listen 80;\n}\n';
 const FIXED = 'server {\n  listen 8080;\n}\n';
@@ -15,17 +15,7 @@ beforeAll(async () => {
   isClean = await loadSyntaxChecker();
 });
 
-let roots: string[] = [];
-afterEach(() => {
-  roots.forEach(removeTree);
-  roots = [];
-});
-
-function tree(files: Record<string, string | Buffer>): string {
-  const root = makeTree(files);
-  roots.push(root);
-  return root;
-}
+const tree = useTempTrees();
 
 const guards = (...writable: string[]): WriteGuards => ({ roots: writable, isClean });
 
