@@ -30,6 +30,7 @@ import type { ConfigFile, Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import type { ResolvedOptions } from '../rules/types.js';
 import { effectiveMaps, emptyArm, emptyArmFix, httpScopeOf, upgradeMapKind, type MapReading } from './upgrade-maps.js';
+import { preferredQuote } from './quote-style.js';
 
 export interface UpgradeMap {
   /** With its `$`, e.g. `$connection_upgrade`. */
@@ -99,31 +100,11 @@ function freeName(workspace: Workspace, http: Scope): string {
   return `${FALLBACK_VARIABLE}_${n}`;
 }
 
-/** The quote the file's nginx arguments use most; single quotes (the nginx docs' recipe) on a tie or none. */
-function quoteStyle(file: ConfigFile, fallback: ConfigFile): string {
-  const count = (f: ConfigFile, quote: string): number => {
-    let n = 0;
-    const visit = (directives: readonly Directive[]): void => {
-      for (const d of directives) {
-        n += d.args.filter((a) => a.quoted === quote && !a.templated).length;
-        visit(d.children);
-      }
-    };
-    visit(f.directives);
-    return n;
-  };
-  for (const f of [file, fallback]) {
-    const single = count(f, "'");
-    const double = count(f, '"');
-    if (single !== double) return double > single ? '"' : "'";
-  }
-  return "'";
-}
-
 /** The map's lines, `\n`-separated, followed by an empty line that separates it from what follows. */
 function mapText(variable: string, file: ConfigFile, near: ConfigFile): string {
   const unit = detectIndentUnit(file);
-  const q = quoteStyle(file, near);
+  // Single quotes on a tie: the nginx docs' recipe writes the map that way.
+  const q = preferredQuote([file, near], "'");
   return [`map $http_upgrade $${variable} {`, `${unit}default upgrade;`, `${unit}${q}${q} ${q}${q};`, '}', ''].join('\n');
 }
 
