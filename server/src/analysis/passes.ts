@@ -13,6 +13,7 @@
 // any root's (site files checked separately share one http block on the server).
 import type { Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
+import { perWorkspace } from './per-workspace.js';
 import { allScopes, type Scope } from './scopes.js';
 import {
   hasNginxVariable,
@@ -140,8 +141,6 @@ function resolve(workspace: Workspace, scope: Scope, target: PassTarget | undefi
   return target.templated ? { kind: 'unresolved', reason: 'template' } : { kind: 'implicit' };
 }
 
-const cache = new WeakMap<Workspace, Pass[]>();
-
 function isPassName(name: string): name is PassDirectiveName {
   return Object.hasOwn(PASS_PROTOCOLS, name);
 }
@@ -166,14 +165,7 @@ function collect(workspace: Workspace): Pass[] {
   return found;
 }
 
-export function passes(workspace: Workspace): readonly Pass[] {
-  let found = cache.get(workspace);
-  if (!found) {
-    found = collect(workspace);
-    cache.set(workspace, found);
-  }
-  return found;
-}
+export const passes: (workspace: Workspace) => readonly Pass[] = perWorkspace(collect);
 
 export function usersOf(workspace: Workspace, upstream: Upstream): readonly Pass[] {
   return passes(workspace).filter(

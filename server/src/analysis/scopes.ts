@@ -13,6 +13,7 @@
 import { contextOpenedBy } from '../model/context.js';
 import type { ContextName, Directive, TemplateGuard } from '../model/types.js';
 import { walkEffective, type Workspace, type WorkspaceRoot } from '../model/workspace.js';
+import { perWorkspace } from './per-workspace.js';
 
 export interface Scope {
   /** The block directive opening this scope; undefined for a root's top level. */
@@ -38,7 +39,6 @@ interface ScopeIndex {
 }
 
 const EMPTY: readonly Scope[] = [];
-const cache = new WeakMap<Workspace, ScopeIndex>();
 
 function newScope(block: Directive | undefined, context: ContextName, parent: Scope | undefined, root: WorkspaceRoot): Scope {
   return { block, context, parent, statements: [], children: [], root };
@@ -86,14 +86,7 @@ function buildIndex(workspace: Workspace): ScopeIndex {
   return index;
 }
 
-function indexOf(workspace: Workspace): ScopeIndex {
-  let index = cache.get(workspace);
-  if (!index) {
-    index = buildIndex(workspace);
-    cache.set(workspace, index);
-  }
-  return index;
-}
+const indexOf = perWorkspace(buildIndex);
 
 export function scopeTree(workspace: Workspace): readonly Scope[] {
   return indexOf(workspace).tops;

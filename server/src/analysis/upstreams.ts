@@ -10,6 +10,7 @@
 // read each directive's template guards (guardsWithin) to tell `{{ if $.PROXY_KEEPALIVE }} keepalive ..` apart.
 import type { Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
+import { perWorkspace } from './per-workspace.js';
 import { allScopes, scopesOpenedBy, type Scope } from './scopes.js';
 import { hasTemplateAction, normaliseTemplateText } from './template-text.js';
 
@@ -50,7 +51,6 @@ interface UpstreamIndex {
   byKey: Map<string, Upstream[]>;
 }
 
-const cache = new WeakMap<Workspace, UpstreamIndex>();
 
 export function upstreamKey(name: string): string {
   return normaliseTemplateText(name, true);
@@ -89,14 +89,7 @@ function buildIndex(workspace: Workspace): UpstreamIndex {
   return index;
 }
 
-function indexOf(workspace: Workspace): UpstreamIndex {
-  let index = cache.get(workspace);
-  if (!index) {
-    index = buildIndex(workspace);
-    cache.set(workspace, index);
-  }
-  return index;
-}
+const indexOf = perWorkspace(buildIndex);
 
 export function upstreams(workspace: Workspace): readonly Upstream[] {
   return indexOf(workspace).all;
