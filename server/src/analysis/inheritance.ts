@@ -12,7 +12,7 @@
 // nginx's built-in values (proxy_set_header's `Host $proxy_host` and, before 1.29.7, `Connection close`) are not
 // included: what a level states explicitly is kept apart from defaults, which depend on the version (versions.ts).
 import type { ContextName, Directive, Argument } from '../model/types.js';
-import { guardsWithin, type Scope } from './scopes.js';
+import { guardsWithin, statementsNamed, type Scope } from './scopes.js';
 import { normaliseTemplateText } from './template-text.js';
 
 /** Levels with a location-style configuration that inherits from the level around it. */
@@ -66,7 +66,7 @@ export function inheritanceChain(scope: Scope): Scope[] {
 }
 
 function definedAt(level: Scope, name: string): Definition | undefined {
-  const directives = level.statements.filter((statement) => statement.name === name);
+  const directives = [...statementsNamed(level, name)];
   if (directives.length === 0) return undefined;
   const conditional = directives.every((directive) => guardsWithin(directive, level).length > 0);
   return { level, directives, conditional };

@@ -115,6 +115,26 @@ export function guardsWithin(directive: Directive, scope: Scope): TemplateGuard[
   return directive.guards.filter((guard) => !block.guards.includes(guard));
 }
 
-export function unfollowedIncludes(scope: Scope): Directive[] {
-  return scope.statements.filter((statement) => statement.name === 'include');
+// An http level can hold thousands of statements and every location asks it for a few names: index each level once.
+const statementIndexes = new WeakMap<Scope, Map<string, Directive[]>>();
+
+/** The level's own statements called `name`, in nginx order (shared: do not mutate). */
+export function statementsNamed(scope: Scope, name: string): readonly Directive[] {
+  let index = statementIndexes.get(scope);
+  if (!index) {
+    index = new Map();
+    for (const statement of scope.statements) {
+      const list = index.get(statement.name);
+      if (list) list.push(statement);
+      else index.set(statement.name, [statement]);
+    }
+    statementIndexes.set(scope, index);
+  }
+  return index.get(name) ?? EMPTY_DIRECTIVES;
+}
+
+const EMPTY_DIRECTIVES: readonly Directive[] = [];
+
+export function unfollowedIncludes(scope: Scope): readonly Directive[] {
+  return statementsNamed(scope, 'include');
 }

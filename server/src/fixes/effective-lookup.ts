@@ -12,7 +12,7 @@
 // proxy_set_header lines (PROXY_PARAMS_HEADERS), so a level including it defines a header set (without Connection).
 import path from 'node:path';
 import { inheritanceChain, headerKey } from '../analysis/inheritance.js';
-import { guardsWithin, unfollowedIncludes, type Scope } from '../analysis/scopes.js';
+import { guardsWithin, statementsNamed, unfollowedIncludes, type Scope } from '../analysis/scopes.js';
 import type { Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 
@@ -49,6 +49,8 @@ function unseenAt(workspace: Workspace, level: Scope, name: string): Unseen {
 /** A syntax problem among the level's own statements (not inside its nested blocks): a definition may be lost. */
 function hasOwnSyntaxProblem(level: Scope): boolean {
   const file = level.block?.file ?? level.root.file;
+  // Most files have none; skipping the nested-block scan keeps lookups linear in a file with thousands of servers.
+  if (file.syntaxProblems.length === 0) return false;
   const span = level.block?.blockSpan ?? { startOffset: 0, endOffset: file.text.length };
   const nested = level.children.flatMap((child) => (child.block?.file === file && child.block.blockSpan ? [child.block.blockSpan] : []));
   return file.syntaxProblems.some(
@@ -64,7 +66,7 @@ export function lookupDirective(workspace: Workspace, scope: Scope, name: string
     if (hasOwnSyntaxProblem(level)) return { kind: 'unknown' };
     const unseen = unseenAt(workspace, level, name);
     if (unseen.kind === 'unknown') return unseen;
-    const directives = level.statements.filter((statement) => statement.name === name);
+    const directives = [...statementsNamed(level, name)];
     const proxyParams = unseen.kind === 'proxy-params' ? unseen.include : undefined;
     if (directives.length === 0 && !proxyParams) continue;
     const conditional =

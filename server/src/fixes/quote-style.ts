@@ -19,11 +19,16 @@ function countQuotes(directives: readonly Directive[], counts: { double: number;
   }
 }
 
+// Files are immutable once built, and every fix in a file asks again: count each file once.
+const majorities = new WeakMap<ConfigFile, Quote | undefined>();
+
 export function quoteMajority(file: ConfigFile): Quote | undefined {
+  if (majorities.has(file)) return majorities.get(file);
   const counts = { double: 0, single: 0 };
   countQuotes(file.directives, counts);
-  if (counts.double === counts.single) return undefined;
-  return counts.single > counts.double ? "'" : '"';
+  const majority = counts.double === counts.single ? undefined : counts.single > counts.double ? "'" : '"';
+  majorities.set(file, majority);
+  return majority;
 }
 
 export function preferredQuote(files: readonly ConfigFile[], tieBreak: Quote): Quote {
