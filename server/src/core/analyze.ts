@@ -65,6 +65,12 @@ function compareFindings(a: Finding, b: Finding): number {
   return a.span.startOffset - b.span.startOffset || a.span.endOffset - b.span.endOffset || a.ruleId.localeCompare(b.ruleId);
 }
 
+export interface WorkspaceAnalysis {
+  findings: Finding[];
+  /** The model the findings were computed from (the language server answers hovers and definitions from it). */
+  workspace: Workspace;
+}
+
 /**
  * Analyzes `docs` (and every file they include) with the registered rules. Findings may point at included files
  * that are not among `docs`; callers that only want some files filter the result.
@@ -74,11 +80,21 @@ export async function analyze(
   options: AnalyzeOptions = {},
   rules: readonly Rule[] = registeredRules,
 ): Promise<Finding[]> {
+  return (await analyzeWorkspace(docs, options, rules)).findings;
+}
+
+/** analyze(), also returning the workspace model it built. */
+export async function analyzeWorkspace(
+  docs: readonly SourceDocument[],
+  options: AnalyzeOptions = {},
+  rules: readonly Rule[] = registeredRules,
+): Promise<WorkspaceAnalysis> {
   const resolved = resolveOptions(options);
   const parser = await loadNginxParser();
   const workspace = buildWorkspace(docs, options.host ?? createFsHost(), parser, {
     pathMap: options.pathMap,
     readRoots: options.readRoots,
+    models: options.models,
   });
   const crashFile = internalErrorFile(workspace, docs);
   const findings: Finding[] = [];
@@ -91,5 +107,5 @@ export async function analyze(
     knownRuleIds: new Set(rules.map((rule) => rule.meta.id)),
     unusedSeverity: unusedSuppression && configuredSeverity(unusedSuppression, options),
   });
-  return kept.sort(compareFindings);
+  return { findings: kept.sort(compareFindings), workspace };
 }

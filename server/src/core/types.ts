@@ -1,4 +1,5 @@
 // Shared vocabulary of the headless core. Nothing here may import the LSP transport or vscode.
+import type { ConfigFile } from '../model/types.js';
 
 /** Zero-based line; zero-based column in UTF-16 code units (the LSP's and JavaScript's unit). */
 export interface Position {
@@ -52,6 +53,14 @@ export interface FileHost {
   exists(path: string): boolean;
 }
 
+/**
+ * Models already built for a file's exact text (the language server keeps one per open document, re-parsed
+ * incrementally). analyze() asks before parsing; a miss parses as usual. Models are immutable once built.
+ */
+export interface ModelCache {
+  get(path: string, text: string): ConfigFile | undefined;
+}
+
 export interface PathMapping {
   from: string;
   to: string;
@@ -73,4 +82,5 @@ export interface AnalyzeOptions {
   /** Inserted `keepalive N;` value for fixes. */
   keepaliveConnections?: number;
   host?: FileHost;
+  models?: ModelCache;
 }

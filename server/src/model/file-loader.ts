@@ -1,7 +1,7 @@
 // Parses each file once, whoever asks for it: documents handed to analyze() (whose text may be unsaved) win over
 // the host's copy of the same path.
 import path from 'node:path';
-import type { FileHost, SourceDocument } from '../core/types.js';
+import type { FileHost, ModelCache, SourceDocument } from '../core/types.js';
 import type { NginxParser } from '../parser/loader.js';
 import { buildConfigFile, unparsedConfigFile } from './build.js';
 import type { ConfigFile } from './types.js';
@@ -35,6 +35,7 @@ export class FileLoader {
     private readonly host: FileHost,
     private readonly parser: ParserLike,
     docs: readonly SourceDocument[],
+    private readonly models?: ModelCache,
   ) {
     for (const doc of docs) {
       const key = path.resolve(doc.path);
@@ -54,7 +55,8 @@ export class FileLoader {
     if (cached !== undefined) return cached ?? undefined;
     const doc = this.documents.get(key);
     const text = doc ? doc.text : this.host.readFile(key);
-    const file = text === undefined ? null : parseFile(this.parser, doc ? doc.path : key, text);
+    const modelPath = doc ? doc.path : key;
+    const file = text === undefined ? null : (this.models?.get(modelPath, text) ?? parseFile(this.parser, modelPath, text));
     this.cache.set(key, file);
     if (file) this.files.push(file);
     return file ?? undefined;

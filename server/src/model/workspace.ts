@@ -1,5 +1,5 @@
 // The workspace: every file the documents reach, which of them are roots, and the include edges between them.
-import type { FileHost, PathMapping, SourceDocument, Span } from '../core/types.js';
+import type { FileHost, ModelCache, PathMapping, SourceDocument, Span } from '../core/types.js';
 import { inferRootContext } from './context.js';
 import path from 'node:path';
 import { DEFAULT_INCLUDE_LIMITS, expandRoot, type ExpansionScope, type IncludeLimits } from './expand.js';
@@ -51,6 +51,7 @@ export interface WorkspaceOptions {
    */
   readRoots?: readonly string[];
   limits?: IncludeLimits;
+  models?: ModelCache;
 }
 
 /** What the walker tells its visitor about where a directive effectively sits. */
@@ -194,7 +195,7 @@ export function buildWorkspace(
   parser: ParserLike,
   options: WorkspaceOptions = {},
 ): Workspace {
-  const loader = new FileLoader(host, parser, docs);
+  const loader = new FileLoader(host, parser, docs, options.models);
   const documents = [...new Set(docs.map((doc) => loader.document(doc)))];
   const expansions = chooseRoots(documents, new WorkspaceBuilder(loader, host, options, readScopeOf(docs, options)));
   const roots = expansions.map((expansion) => expansion.root);
