@@ -27,10 +27,15 @@ const entries = [
     banner: { js: "#!/usr/bin/env node\nimport { createRequire as __nkCreateRequire } from 'node:module'; const require = __nkCreateRequire(import.meta.url);" } },
 ];
 if (existsSync('server/src/lsp/main.ts')) {
-  entries.push({ entryPoints: ['server/src/lsp/main.ts'], outfile: `${dist}/server.cjs`, format: 'cjs' });
+  // ESM like cli.js (the package is "type": "module"); editors start it with --stdio or --node-ipc.
+  entries.push({ entryPoints: ['server/src/lsp/main.ts'], outfile: `${dist}/server.js`, format: 'esm',
+    banner: { js: "import { createRequire as __nkCreateRequire } from 'node:module'; const require = __nkCreateRequire(import.meta.url);" } });
 }
 if (existsSync('client/src/extension.ts')) {
-  entries.push({ entryPoints: ['client/src/extension.ts'], outfile: `${dist}/extension.cjs`, format: 'cjs', external: ['vscode'] });
+  // CommonJS for the extension host; vscode is provided by it. The language client's kill helper is a shell script
+  // it looks for beside its own code, so it is copied next to the bundle.
+  entries.push({ entryPoints: ['client/src/extension.ts'], outfile: `${dist}/extension.cjs`, format: 'cjs', external: ['vscode'], minify: true });
+  copyFileSync(path.join(path.dirname(require.resolve('vscode-languageclient/node')), 'lib/node/terminateProcess.sh'), `${dist}/terminateProcess.sh`);
 }
 await Promise.all(entries.map((entry) => build({ ...common, ...entry })));
 chmodSync(`${dist}/cli.js`, 0o755);

@@ -53,7 +53,6 @@ describe('help, version and usage errors', () => {
     [['check', '--format', 'xml'], 'unknown format "xml"'],
     [['check', '--no-such-flag'], "unknown option '--no-such-flag'"],
     [['frobnicate'], 'unknown command "frobnicate"'],
-    [['lsp', '--stdio'], 'not implemented yet'],
   ])('%j: one line on stderr, exit 2', (args, message) => {
     const result = run(repoRoot, args);
     expect(result.status).toBe(2);

@@ -10,9 +10,14 @@ function stderrLine(message: string): void {
   process.stderr.write(`${PROGRAM}: ${message}\n`);
 }
 
-function notImplementedYet(what: string): ExitCode {
-  stderrLine(`${what} is not implemented yet`);
-  return EXIT_FAILURE;
+/**
+ * `nginx-keepalive lsp --stdio`: the language server takes over the process; it exits when the client says so (or
+ * its input closes), so the returned promise never settles. Loaded on demand: `check` does not pay for it.
+ */
+async function startLanguageServer(): Promise<ExitCode> {
+  const { startLanguageServer: start } = await import('../lsp/server.js');
+  start();
+  return new Promise<ExitCode>(() => {});
 }
 
 async function run(command: Command): Promise<ExitCode> {
@@ -24,7 +29,7 @@ async function run(command: Command): Promise<ExitCode> {
       process.stdout.write(`${VERSION}\n`);
       return EXIT_CLEAN;
     case 'lsp':
-      return notImplementedYet('the "lsp" command'); // TODO(lsp): start the language server (server/src/lsp) here.
+      return startLanguageServer();
     case 'check':
       return runCheck(command.options, {
         cwd: process.cwd(),

@@ -8,7 +8,8 @@ import type { ConfigFile } from './types.js';
 
 export type ParserLike = Pick<NginxParser, 'parse'>;
 
-function parseFile(parser: ParserLike, filePath: string, text: string): ConfigFile {
+/** The model of `text`; a parse that fails (e.g. times out) gives an unparsed model instead of an exception. */
+export function parseFile(parser: ParserLike, filePath: string, text: string): ConfigFile {
   let tree;
   try {
     tree = parser.parse(text);

@@ -1,0 +1,211 @@
+#!/usr/bin/env node
+// Language server latency (`npm run bench:lsp`): spawns dist/server.js over stdio like an editor would, opens a
+// generated 5,000-line config and a ~1 MB config, types single characters into a directive of each and times every
+// didChange -> publishDiagnostics of that version; also the cold start (spawn -> first diagnostics) and the server's
+// RSS with the 1 MB file open. Prints a table against the goals; never fails on numbers.
+// `measureLspLatency()` returns the same numbers for bench/run.mjs.
+//   node bench/lsp-latency.mjs [--edits N]
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SERVER = path.join(root, 'dist', 'server.js');
+export const GOALS = { p50FiveThousandLinesMs: 10, p50OneMegabyteMs: 50, coldStartMs: 300, rssBytes: 100 * 1024 * 1024 };
+
+/** One upstream and one server with two proxied locations: 18 lines, a finding in the second location. */
+function block(index) {
+  return [
+    `    upstream app_${index} {`,
+    `        server 127.0.0.1:${3000 + (index % 1000)};`,
+    '        keepalive 16;',
+    '    }',
+    '    server {',
+    `        listen 127.0.0.1:${8000 + (index % 1000)};`,
+    `        server_name app-${index}.example.com;`,
+    '        location / {',
+    `            proxy_pass http://app_${index};`,
+    '            proxy_http_version 1.1;',
+    '            proxy_set_header Connection "";',
+    '            proxy_set_header Host $host;',
+    '        }',
+    '        location /api/ {',
+    `            proxy_pass http://app_${index};`,
+    '        }',
+    '    }',
+    '',
+  ];
+}
+
+/** A config of about `lines` lines (or `bytes` bytes). */
+function generateConfig({ lines, bytes }) {
+  const out = ['events {}', 'http {'];
+  let size = 0;
+  for (let index = 0; lines ? out.length < lines - 2 : size < bytes; index++) {
+    for (const line of block(index)) {
+      out.push(line);
+      size += line.length + 1;
+    }
+  }
+  out.push('}', '');
+  return out.join('\n');
+}
+
+function percentile(sorted, fraction) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))];
+}
+
+class Session {
+  constructor(workspace) {
+    this.started = performance.now();
+    this.child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
+    this.waiters = [];
+    this.connection.onNotification('textDocument/publishDiagnostics', (params) => {
+      const now = performance.now();
+      this.waiters = this.waiters.filter((waiter) => {
+        if (waiter.uri !== params.uri || waiter.version !== params.version) return true;
+        waiter.resolve(now);
+        return false;
+      });
+    });
+    this.connection.onRequest('workspace/configuration', (params) => params.items.map(() => ({})));
+    this.connection.onRequest('client/registerCapability', () => null);
+    this.connection.listen();
+    this.workspace = workspace;
+  }
+
+  async initialize() {
+    const uri = pathToFileURL(this.workspace).href;
+    await this.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: uri,
+      workspaceFolders: [{ uri, name: 'bench' }],
+      capabilities: { workspace: { configuration: true }, textDocument: { publishDiagnostics: { versionSupport: true } } },
+    });
+    this.connection.sendNotification('initialized', {});
+  }
+
+  /** Resolves with the time the diagnostics of `version` arrived. */
+  published(uri, version) {
+    return new Promise((resolve) => this.waiters.push({ uri, version, resolve }));
+  }
+
+  async open(file, text) {
+    const uri = pathToFileURL(file).href;
+    const arrived = this.published(uri, 1);
+    this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'nginx', version: 1, text } });
+    await arrived;
+    return uri;
+  }
+
+  /**
+   * Types `count` characters into a directive about a third into the file (alternately inserting and deleting an
+   * "x" in a server_name): one latency per edit.
+   */
+  async type(uri, text, count) {
+    const target = `server_name app-${Math.floor(text.split('server_name').length / 3)}.example.com;`;
+    const line = text.slice(0, text.indexOf(target)).split('\n').length - 1;
+    const at = { line, character: text.split('\n')[line].indexOf('.example') };
+    const times = [];
+    for (let version = 2; version < count + 2; version++) {
+      const insert = version % 2 === 0;
+      const change = insert
+        ? { range: { start: at, end: at }, text: 'x' }
+        : { range: { start: at, end: { line, character: at.character + 1 } }, text: '' };
+      const arrived = this.published(uri, version);
+      const sent = performance.now();
+      this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
+      times.push((await arrived) - sent);
+    }
+    return times.sort((a, b) => a - b);
+  }
+
+  async stats() {
+    return this.connection.sendRequest('nginxKeepalive/stats');
+  }
+
+  async stop() {
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    await this.connection.sendRequest('shutdown');
+    this.connection.sendNotification('exit');
+    await exited;
+    this.connection.dispose();
+  }
+}
+
+function summarise(text, times) {
+  return {
+    lines: text.split('\n').length - 1,
+    bytes: Buffer.byteLength(text),
+    edits: times.length,
+    p50Ms: percentile(times, 0.5),
+    p95Ms: percentile(times, 0.95),
+  };
+}
+
+/** Measures everything in fresh server processes; `edits` per file (50 to 100 is plenty). */
+export async function measureLspLatency({ edits = 60 } = {}) {
+  if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run "npm run build" first`);
+  const workspace = mkdtempSync(path.join(tmpdir(), 'nk-lsp-bench-'));
+  try {
+    const plain = readFileSync(path.join(root, 'examples/plain/nginx.conf'), 'utf8');
+    const fiveThousand = generateConfig({ lines: 5000 });
+    const megabyte = generateConfig({ bytes: 1_000_000 });
+    const files = { plain: path.join(workspace, 'plain.conf'), five: path.join(workspace, 'five-thousand.conf'), mega: path.join(workspace, 'one-megabyte.conf') };
+    writeFileSync(files.plain, plain);
+    writeFileSync(files.five, fiveThousand);
+    writeFileSync(files.mega, megabyte);
+
+    const cold = new Session(workspace);
+    await cold.initialize();
+    await cold.open(files.plain, plain);
+    const coldStartMs = performance.now() - cold.started;
+    await cold.stop();
+
+    const session = new Session(workspace);
+    await session.initialize();
+    const fiveUri = await session.open(files.five, fiveThousand);
+    const fiveTimes = await session.type(fiveUri, fiveThousand, edits);
+    session.connection.sendNotification('textDocument/didClose', { textDocument: { uri: fiveUri } });
+    const megaUri = await session.open(files.mega, megabyte);
+    const megaTimes = await session.type(megaUri, megabyte, edits);
+    const { rssBytes } = await session.stats();
+    await session.stop();
+
+    return {
+      coldStartMs,
+      fiveThousandLines: summarise(fiveThousand, fiveTimes),
+      oneMegabyte: summarise(megabyte, megaTimes),
+      rssBytesWithOneMegabyteOpen: rssBytes,
+      goals: GOALS,
+    };
+  } finally {
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
+function printTable(result) {
+  const ms = (value) => `${value.toFixed(1)} ms`;
+  const verdict = (value, goal) => (value <= goal ? 'ok' : 'over');
+  const rows = [
+    ['didChange -> diagnostics p50, 5,000 lines', ms(result.fiveThousandLines.p50Ms), `<= ${GOALS.p50FiveThousandLinesMs} ms`, verdict(result.fiveThousandLines.p50Ms, GOALS.p50FiveThousandLinesMs)],
+    ['didChange -> diagnostics p95, 5,000 lines', ms(result.fiveThousandLines.p95Ms), '', ''],
+    [`didChange -> diagnostics p50, ${(result.oneMegabyte.bytes / 1e6).toFixed(2)} MB`, ms(result.oneMegabyte.p50Ms), `<= ${GOALS.p50OneMegabyteMs} ms`, verdict(result.oneMegabyte.p50Ms, GOALS.p50OneMegabyteMs)],
+    [`didChange -> diagnostics p95, ${(result.oneMegabyte.bytes / 1e6).toFixed(2)} MB`, ms(result.oneMegabyte.p95Ms), '', ''],
+    ['cold start (spawn -> first diagnostics)', ms(result.coldStartMs), `< ${GOALS.coldStartMs} ms`, verdict(result.coldStartMs, GOALS.coldStartMs)],
+    ['RSS with the 1 MB file open', `${(result.rssBytesWithOneMegabyteOpen / 1024 / 1024).toFixed(1)} MB`, `< ${GOALS.rssBytes / 1024 / 1024} MB`, verdict(result.rssBytesWithOneMegabyteOpen, GOALS.rssBytes)],
+  ];
+  const widths = [0, 1, 2, 3].map((column) => Math.max(...rows.map((row) => row[column].length)));
+  for (const row of rows) console.log(row.map((cell, column) => cell.padEnd(widths[column])).join('  '));
+  console.log(`(${result.fiveThousandLines.edits} edits per file, one character each)`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const editsArg = process.argv.indexOf('--edits');
+  const edits = editsArg === -1 ? 60 : Number(process.argv[editsArg + 1]);
+  printTable(await measureLspLatency({ edits }));
+}

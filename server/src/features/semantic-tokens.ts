@@ -1,0 +1,214 @@
+// Semantic tokens from the syntax tree, so nginx configs and Go-template sigils are coloured where no TextMate
+// grammar knows them: directive names, `$variables`, strings, plain numbers, comments, and template actions (the
+// `{{ }}` delimiters and control keywords as macros, the pipeline lexed by template-lexer.ts).
+//
+//   SEMANTIC_TOKEN_TYPES                      the legend's token types (no modifiers)
+//   collectSemanticTokens(parser, text, r?)   absolute tokens, sorted, non-overlapping, one line each
+//   encodeSemanticTokens(tokens)              the LSP's relative five-integer encoding
+//
+// The text is parsed afresh (bounded by size and a parse timeout) and the tree deleted before returning.
+import type { Tree, TreeCursor } from 'web-tree-sitter';
+import { actionRanges } from '../analysis/template-text.js';
+import type { NginxParser } from '../parser/loader.js';
+import { LineIndex } from './positions.js';
+import { lexPipeline, type PipelineTokenKind } from './template-lexer.js';
+
+export const SEMANTIC_TOKEN_TYPES = [
+  'keyword',
+  'variable',
+  'string',
+  'number',
+  'comment',
+  'macro',
+  'function',
+  'operator',
+  'property',
+] as const;
+export type SemanticTokenType = (typeof SEMANTIC_TOKEN_TYPES)[number];
+
+export interface SemanticToken {
+  line: number;
+  /** UTF-16 column. */
+  character: number;
+  length: number;
+  type: SemanticTokenType;
+}
+
+/** Bigger documents get no tokens (the editor falls back to its grammar, if any). */
+export const MAX_TOKENIZED_LENGTH = 4 * 1024 * 1024;
+const PARSE_TIMEOUT_MS = 2_000;
+const MAX_TOKENS = 1_000_000;
+
+interface RawToken {
+  start: number;
+  end: number;
+  type: SemanticTokenType;
+}
+
+type Offsets = { startOffset: number; endOffset: number };
+
+const NUMBER = /^\d+(?:\.\d+)?(?:ms|[smhdwyMkKgG])?$/;
+const TEMPLATE_DELIMITERS = new Set(['{{', '{{-', '}}', '-}}']);
+const PIPELINE_TYPES: Record<PipelineTokenKind, SemanticTokenType> = {
+  variable: 'variable',
+  property: 'property',
+  string: 'string',
+  number: 'number',
+  function: 'function',
+  operator: 'operator',
+  keyword: 'keyword',
+  macro: 'macro',
+};
+
+class TokenCollector {
+  readonly tokens: RawToken[] = [];
+
+  constructor(private readonly range: Offsets) {}
+
+  private push(start: number, end: number, type: SemanticTokenType): void {
+    if (end <= start || end <= this.range.startOffset || start >= this.range.endOffset) return;
+    const last = this.tokens.at(-1);
+    // A string's quotes and literal parts are one token as far as the editor is concerned.
+    if (last && type === 'string' && last.type === 'string' && last.end === start) last.end = end;
+    else if (this.tokens.length < MAX_TOKENS) this.tokens.push({ start, end, type });
+  }
+
+  /** Visits the cursor's node and its subtree; leaves the cursor where it found it. */
+  visit(cursor: TreeCursor): void {
+    const { startIndex, endIndex } = cursor;
+    if (endIndex < this.range.startOffset || startIndex > this.range.endOffset) return;
+    switch (cursor.nodeType) {
+      case 'comment':
+      case 'template_comment':
+        return this.push(startIndex, endIndex, 'comment');
+      case 'directive_name':
+        return this.push(startIndex, endIndex, 'keyword');
+      case 'variable':
+        return this.push(startIndex, endIndex, 'variable');
+      case 'template_control':
+      case 'template_expression':
+        return this.eachChild(cursor, () => this.templatePart(cursor));
+      case 'string':
+        return this.eachChild(cursor, () => this.stringPart(cursor));
+      case 'word':
+        return this.word(cursor);
+      case 'lua_code':
+        return this.luaTemplateActions(startIndex, cursor.nodeText);
+    }
+    this.eachChild(cursor, () => this.visit(cursor));
+  }
+
+  private eachChild(cursor: TreeCursor, visitChild: () => void): void {
+    if (!cursor.gotoFirstChild()) return;
+    do visitChild();
+    while (cursor.gotoNextSibling());
+    cursor.gotoParent();
+  }
+
+  private stringPart(cursor: TreeCursor): void {
+    if (cursor.nodeType === 'literal' || !cursor.nodeIsNamed) this.push(cursor.startIndex, cursor.endIndex, 'string');
+    else this.visit(cursor);
+  }
+
+  private word(cursor: TreeCursor): void {
+    const { startIndex, endIndex } = cursor;
+    const node = cursor.currentNode;
+    const only = node.childCount === 1 ? node.firstChild : null;
+    if (only?.type === 'literal' && NUMBER.test(only.text)) return this.push(startIndex, endIndex, 'number');
+    this.eachChild(cursor, () => {
+      if (cursor.nodeType !== 'literal') this.visit(cursor);
+    });
+  }
+
+  /**
+   * A Lua body is opaque to the grammar, but templates (ingress-nginx's) put actions in it too: paint those the way
+   * the grammar's actions are painted, and leave the Lua alone.
+   */
+  private luaTemplateActions(offset: number, lua: string): void {
+    for (const [start, end] of actionRanges(lua)) {
+      const open = lua.startsWith('{{-', start) ? 3 : 2;
+      const close = lua.endsWith('-}}', end) && end - start >= open + 3 ? 3 : lua.endsWith('}}', end) ? 2 : 0;
+      const inner = lua.slice(start + open, end - close);
+      if (inner.trimStart().startsWith('/*')) {
+        this.push(offset + start, offset + end, 'comment');
+        continue;
+      }
+      this.push(offset + start, offset + start + open, 'macro');
+      for (const token of lexPipeline(inner)) {
+        this.push(offset + start + open + token.start, offset + start + open + token.end, PIPELINE_TYPES[token.kind]);
+      }
+      this.push(offset + end - close, offset + end, 'macro');
+    }
+  }
+
+  private templatePart(cursor: TreeCursor): void {
+    const type = cursor.nodeType;
+    if (TEMPLATE_DELIMITERS.has(type) || type === 'template_keyword') {
+      this.push(cursor.startIndex, cursor.endIndex, 'macro');
+    } else if (type === 'template_pipeline') {
+      const start = cursor.startIndex;
+      for (const token of lexPipeline(cursor.nodeText)) this.push(start + token.start, start + token.end, PIPELINE_TYPES[token.kind]);
+    }
+  }
+}
+
+/** Splits tokens at line breaks (LSP tokens are single-line) and drops any that would overlap the previous one. */
+function toLineTokens(raw: readonly RawToken[], lines: LineIndex): SemanticToken[] {
+  const result: SemanticToken[] = [];
+  let lastEnd = 0;
+  for (const token of [...raw].sort((a, b) => a.start - b.start)) {
+    if (token.start < lastEnd) continue;
+    lastEnd = token.end;
+    let { line } = lines.positionAt(token.start);
+    let start = token.start;
+    while (start < token.end) {
+      const end = Math.min(token.end, lines.lineContentEnd(line));
+      if (end > start) result.push({ line, character: start - lines.lineStart(line), length: end - start, type: token.type });
+      line++;
+      if (line >= lines.lineCount) break;
+      start = Math.max(start, lines.lineStart(line));
+    }
+  }
+  return result;
+}
+
+function parseBounded(parser: NginxParser, text: string): Tree | undefined {
+  try {
+    return parser.parse(text, null, PARSE_TIMEOUT_MS);
+  } catch {
+    return undefined; // a parse timeout: no colouring rather than a stuck server
+  }
+}
+
+/** `range` limits the tokens to those touching it (a `semanticTokens/range` request); default the whole text. */
+export function collectSemanticTokens(parser: NginxParser, text: string, range?: Offsets): SemanticToken[] {
+  if (text.length > MAX_TOKENIZED_LENGTH) return [];
+  const tree = parseBounded(parser, text);
+  if (!tree) return [];
+  try {
+    const collector = new TokenCollector(range ?? { startOffset: 0, endOffset: text.length });
+    const cursor = tree.walk();
+    try {
+      collector.visit(cursor);
+    } finally {
+      cursor.delete();
+    }
+    return toLineTokens(collector.tokens, new LineIndex(text));
+  } finally {
+    tree.delete();
+  }
+}
+
+export function encodeSemanticTokens(tokens: readonly SemanticToken[]): number[] {
+  const data: number[] = [];
+  let line = 0;
+  let character = 0;
+  for (const token of tokens) {
+    const deltaLine = token.line - line;
+    const deltaStart = deltaLine === 0 ? token.character - character : token.character;
+    data.push(deltaLine, deltaStart, token.length, SEMANTIC_TOKEN_TYPES.indexOf(token.type), 0);
+    line = token.line;
+    character = token.character;
+  }
+  return data;
+}

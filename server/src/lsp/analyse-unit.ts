@@ -1,0 +1,55 @@
+// One analysis: a root file and every file it includes, with the open documents' current texts and models. Every
+// open document analysed under that root gets its snapshot from the same run.
+import path from 'node:path';
+import { analyzeWorkspace } from '../core/analyze.js';
+import type { AnalyzeOptions, FileHost } from '../core/types.js';
+import type { OpenDocument } from './open-document.js';
+import type { ModelStore } from './model-store.js';
+import type { RuleSettings } from './settings-store.js';
+import type { DocumentSnapshot } from './snapshot.js';
+
+export interface UnitInputs {
+  /** Absolute path of the root file. */
+  root: string;
+  /** Open documents expected in the root's include graph (the root itself, when open, among them). */
+  members: readonly OpenDocument[];
+  host: FileHost;
+  models: ModelStore;
+  settings: RuleSettings;
+  readRoots: string[] | undefined;
+}
+
+export interface UnitResult {
+  /** Every file of the analysed graph (absolute paths): a change to any of them makes the result stale. */
+  files: Set<string>;
+  /** Snapshots of the members the graph reached; members it did not reach are missing. */
+  snapshots: Map<OpenDocument, DocumentSnapshot>;
+}
+
+/** Undefined when the root cannot be read (it was deleted since the graph was built). */
+export async function analyseUnit(inputs: UnitInputs): Promise<UnitResult | undefined> {
+  const { root, members, host, models } = inputs;
+  const text = host.readFile(root);
+  if (text === undefined) return undefined;
+  const options: AnalyzeOptions = { ...inputs.settings, readRoots: inputs.readRoots, host, models };
+  // Versions as the analysis starts: a document changed meanwhile gets no snapshot of an older text.
+  const versions = new Map(members.map((member) => [member, member.version] as const));
+  const { findings, workspace } = await analyzeWorkspace([{ path: root, text }], options);
+  const files = new Set(workspace.files.map((file) => path.resolve(file.path)));
+  const snapshots = new Map<OpenDocument, DocumentSnapshot>();
+  for (const member of members) {
+    const file = workspace.files.find((candidate) => path.resolve(candidate.path) === member.path);
+    if (!file || member.version !== versions.get(member) || file.text !== member.text) continue;
+    snapshots.set(member, {
+      uri: member.uri,
+      version: member.version,
+      path: member.path,
+      text: file.text,
+      file,
+      workspace,
+      findings: findings.filter((finding) => path.resolve(finding.file) === member.path),
+      options,
+    });
+  }
+  return { files, snapshots };
+}

@@ -1,0 +1,241 @@
+// Decides what to analyse when, and publishes the results. Documents are marked dirty by changes (their own, or of a
+// file in their include graph); one worker analyses dirty documents, one root at a time. A burst of changes is
+// coalesced: the worker waits until a turn of the event loop passes without a new change, then analyses the latest
+// texts once. Diagnostics are only ever published for a document's current version.
+import path from 'node:path';
+import type { Diagnostic } from 'vscode-languageserver/node.js';
+import type { AnalyzeOptions, FileHost } from '../core/types.js';
+import type { ParserLike } from '../model/file-loader.js';
+import { isUnder } from '../model/read-scope.js';
+import { analyseUnit, type UnitResult } from './analyse-unit.js';
+import { analysisFailedDiagnostic, toDiagnostic, tooLargeDiagnostic } from './diagnostics.js';
+import type { OpenDocuments } from './documents.js';
+import { includeKeyOf, type IncludeGraph } from './include-graph.js';
+import type { ModelStore } from './model-store.js';
+import { tooLargeReason, type OpenDocument } from './open-document.js';
+import type { SettingsStore } from './settings-store.js';
+import type { DocumentSnapshot } from './snapshot.js';
+import type { WorkspaceIndex } from './workspace-index.js';
+
+/** Waits for a quiet turn at most this often: a client that never stops typing still gets diagnostics. */
+const MAX_SETTLE_TURNS = 500;
+
+export interface AnalysisDeps {
+  documents: OpenDocuments;
+  models: ModelStore;
+  host: FileHost;
+  settings: SettingsStore;
+  index: WorkspaceIndex;
+  graph: IncludeGraph;
+  parser: ParserLike;
+  /** Resolves once settings and the workspace index are loaded: nothing is analysed with half the settings. */
+  ready: Promise<void>;
+  publish(document: OpenDocument, diagnostics: Diagnostic[]): void;
+  logError(message: string): void;
+}
+
+interface DocumentState {
+  snapshot: DocumentSnapshot | undefined;
+  /** The files the document's last analysis read: a change to any of them makes it dirty. */
+  unitFiles: Set<string>;
+}
+
+/**
+ * Two turns of the event loop. The connection handles one queued message per turn (vscode-jsonrpc schedules its
+ * queue with setImmediate), and a callback scheduled while a message is handled runs before the connection's next
+ * turn: only after two turns has the connection had its chance to handle the next queued message.
+ */
+const nextTurns = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+
+export class AnalysisService {
+  private readonly dirty = new Set<OpenDocument>();
+  private readonly states = new Map<OpenDocument, DocumentState>();
+  /** Documents edited since the include graph was built: their include lines may have changed. */
+  private readonly editedSinceGraph = new Set<OpenDocument>();
+  private changes = 0;
+  private running = false;
+
+  constructor(private readonly deps: AnalysisDeps) {}
+
+  opened(document: OpenDocument): void {
+    // The open document's model replaces the one cached for its text on disk.
+    this.deps.models.forget(document.path);
+    if (!this.deps.index.has(document.path)) this.deps.graph.invalidate();
+    this.editedSinceGraph.add(document);
+    this.markDirty([document]);
+  }
+
+  changed(document: OpenDocument): void {
+    this.changes++;
+    this.editedSinceGraph.add(document);
+    this.markDirty(this.affectedBy(document.path));
+  }
+
+  closed(document: OpenDocument): void {
+    this.dirty.delete(document);
+    this.states.delete(document);
+    this.editedSinceGraph.delete(document);
+    // Its text on disk may differ from the unsaved text others were analysed with.
+    this.markDirty(this.affectedBy(document.path));
+  }
+
+  /** Files changed on disk (created, changed or deleted): re-analyse the documents that read them. */
+  filesChanged(paths: readonly string[], structural: boolean): void {
+    for (const file of paths) this.deps.models.forget(file);
+    this.deps.graph.invalidate();
+    this.markDirty(structural ? this.deps.documents.all() : paths.flatMap((file) => this.affectedBy(file)));
+  }
+
+  /** Settings, settings files or workspace folders changed: everything is re-analysed. */
+  everythingChanged(): void {
+    this.deps.graph.invalidate();
+    this.markDirty(this.deps.documents.all());
+  }
+
+  /** The snapshot of the document's current version, analysing first if needed; undefined if it is not open. */
+  async snapshot(uri: string): Promise<DocumentSnapshot | undefined> {
+    const document = this.deps.documents.get(uri);
+    if (!document) return undefined;
+    if (!this.isCurrent(document)) await this.analyse(document);
+    const snapshot = this.states.get(document)?.snapshot;
+    return this.deps.documents.get(uri) === document && snapshot?.version === document.version ? snapshot : undefined;
+  }
+
+  /** The options analyses of `root` run with (fix-all reuses them). */
+  analyzeOptionsFor(root: string): AnalyzeOptions {
+    const { host, models, settings } = this.deps;
+    return { ...settings.settingsFor(root), readRoots: this.readRootsFor(root), host, models };
+  }
+
+  rootFor(document: OpenDocument): string {
+    return this.deps.graph.rootFor(document.path);
+  }
+
+  private isCurrent(document: OpenDocument): boolean {
+    return !this.dirty.has(document) && this.states.get(document)?.snapshot?.version === document.version;
+  }
+
+  private affectedBy(file: string): OpenDocument[] {
+    const resolved = path.resolve(file);
+    return this.deps.documents
+      .all()
+      .filter((document) => document.path === resolved || this.states.get(document)?.unitFiles.has(resolved));
+  }
+
+  private markDirty(documents: readonly OpenDocument[]): void {
+    for (const document of documents) this.dirty.add(document);
+    if (this.dirty.size > 0 && !this.running) void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.dirty.size > 0) {
+        await this.settle();
+        const next = this.dirty.values().next().value;
+        if (next) await this.analyseSafely(next);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Waits while changes keep arriving, so a burst ends in one analysis of the final text. */
+  private async settle(): Promise<void> {
+    for (let turn = 0; turn < MAX_SETTLE_TURNS; turn++) {
+      const before = this.changes;
+      await nextTurns();
+      if (this.changes === before) return;
+    }
+  }
+
+  private async analyseSafely(document: OpenDocument): Promise<void> {
+    try {
+      await this.analyse(document);
+    } catch (error) {
+      this.deps.logError(`analysing ${document.uri} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      // Say so in the document rather than leave the previous version's diagnostics standing as if current.
+      const reason = error instanceof Error ? error.message : String(error);
+      if (this.deps.documents.get(document.uri) === document) this.deps.publish(document, [analysisFailedDiagnostic(reason)]);
+    } finally {
+      // Whatever happened, this version was tried: retrying in a loop would only fail again.
+      this.dirty.delete(document);
+    }
+  }
+
+  private async analyse(document: OpenDocument): Promise<void> {
+    await this.deps.ready;
+    if (this.deps.documents.get(document.uri) !== document) return;
+    this.refreshGraph();
+    if (document.isTooLarge) {
+      this.dirty.delete(document);
+      this.states.set(document, { snapshot: undefined, unitFiles: new Set([document.path]) });
+      this.deps.publish(document, [tooLargeDiagnostic(tooLargeReason(document.text.length, this.deps.settings.editor.maxFileSize))]);
+      return;
+    }
+    const root = this.deps.graph.rootFor(document.path);
+    const result = await this.runUnit(root, document);
+    if (!result?.snapshots.has(document) && root !== document.path) {
+      // The graph was out of date (the includer changed or went away): analyse the document alone for now.
+      this.deps.graph.invalidate();
+      await this.runUnit(document.path, document);
+    }
+  }
+
+  private async runUnit(root: string, document: OpenDocument): Promise<UnitResult | undefined> {
+    const { documents, graph } = this.deps;
+    const members = documents
+      .all()
+      .filter((member) => member === document || (!member.isTooLarge && graph.rootFor(member.path) === root));
+    const result = await analyseUnit({
+      root,
+      members,
+      host: this.deps.host,
+      models: this.deps.models,
+      settings: this.deps.settings.settingsFor(root),
+      readRoots: this.readRootsFor(root),
+    });
+    for (const [member, snapshot] of result?.snapshots ?? []) {
+      if (documents.get(member.uri) !== member) continue;
+      this.states.set(member, { snapshot, unitFiles: result!.files });
+      this.dirty.delete(member);
+      this.deps.publish(member, snapshot.findings.map((finding) => toDiagnostic(finding, member.textDocument)));
+    }
+    return result;
+  }
+
+  /** Rebuilds the include graph when it may be out of date; documents whose root changed are re-analysed. */
+  private refreshGraph(): void {
+    const { graph, documents, parser } = this.deps;
+    for (const document of this.editedSinceGraph) {
+      if (!document.isTooLarge && graph.includesChanged(document.path, includeKeyOf(document.currentModel(parser)))) {
+        graph.invalidate();
+      }
+    }
+    this.editedSinceGraph.clear();
+    if (!graph.isStale) return;
+    const before = new Map(documents.all().map((document) => [document, graph.rootFor(document.path)] as const));
+    const settings = this.deps.settings.settingsForDirectory(this.deps.index.folders[0] ?? '/');
+    const paths = new Set([...this.deps.index.list(), ...documents.all().filter((d) => !d.isTooLarge).map((d) => d.path)]);
+    const sources = [...paths].flatMap((file) => {
+      const text = this.deps.host.readFile(file);
+      return text === undefined ? [] : [{ path: file, text }];
+    });
+    graph.rebuild({
+      documents: sources,
+      host: this.deps.host,
+      parser,
+      models: this.deps.models,
+      pathMap: settings.pathMap ?? [],
+      readRoots: this.deps.index.folders.length > 0 ? [...this.deps.index.folders] : undefined,
+    });
+    this.markDirty([...before].filter(([document, root]) => graph.rootFor(document.path) !== root).map(([document]) => document));
+  }
+
+  /** The workspace folders, plus the root's directory when it lies outside them (a file opened from elsewhere). */
+  private readRootsFor(root: string): string[] | undefined {
+    const folders = this.deps.index.folders;
+    if (folders.length === 0) return undefined;
+    return folders.some((folder) => isUnder(root, folder)) ? [...folders] : [...folders, path.dirname(root)];
+  }
+}

@@ -1,0 +1,27 @@
+// What the client said it can do, read once at initialize. Every optional LSP capability the server relies on is
+// checked here, so a minimal client (Helix, an old Neovim) gets a server that only uses what it understands.
+import type { ClientCapabilities } from 'vscode-languageserver/node.js';
+
+export interface ClientFeatures {
+  /** workspace/configuration: settings are pulled; otherwise they come from didChangeConfiguration or init options. */
+  pullsConfiguration: boolean;
+  registersConfigurationChanges: boolean;
+  registersWatchedFiles: boolean;
+  workspaceFolderChanges: boolean;
+  /** Versioned edits (documentChanges) in a WorkspaceEdit. */
+  documentChanges: boolean;
+  /** codeAction/resolve may fill in `edit`. */
+  resolvesCodeActionEdits: boolean;
+}
+
+export function readClientFeatures(capabilities: ClientCapabilities): ClientFeatures {
+  const workspace = capabilities.workspace;
+  return {
+    pullsConfiguration: workspace?.configuration === true,
+    registersConfigurationChanges: workspace?.didChangeConfiguration?.dynamicRegistration === true,
+    registersWatchedFiles: workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
+    workspaceFolderChanges: workspace?.workspaceFolders === true,
+    documentChanges: workspace?.workspaceEdit?.documentChanges === true,
+    resolvesCodeActionEdits: capabilities.textDocument?.codeAction?.resolveSupport?.properties.includes('edit') === true,
+  };
+}

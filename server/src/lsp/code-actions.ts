@@ -1,0 +1,115 @@
+// textDocument/codeAction: for each finding under the cursor, its fix (preferred) and "Ignore <rule> on this line";
+// for the document, source.fixAll.nginx-keepalive. The fix-all edit runs fixAll() to a fixpoint, so when the client
+// can resolve actions lazily it is only computed when chosen.
+import {
+  CodeActionKind,
+  type CodeAction,
+  type CodeActionParams,
+  type WorkspaceEdit,
+} from 'vscode-languageserver/node.js';
+import path from 'node:path';
+import { suppressionEdit, UNUSED_SUPPRESSION_RULE_ID } from '../core/suppressions.js';
+import type { Finding } from '../core/types.js';
+import { findRule } from '../rules/registry.js';
+import { toDiagnostic } from './diagnostics.js';
+import type { OpenDocuments } from './documents.js';
+import { fixDocument, type FixContext } from './fix-document.js';
+import type { OpenDocument } from './open-document.js';
+import type { DocumentSnapshot } from './snapshot.js';
+import { clampRange } from './text-edits.js';
+import { groupEdits, type WorkspaceEditBuilder } from './workspace-edit.js';
+
+export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.nginx-keepalive`;
+export const FIX_ALL_TITLE = 'Fix all nginx-keepalive problems in this file';
+
+export interface CodeActionContext extends FixContext {
+  documents: OpenDocuments;
+  snapshot(uri: string): Promise<DocumentSnapshot | undefined>;
+  edits: WorkspaceEditBuilder;
+  /** The client resolves `edit` lazily (codeAction/resolve). */
+  resolvesEdits: boolean;
+}
+
+interface FixAllData {
+  uri: string;
+}
+
+/** LSP kind matching: asking for "source.fixAll" includes "source.fixAll.nginx-keepalive". */
+function wanted(kind: string, only: readonly string[] | undefined): boolean {
+  return !only || only.some((requested) => kind === requested || kind.startsWith(`${requested}.`));
+}
+
+function inRange(finding: Finding, start: number, end: number): boolean {
+  return finding.span.startOffset <= end && finding.span.endOffset >= start;
+}
+
+export async function codeActions(params: CodeActionParams, context: CodeActionContext): Promise<CodeAction[]> {
+  const document = context.documents.get(params.textDocument.uri);
+  const snapshot = document && (await context.snapshot(document.uri));
+  // Edits are computed for the analysed text only: if the document moved on meanwhile, offer nothing stale.
+  if (!document || !snapshot || snapshot.version !== document.version) return [];
+  const range = clampRange(document.textDocument, params.range);
+  const start = document.textDocument.offsetAt(range.start);
+  const end = document.textDocument.offsetAt(range.end);
+  const only = params.context.only;
+  const actions: CodeAction[] = [];
+  if (wanted(CodeActionKind.QuickFix, only)) {
+    for (const finding of snapshot.findings.filter((candidate) => inRange(candidate, start, end))) {
+      actions.push(...quickFixes(finding, document, snapshot, context));
+    }
+  }
+  if (wanted(FIX_ALL_KIND, only) && snapshot.findings.some((finding) => finding.fix)) {
+    const action: CodeAction = { title: FIX_ALL_TITLE, kind: FIX_ALL_KIND, data: { uri: document.uri } satisfies FixAllData };
+    actions.push(context.resolvesEdits ? action : await resolveFixAll(action, context));
+  }
+  return actions;
+}
+
+function quickFixes(finding: Finding, document: OpenDocument, snapshot: DocumentSnapshot, context: CodeActionContext): CodeAction[] {
+  const diagnostic = toDiagnostic(finding, document.textDocument);
+  const actions: CodeAction[] = [];
+  const fixEdit = finding.fix && fixWorkspaceEdit(finding, snapshot, context);
+  if (finding.fix && fixEdit) {
+    actions.push({ title: finding.fix.title, kind: CodeActionKind.QuickFix, isPreferred: true, diagnostics: [diagnostic], edit: fixEdit });
+  }
+  if (isSuppressible(finding.ruleId)) {
+    const indent = /^[ \t]*/.exec(snapshot.text.slice(lineStart(snapshot.text, finding.span.startOffset)))![0];
+    const edit = suppressionEdit(snapshot.text, finding, snapshot.file.eol, indent);
+    const ignore = context.edits.build([{ path: snapshot.path, text: snapshot.text, edits: [edit] }]);
+    if (ignore) {
+      actions.push({ title: `Ignore ${finding.ruleId} on this line`, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: ignore });
+    }
+  }
+  return actions;
+}
+
+/**
+ * Rules a line comment can silence. Not internal-error (no rule: the comment would itself be reported) nor
+ * unused-suppression (it is reported on a comment line, which a comment above cannot target; its fix removes it).
+ */
+function isSuppressible(ruleId: string): boolean {
+  return findRule(ruleId) !== undefined && ruleId !== UNUSED_SUPPRESSION_RULE_ID;
+}
+
+function lineStart(text: string, offset: number): number {
+  return text.lastIndexOf('\n', offset - 1) + 1;
+}
+
+/** The fix's edits in every file they touch, each against the text the snapshot analysed. */
+function fixWorkspaceEdit(finding: Finding, snapshot: DocumentSnapshot, context: CodeActionContext): WorkspaceEdit | undefined {
+  const texts = new Map(snapshot.workspace.files.map((file) => [path.resolve(file.path), file.text] as const));
+  const files = groupEdits(finding.fix!.edits, (file) => texts.get(file), (file) => path.resolve(file));
+  return files && context.edits.build(files);
+}
+
+/** codeAction/resolve for the fix-all action: computed for the document's current version. */
+export async function resolveFixAll(action: CodeAction, context: CodeActionContext): Promise<CodeAction> {
+  const uri = (action.data as FixAllData | undefined)?.uri;
+  const document = uri === undefined ? undefined : context.documents.get(uri);
+  if (!document) return action;
+  const text = document.text;
+  const fixed = await fixDocument(document, context);
+  // Computed from `text`: if the document changed meanwhile, WorkspaceEditBuilder refuses the stale edit.
+  const edit = fixed && fixed.text === text ? context.edits.build([fixed]) : undefined;
+  return edit ? { ...action, edit } : action;
+}

@@ -1,0 +1,70 @@
+// The open documents, by URI and by path, and the file host that shows their unsaved texts to the core in place of
+// what is on disk.
+import path from 'node:path';
+import type { TextDocumentContentChangeEvent } from 'vscode-languageserver/node.js';
+import { createFsHost } from '../core/fs-host.js';
+import type { FileHost } from '../core/types.js';
+import { liveTreeCount, OpenDocument } from './open-document.js';
+import { pathOfUri } from './paths.js';
+
+export const DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024;
+
+export class OpenDocuments {
+  private readonly byUri = new Map<string, OpenDocument>();
+  private readonly byPath = new Map<string, OpenDocument>();
+
+  constructor(private readonly maxFileSize: () => number = () => DEFAULT_MAX_FILE_SIZE) {}
+
+  open(uri: string, version: number, text: string): OpenDocument {
+    this.close(uri);
+    const document = new OpenDocument(uri, pathOfUri(uri), version, text, this.maxFileSize);
+    this.byUri.set(uri, document);
+    this.byPath.set(document.path, document);
+    return document;
+  }
+
+  /** Undefined when the document is not open (the caller logs it: a client bug, not a reason to fail). */
+  change(uri: string, changes: readonly TextDocumentContentChangeEvent[], version: number): OpenDocument | undefined {
+    const document = this.byUri.get(uri);
+    document?.applyChanges(changes, version);
+    return document;
+  }
+
+  close(uri: string): OpenDocument | undefined {
+    const document = this.byUri.get(uri);
+    if (!document) return undefined;
+    document.dispose();
+    this.byUri.delete(uri);
+    if (this.byPath.get(document.path) === document) this.byPath.delete(document.path);
+    return document;
+  }
+
+  get(uri: string): OpenDocument | undefined {
+    return this.byUri.get(uri);
+  }
+
+  atPath(filePath: string): OpenDocument | undefined {
+    return this.byPath.get(path.resolve(filePath));
+  }
+
+  all(): OpenDocument[] {
+    return [...this.byUri.values()];
+  }
+
+  stats(): { openDocuments: number; liveTrees: number } {
+    return { openDocuments: this.byUri.size, liveTrees: liveTreeCount() };
+  }
+
+  disposeAll(): void {
+    for (const uri of [...this.byUri.keys()]) this.close(uri);
+  }
+}
+
+/** The disk, except that an open document's path reads as its current (possibly unsaved) text. */
+export function overlayHost(documents: OpenDocuments, base: FileHost = createFsHost()): FileHost {
+  return {
+    readFile: (file) => documents.atPath(file)?.text ?? base.readFile(file),
+    glob: (pattern) => base.glob(pattern),
+    exists: (file) => documents.atPath(file) !== undefined || base.exists(file),
+  };
+}

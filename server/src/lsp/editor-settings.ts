@@ -1,0 +1,95 @@
+// The client's settings (section `nginxKeepalive`), validated key by key with the settings file's own rules, so an
+// editor accepts exactly what `.nginx-keepalive.json` accepts. An invalid key is dropped (its default applies) and
+// reported; the other keys still apply.
+import path from 'node:path';
+import { ConfigError, parseConfig } from '../core/config-file.js';
+import type { PathMapping, SeveritySetting } from '../core/types.js';
+import { DEFAULT_MAX_FILE_SIZE } from './documents.js';
+
+export const SETTINGS_SECTION = 'nginxKeepalive';
+
+export interface EditorSettings {
+  nginxVersion?: string;
+  keepaliveConnections?: number;
+  rules: Record<string, SeveritySetting>;
+  pathMap: PathMapping[];
+  /** Documents longer than this (in UTF-16 code units, about bytes for ASCII) are not parsed. */
+  maxFileSize: number;
+}
+
+export interface SettingsReading {
+  settings: EditorSettings;
+  /** One line per key that was ignored. */
+  problems: string[];
+}
+
+export const DEFAULT_EDITOR_SETTINGS: EditorSettings = { rules: {}, pathMap: [], maxFileSize: DEFAULT_MAX_FILE_SIZE };
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The settings file's pathMap is an object (prefix -> directory); the CLI's --path-map is FROM=TO. Editors get both:
+ * an object, or an array of "FROM=TO" strings or {from, to} objects.
+ */
+function pathMapObject(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  const entries: Array<[string, unknown]> = [];
+  for (const item of value) {
+    if (typeof item === 'string' && item.indexOf('=') > 0) {
+      entries.push([item.slice(0, item.indexOf('=')), item.slice(item.indexOf('=') + 1)]);
+    } else if (isObject(item) && typeof item.from === 'string') {
+      entries.push([item.from, item.to]);
+    } else {
+      return item; // not a mapping: the validator names it
+    }
+  }
+  return Object.fromEntries(entries);
+}
+
+function readMaxFileSize(value: unknown): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+  throw new Error(`expected a positive integer (characters), got ${JSON.stringify(value)}`);
+}
+
+/**
+ * Reads `raw` (whatever the client sent). Relative pathMap targets are resolved against `baseDirectory` (the first
+ * workspace folder); without one they are reported and dropped.
+ */
+export function readEditorSettings(raw: unknown, baseDirectory: string | undefined, knownRuleIds: ReadonlySet<string>): SettingsReading {
+  const settings: EditorSettings = { ...DEFAULT_EDITOR_SETTINGS, rules: {}, pathMap: [] };
+  const problems: string[] = [];
+  if (raw === undefined || raw === null) return { settings, problems };
+  if (!isObject(raw)) return { settings, problems: [`expected an object of settings, got ${JSON.stringify(raw)}`] };
+  // The settings file's validator resolves relative targets against the file's directory: stand one in.
+  const standIn = path.join(baseDirectory ?? '/', 'editor settings');
+  const validate = (key: string, value: unknown): ReturnType<typeof parseConfig> | undefined => {
+    try {
+      return parseConfig(JSON.stringify({ [key]: value }), standIn, knownRuleIds);
+    } catch (error) {
+      problems.push(error instanceof ConfigError ? error.detail : `"${key}": ${String(error)}`);
+      return undefined;
+    }
+  };
+  if (raw.nginxVersion !== undefined && raw.nginxVersion !== null && raw.nginxVersion !== '') {
+    settings.nginxVersion = validate('nginxVersion', raw.nginxVersion)?.nginxVersion;
+  }
+  if (raw.keepaliveConnections !== undefined && raw.keepaliveConnections !== null) {
+    settings.keepaliveConnections = validate('keepaliveConnections', raw.keepaliveConnections)?.keepaliveConnections;
+  }
+  if (raw.rules !== undefined && raw.rules !== null) settings.rules = validate('rules', raw.rules)?.rules ?? {};
+  if (raw.pathMap !== undefined && raw.pathMap !== null) {
+    const relative = isObject(pathMapObject(raw.pathMap)) && baseDirectory === undefined &&
+      Object.values(pathMapObject(raw.pathMap) as object).some((to) => typeof to === 'string' && !path.isAbsolute(to));
+    if (relative) problems.push('"pathMap": relative targets need a workspace folder to be resolved against');
+    else settings.pathMap = validate('pathMap', pathMapObject(raw.pathMap))?.pathMap ?? [];
+  }
+  if (raw.maxFileSize !== undefined && raw.maxFileSize !== null) {
+    try {
+      settings.maxFileSize = readMaxFileSize(raw.maxFileSize);
+    } catch (error) {
+      problems.push(`"maxFileSize": ${(error as Error).message}`);
+    }
+  }
+  return { settings, problems };
+}

@@ -1,0 +1,49 @@
+// "Fix all" for one document and for the workspace: fixAll() run in the include context the diagnostics come from,
+// its new texts turned into one minimal replacement per file.
+import path from 'node:path';
+import { fixAll } from '../core/fix-all.js';
+import type { AnalyzeOptions, SourceDocument } from '../core/types.js';
+import { rules } from '../rules/registry.js';
+import type { OpenDocument } from './open-document.js';
+import { minimalReplacement } from './text-edits.js';
+import type { FileEdits } from './workspace-edit.js';
+
+/** What fixing needs from the analysis side. */
+export interface FixContext {
+  rootFor(document: OpenDocument): string;
+  analyzeOptionsFor(root: string): AnalyzeOptions;
+}
+
+function editsOf(texts: ReadonlyMap<string, string>, originals: ReadonlyMap<string, string>): FileEdits[] {
+  return [...texts].flatMap(([file, fixed]) => {
+    const original = originals.get(file);
+    const replacement = original === undefined ? undefined : minimalReplacement(original, fixed);
+    return replacement ? [{ path: path.resolve(file), text: original!, edits: [replacement] }] : [];
+  });
+}
+
+/**
+ * The edit fixing everything fixable in `document` alone (fixes that would also edit another file are left to
+ * their quick fixes: saving one file should not rewrite others). Undefined when nothing applies.
+ */
+export async function fixDocument(document: OpenDocument, context: FixContext): Promise<FileEdits | undefined> {
+  const root = context.rootFor(document);
+  const options = context.analyzeOptionsFor(root);
+  const rootText = options.host?.readFile(root);
+  if (rootText === undefined) return undefined;
+  const result = await fixAll([{ path: root, text: rootText }], options, rules, {
+    canEdit: (file) => path.resolve(file) === document.path,
+  });
+  return editsOf(result.texts, result.originals).find((file) => file.path === document.path);
+}
+
+/** Fixes over `documents` together (the workspace's nginx files); only files `canEdit` allows are changed. */
+export async function fixFiles(
+  documents: readonly SourceDocument[],
+  options: AnalyzeOptions,
+  canEdit: (file: string) => boolean,
+): Promise<FileEdits[]> {
+  if (documents.length === 0) return [];
+  const result = await fixAll(documents, options, rules, { canEdit });
+  return editsOf(result.texts, result.originals);
+}

@@ -1,0 +1,42 @@
+// The command `nginx-keepalive.fixAllInWorkspace`: every fix, in every nginx file of the workspace folders (open
+// documents with their unsaved texts), sent to the client as one workspace/applyEdit. Answers how many files changed.
+import type { CancellationToken, WorkspaceEdit } from 'vscode-languageserver/node.js';
+import type { AnalyzeOptions, FileHost, SourceDocument } from '../core/types.js';
+import { createReadScope } from '../model/read-scope.js';
+import type { OpenDocuments } from './documents.js';
+import { fixFiles } from './fix-document.js';
+import { cancelledError } from './guard.js';
+import { isFileUri } from './paths.js';
+import type { WorkspaceEditBuilder } from './workspace-edit.js';
+import type { WorkspaceIndex } from './workspace-index.js';
+
+export const FIX_ALL_IN_WORKSPACE_COMMAND = 'nginx-keepalive.fixAllInWorkspace';
+export const FIX_ALL_IN_WORKSPACE_LABEL = 'Fix all nginx-keepalive problems in the workspace';
+
+export interface WorkspaceFixContext {
+  documents: OpenDocuments;
+  index: WorkspaceIndex;
+  host: FileHost;
+  edits: WorkspaceEditBuilder;
+  /** Options of the first workspace folder (one settings file per run, as the CLI). */
+  analyzeOptions(): AnalyzeOptions;
+  maxFileSize(): number;
+  applyEdit(edit: WorkspaceEdit): Promise<boolean>;
+}
+
+export async function fixAllInWorkspace(context: WorkspaceFixContext, token: CancellationToken): Promise<number> {
+  const { documents, index, host } = context;
+  const openFiles = documents.all().filter((document) => isFileUri(document.uri)).map((document) => document.path);
+  const sources: SourceDocument[] = [...new Set([...index.list(), ...openFiles])].flatMap((file) => {
+    const text = host.readFile(file);
+    return text === undefined || text.length > context.maxFileSize() ? [] : [{ path: file, text }];
+  });
+  // Only inside the workspace folders (or, without folders, the open documents): never a file elsewhere on disk.
+  const scope = index.folders.length > 0 ? createReadScope([...index.folders]) : createReadScope(openFiles);
+  const files = await fixFiles(sources, context.analyzeOptions(), (file) => scope.allows(file));
+  if (token.isCancellationRequested) throw cancelledError();
+  const edit = files.length === 0 ? undefined : context.edits.build(files);
+  // A document edited while the fixes were computed: its edit would be stale; the user can run the command again.
+  if (!edit) return 0;
+  return (await context.applyEdit(edit)) ? files.length : 0;
+}

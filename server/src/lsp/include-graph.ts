@@ -1,0 +1,90 @@
+// Which file each workspace file is analysed under. A file another file includes (a snippet, a site in
+// sites-enabled/) means nothing alone: its findings depend on the http{} or server{} around the include. So an open
+// document included from elsewhere is analysed with its includer as the root, as nginx itself reads it.
+import path from 'node:path';
+import type { FileHost, ModelCache, PathMapping, SourceDocument } from '../core/types.js';
+import type { ParserLike } from '../model/file-loader.js';
+import { inferRootContext } from '../model/context.js';
+import type { ConfigFile, Directive } from '../model/types.js';
+import { buildWorkspace } from '../model/workspace.js';
+
+export interface GraphInputs {
+  /** Every file to consider: the indexed workspace files and the open documents. */
+  documents: SourceDocument[];
+  host: FileHost;
+  parser: ParserLike;
+  models: ModelCache;
+  pathMap: readonly PathMapping[];
+  readRoots: readonly string[] | undefined;
+}
+
+export class IncludeGraph {
+  /** Included file -> the root it is analysed under (only files some other file includes are here). */
+  private rootOf = new Map<string, string>();
+  /** Include arguments of each file the graph was built from, to tell whether an edit can change the graph. */
+  private includeKeys = new Map<string, string>();
+  private stale = true;
+
+  get isStale(): boolean {
+    return this.stale;
+  }
+
+  invalidate(): void {
+    this.stale = true;
+  }
+
+  /** The root `file` is analysed under: the includer at the top of its include chain, or the file itself. */
+  rootFor(file: string): string {
+    return this.rootOf.get(path.resolve(file)) ?? path.resolve(file);
+  }
+
+  /** Whether a file's includes (given as a key, see includeKeyOf) differ from those the graph was built with. */
+  includesChanged(file: string, key: string): boolean {
+    return (this.includeKeys.get(path.resolve(file)) ?? '') !== key;
+  }
+
+  rebuild(inputs: GraphInputs): void {
+    // A file that never says "include" includes nothing: it is left out rather than parsed (in a workspace of large
+    // generated configs, that is most of the work). It is still parsed if something includes it.
+    const includers = inputs.documents.filter((document) => mayInclude(document.text));
+    const workspace = buildWorkspace(includers, inputs.host, inputs.parser, {
+      pathMap: inputs.pathMap,
+      readRoots: inputs.readRoots,
+      models: inputs.models,
+    });
+    const rootOf = new Map<string, string>();
+    for (const root of workspace.roots) {
+      const rootPath = path.resolve(root.file.path);
+      for (const files of root.includes.values()) {
+        for (const file of files) {
+          const filePath = path.resolve(file.path);
+          if (filePath !== rootPath && !rootOf.has(filePath)) rootOf.set(filePath, rootPath);
+        }
+      }
+    }
+    this.rootOf = rootOf;
+    this.includeKeys = new Map(workspace.files.map((file) => [path.resolve(file.path), includeKeyOf(file)] as const));
+    this.stale = false;
+  }
+}
+
+export function mayInclude(text: string): boolean {
+  return text.includes('include');
+}
+
+/**
+ * What of a model the graph depends on, as text: its root context (which decides the roots) and its include
+ * arguments; empty for a file that cannot include anything. Equal keys mean an edit cannot have changed the graph.
+ */
+export function includeKeyOf(file: ConfigFile): string {
+  if (!mayInclude(file.text)) return '';
+  const parts: string[] = [inferRootContext(file)];
+  const visit = (directives: readonly Directive[]) => {
+    for (const directive of directives) {
+      if (directive.name === 'include') parts.push(directive.args.map((arg) => arg.value).join(' '));
+      visit(directive.children);
+    }
+  };
+  visit(file.directives);
+  return parts.join('\n');
+}

@@ -1,0 +1,59 @@
+// The models analyze() reuses instead of parsing: open documents' (re-parsed incrementally) and, for closed files,
+// the last model built for each path, kept while its text is unchanged. A keystroke in one file of a large include
+// graph then parses that file alone.
+import { unparsedConfigFile } from '../model/build.js';
+import { parseFile, type ParserLike } from '../model/file-loader.js';
+import type { ModelCache } from '../core/types.js';
+import type { ConfigFile } from '../model/types.js';
+import type { OpenDocuments } from './documents.js';
+import { tooLargeReason } from './open-document.js';
+
+/** Closed files remembered (at most this many, of at most this many characters together); oldest used go first. */
+export const MAX_CACHED_CLOSED_MODELS = 2000;
+export const MAX_CACHED_CLOSED_CHARACTERS = 64 * 1024 * 1024;
+
+export class ModelStore implements ModelCache {
+  /** Insertion order is use order: a hit moves its entry to the end. */
+  private readonly closed = new Map<string, ConfigFile>();
+  private cachedCharacters = 0;
+
+  constructor(
+    private readonly documents: OpenDocuments,
+    private readonly parser: ParserLike,
+    private readonly maxFileSize: () => number,
+    private readonly capacity: number = MAX_CACHED_CLOSED_MODELS,
+  ) {}
+
+  get(filePath: string, text: string): ConfigFile {
+    const open = this.documents.atPath(filePath);
+    if (open && open.text === text) return open.currentModel(this.parser);
+    const cached = this.closed.get(filePath);
+    if (cached && cached.text === text) {
+      this.closed.delete(filePath);
+      this.closed.set(filePath, cached);
+      return cached;
+    }
+    const model =
+      text.length > this.maxFileSize()
+        ? unparsedConfigFile(filePath, text, tooLargeReason(text.length, this.maxFileSize()))
+        : parseFile(this.parser, filePath, text);
+    this.remember(filePath, model);
+    return model;
+  }
+
+  forget(filePath: string): void {
+    const model = this.closed.get(filePath);
+    if (!model) return;
+    this.closed.delete(filePath);
+    this.cachedCharacters -= model.text.length;
+  }
+
+  private remember(filePath: string, model: ConfigFile): void {
+    this.forget(filePath);
+    this.closed.set(filePath, model);
+    this.cachedCharacters += model.text.length;
+    while (this.closed.size > this.capacity || (this.cachedCharacters > MAX_CACHED_CLOSED_CHARACTERS && this.closed.size > 1)) {
+      this.forget(this.closed.keys().next().value!);
+    }
+  }
+}

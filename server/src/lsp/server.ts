@@ -1,0 +1,244 @@
+// The language server: LSP messages in, calls to the headless core out. Everything here translates; judgement lives
+// in analyze() and fixAll(). Handlers are guarded (guard.ts): an exception is logged and answered, never fatal.
+import {
+  CodeActionKind,
+  createConnection,
+  DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  MessageType,
+  RequestType0,
+  ShowMessageNotification,
+  TextDocumentSyncKind,
+  type Connection,
+  type DidChangeConfigurationParams,
+  type DidChangeTextDocumentParams,
+  type DidChangeWatchedFilesParams,
+  type DidCloseTextDocumentParams,
+  type DidOpenTextDocumentParams,
+  type ExecuteCommandParams,
+  type InitializeParams,
+  type InitializeResult,
+  type WorkspaceFolder,
+  type WorkspaceFoldersChangeEvent,
+} from 'vscode-languageserver/node.js';
+import path from 'node:path';
+import { VERSION } from '../cli/help.js';
+import { CONFIG_FILE_NAME } from '../core/config-file.js';
+import { createFsHost } from '../core/fs-host.js';
+import { loadNginxParser } from '../parser/loader.js';
+import { AnalysisService } from './analysis-service.js';
+import { readClientFeatures, type ClientFeatures } from './client-capabilities.js';
+import { codeActions, FIX_ALL_KIND, resolveFixAll, type CodeActionContext } from './code-actions.js';
+import { OpenDocuments, overlayHost } from './documents.js';
+import { readEditorSettings, SETTINGS_SECTION } from './editor-settings.js';
+import {
+  FIX_ALL_IN_WORKSPACE_COMMAND,
+  FIX_ALL_IN_WORKSPACE_LABEL,
+  fixAllInWorkspace,
+  type WorkspaceFixContext,
+} from './fix-workspace-command.js';
+import { describeError, guardNotification, guardRequest } from './guard.js';
+import { IncludeGraph } from './include-graph.js';
+import { languageFeatureCapabilities, registerLanguageFeatures } from './language-features.js';
+import { ModelStore } from './model-store.js';
+import { pathOfUri } from './paths.js';
+import { knownRuleIds, SettingsStore } from './settings-store.js';
+import { applyFileEvents, watchers } from './watched-files.js';
+import { WorkspaceEditBuilder } from './workspace-edit.js';
+import { WorkspaceIndex } from './workspace-index.js';
+
+export const STATS_REQUEST = 'nginxKeepalive/stats';
+
+export interface ServerStats {
+  openDocuments: number;
+  /** Tree-sitter trees alive (one per open document that has been parsed); 0 once every document is closed. */
+  liveTrees: number;
+  rssBytes: number;
+}
+
+function foldersOf(params: InitializeParams): string[] {
+  const folders: WorkspaceFolder[] = params.workspaceFolders ?? [];
+  if (folders.length > 0) return folders.map((folder) => pathOfUri(folder.uri));
+  return params.rootUri ? [pathOfUri(params.rootUri)] : [];
+}
+
+class LanguageServer {
+  private readonly documents: OpenDocuments;
+  private readonly settings: SettingsStore;
+  private readonly index = new WorkspaceIndex();
+  private readonly host;
+  private features!: ClientFeatures;
+  private analyses!: AnalysisService;
+  private edits!: WorkspaceEditBuilder;
+  private folders: string[] = [];
+  /** Settings given without workspace/configuration: initializationOptions, then didChangeConfiguration pushes. */
+  private pushedSettings: unknown;
+  private markReady!: () => void;
+  private readonly ready = new Promise<void>((resolve) => (this.markReady = resolve));
+
+  constructor(private readonly connection: Connection) {
+    // window/showMessage (a notification): nothing to wait for, and no answer that could fail.
+    this.settings = new SettingsStore((message) =>
+      void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }),
+    );
+    this.documents = new OpenDocuments(() => this.settings.editor.maxFileSize);
+    this.host = overlayHost(this.documents, createFsHost());
+  }
+
+  listen(): void {
+    const { connection } = this;
+    const log = { error: (message: string) => connection.console.error(message) };
+    // An initialize that throws is answered with an error by the library; nothing else is running yet.
+    connection.onInitialize((params) => this.initialize(params));
+    connection.onInitialized(guardNotification(log, 'initialized', () => this.initialized()));
+    connection.onDidOpenTextDocument(
+      guardNotification(log, 'didOpen', ({ textDocument }: DidOpenTextDocumentParams) => {
+        const document = this.documents.open(textDocument.uri, textDocument.version, textDocument.text);
+        this.analyses.opened(document);
+      }),
+    );
+    connection.onDidChangeTextDocument(
+      guardNotification(log, 'didChange', ({ textDocument, contentChanges }: DidChangeTextDocumentParams) => {
+        const document = this.documents.change(textDocument.uri, contentChanges, textDocument.version);
+        if (document) this.analyses.changed(document);
+        else connection.console.log(`didChange for ${textDocument.uri}, which is not open: ignored`);
+      }),
+    );
+    connection.onDidCloseTextDocument(
+      guardNotification(log, 'didClose', ({ textDocument }: DidCloseTextDocumentParams) => {
+        const document = this.documents.close(textDocument.uri);
+        if (document) this.analyses.closed(document);
+        void connection.sendDiagnostics({ uri: textDocument.uri, diagnostics: [] });
+      }),
+    );
+    connection.onDidChangeConfiguration(
+      guardNotification(log, 'didChangeConfiguration', async ({ settings }: DidChangeConfigurationParams) => {
+        if (!this.features.pullsConfiguration) this.pushedSettings = (settings as Record<string, unknown> | null)?.[SETTINGS_SECTION];
+        await this.loadSettings();
+        this.analyses.everythingChanged();
+      }),
+    );
+    connection.onDidChangeWatchedFiles(
+      guardNotification(log, 'didChangeWatchedFiles', ({ changes }: DidChangeWatchedFilesParams) =>
+        applyFileEvents(changes, { index: this.index, documents: this.documents, analyses: this.analyses }),
+      ),
+    );
+    connection.onCodeAction(guardRequest(log, 'codeAction', (params) => codeActions(params, this.codeActionContext())));
+    connection.onCodeActionResolve(guardRequest(log, 'codeAction/resolve', (action) => resolveFixAll(action, this.codeActionContext())));
+    connection.onExecuteCommand(
+      guardRequest(log, 'executeCommand', (params: ExecuteCommandParams, token) => {
+        if (params.command !== FIX_ALL_IN_WORKSPACE_COMMAND) throw new Error(`unknown command ${params.command}`);
+        return fixAllInWorkspace(this.workspaceFixContext(), token);
+      }),
+    );
+    // Takes no parameters (the handler gets none, or whatever a client sends): it reads counters, nothing can fail.
+    connection.onRequest(new RequestType0<ServerStats, void>(STATS_REQUEST), () => this.stats());
+    connection.onShutdown(() => this.documents.disposeAll());
+    registerLanguageFeatures(connection, (uri) => this.analyses.snapshot(uri));
+    connection.listen();
+  }
+
+  private async initialize(params: InitializeParams): Promise<InitializeResult> {
+    this.features = readClientFeatures(params.capabilities);
+    this.folders = foldersOf(params);
+    const options = params.initializationOptions as Record<string, unknown> | null | undefined;
+    this.pushedSettings = options?.[SETTINGS_SECTION] ?? options;
+    this.edits = new WorkspaceEditBuilder(this.documents, this.features.documentChanges);
+    const parser = await loadNginxParser();
+    const models = new ModelStore(this.documents, parser, () => this.settings.editor.maxFileSize);
+    this.analyses = new AnalysisService({
+      documents: this.documents,
+      models,
+      host: this.host,
+      settings: this.settings,
+      index: this.index,
+      graph: new IncludeGraph(),
+      parser,
+      ready: this.ready,
+      publish: (document, diagnostics) =>
+        void this.connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics }),
+      logError: (message) => this.connection.console.error(message),
+    });
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: true },
+        executeCommandProvider: { commands: [FIX_ALL_IN_WORKSPACE_COMMAND] },
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+        ...languageFeatureCapabilities,
+      },
+      serverInfo: { name: 'nginx-keepalive', version: VERSION },
+    };
+  }
+
+  private async initialized(): Promise<void> {
+    const { connection, features } = this;
+    try {
+      this.index.scan(this.folders);
+      if (features.registersWatchedFiles) {
+        await connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: watchers() });
+      }
+      if (features.registersConfigurationChanges) {
+        await connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION });
+      }
+      if (features.workspaceFolderChanges) {
+        connection.workspace.onDidChangeWorkspaceFolders(
+          guardNotification({ error: (m) => connection.console.error(m) }, 'didChangeWorkspaceFolders', (event: WorkspaceFoldersChangeEvent) => {
+            const removed = new Set(event.removed.map((folder) => pathOfUri(folder.uri)));
+            this.folders = [...this.folders.filter((f) => !removed.has(f)), ...event.added.map((f) => pathOfUri(f.uri))];
+            this.index.scan(this.folders);
+            this.analyses.everythingChanged();
+          }),
+        );
+      }
+      await this.loadSettings();
+    } catch (error) {
+      connection.console.error(`initialization incomplete: ${describeError(error)}`);
+    } finally {
+      // Analyse with whatever was loaded rather than never.
+      this.markReady();
+    }
+  }
+
+  private async loadSettings(): Promise<void> {
+    let raw = this.pushedSettings;
+    if (this.features.pullsConfiguration) raw = await this.connection.workspace.getConfiguration({ section: SETTINGS_SECTION });
+    this.settings.setEditorSettings(readEditorSettings(raw, this.folders[0], knownRuleIds()));
+  }
+
+  private codeActionContext(): CodeActionContext {
+    const { analyses } = this;
+    return {
+      documents: this.documents,
+      snapshot: (uri) => analyses.snapshot(uri),
+      edits: this.edits,
+      resolvesEdits: this.features.resolvesCodeActionEdits,
+      rootFor: (document) => analyses.rootFor(document),
+      analyzeOptionsFor: (root) => analyses.analyzeOptionsFor(root),
+    };
+  }
+
+  private workspaceFixContext(): WorkspaceFixContext {
+    return {
+      documents: this.documents,
+      index: this.index,
+      host: this.host,
+      edits: this.edits,
+      // As for a file at the top of the first folder: that folder's settings file and read roots.
+      analyzeOptions: () => this.analyses.analyzeOptionsFor(path.join(this.folders[0] ?? '/', CONFIG_FILE_NAME)),
+      maxFileSize: () => this.settings.editor.maxFileSize,
+      applyEdit: async (edit) => (await this.connection.workspace.applyEdit({ label: FIX_ALL_IN_WORKSPACE_LABEL, edit })).applied,
+    };
+  }
+
+  private stats(): ServerStats {
+    return { ...this.documents.stats(), rssBytes: process.memoryUsage().rss };
+  }
+}
+
+/** Starts the server on the transport the command line names (--stdio, --node-ipc, --socket=N). */
+export function startLanguageServer(connection: Connection = createConnection()): void {
+  // A promise nobody awaited failing (say, a client answering a request with an error) is logged, not fatal.
+  process.on('unhandledRejection', (reason) => connection.console.error(`unhandled rejection: ${describeError(reason)}`));
+  new LanguageServer(connection).listen();
+}

@@ -1,0 +1,87 @@
+// The settings an analysis runs with: the editor's settings, overridden key by key by the nearest
+// `.nginx-keepalive.json` above the file being analysed (the project's file is shared by everyone who works on it,
+// editor settings are one person's). A settings file that is invalid is reported once and ignored.
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError, findConfigFile, readConfigFile, type ProjectConfig } from '../core/config-file.js';
+import type { AnalyzeOptions } from '../core/types.js';
+import { rules as registeredRules } from '../rules/registry.js';
+import { DEFAULT_EDITOR_SETTINGS, type EditorSettings, type SettingsReading } from './editor-settings.js';
+
+export type RuleSettings = Pick<AnalyzeOptions, 'nginxVersion' | 'keepaliveConnections' | 'rules' | 'pathMap'>;
+
+interface CachedConfig {
+  /** What the file was read at: re-read when either differs, so an edit is seen even without file watching. */
+  stamp: string;
+  config: ProjectConfig | undefined;
+}
+
+export const knownRuleIds = (): ReadonlySet<string> => new Set(registeredRules.map((rule) => rule.meta.id));
+
+function stampOf(file: string): string {
+  try {
+    const stats = statSync(file);
+    return `${stats.mtimeMs}:${stats.size}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+export function mergeSettings(editor: EditorSettings, project: ProjectConfig | undefined): RuleSettings {
+  if (!project) {
+    const { nginxVersion, keepaliveConnections, rules, pathMap } = editor;
+    return { nginxVersion, keepaliveConnections, rules, pathMap };
+  }
+  const projectPrefixes = new Set(project.pathMap.map((mapping) => mapping.from));
+  return {
+    nginxVersion: project.nginxVersion ?? editor.nginxVersion,
+    keepaliveConnections: project.keepaliveConnections ?? editor.keepaliveConnections,
+    rules: { ...editor.rules, ...project.rules },
+    pathMap: [...project.pathMap, ...editor.pathMap.filter((mapping) => !projectPrefixes.has(mapping.from))],
+  };
+}
+
+export class SettingsStore {
+  private editorSettings: EditorSettings = DEFAULT_EDITOR_SETTINGS;
+  private readonly configs = new Map<string, CachedConfig>();
+
+  constructor(private readonly warn: (message: string) => void) {}
+
+  get editor(): EditorSettings {
+    return this.editorSettings;
+  }
+
+  setEditorSettings(reading: SettingsReading): void {
+    this.editorSettings = reading.settings;
+    if (reading.problems.length > 0) {
+      this.warn(`nginx-keepalive: invalid settings ignored (their defaults apply): ${reading.problems.join('; ')}`);
+    }
+  }
+
+  /** The settings for analysing `file` (absolute) as a root. */
+  settingsFor(file: string): RuleSettings {
+    return this.settingsForDirectory(path.dirname(file));
+  }
+
+  /** The settings of files in `directory` (workspace-wide work uses the first workspace folder's). */
+  settingsForDirectory(directory: string): RuleSettings {
+    return mergeSettings(this.editorSettings, this.projectConfigFor(directory));
+  }
+
+  private projectConfigFor(directory: string): ProjectConfig | undefined {
+    const file = findConfigFile(directory);
+    if (file === undefined) return undefined;
+    const stamp = stampOf(file);
+    const cached = this.configs.get(file);
+    if (cached?.stamp === stamp) return cached.config;
+    let config: ProjectConfig | undefined;
+    try {
+      config = readConfigFile(file, knownRuleIds());
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      this.warn(`nginx-keepalive: ${error.file}: ${error.detail} (the file is ignored until it is fixed)`);
+    }
+    this.configs.set(file, { stamp, config });
+    return config;
+  }
+}

@@ -1,0 +1,45 @@
+// Files changing on disk, as workspace/didChangeWatchedFiles reports them: the index, the model cache and the
+// analyses of the documents that read those files follow.
+import path from 'node:path';
+import { FileChangeType, type FileEvent, type FileSystemWatcher } from 'vscode-languageserver/node.js';
+import { CONFIG_FILE_NAME } from '../core/config-file.js';
+import type { AnalysisService } from './analysis-service.js';
+import type { OpenDocuments } from './documents.js';
+import { isFileUri, pathOfUri } from './paths.js';
+import type { WorkspaceIndex } from './workspace-index.js';
+
+/** What the client is asked to watch: nginx configs, Dokku templates, sites-* directories and settings files. */
+export const WATCHED_GLOBS = ['**/*.conf', '**/*.sigil', '**/nginx.tmpl', '**/sites-*/**', `**/${CONFIG_FILE_NAME}`];
+
+export const watchers = (): FileSystemWatcher[] => WATCHED_GLOBS.map((globPattern) => ({ globPattern }));
+
+export function applyFileEvents(
+  events: readonly FileEvent[],
+  context: { index: WorkspaceIndex; documents: OpenDocuments; analyses: AnalysisService },
+): void {
+  const { index, documents, analyses } = context;
+  let settingsChanged = false;
+  let structural = false;
+  const changed: string[] = [];
+  for (const event of events) {
+    if (!isFileUri(event.uri)) continue;
+    const file = pathOfUri(event.uri);
+    if (path.basename(file) === CONFIG_FILE_NAME) {
+      settingsChanged = true;
+    } else if (event.type === FileChangeType.Deleted) {
+      index.remove(file);
+      structural = true;
+      changed.push(file);
+    } else if (event.type === FileChangeType.Created) {
+      index.update(file);
+      structural = true;
+      changed.push(file);
+    } else if (!documents.atPath(file)) {
+      // A save of an open document changes nothing: it is analysed with its editor text already.
+      index.update(file);
+      changed.push(file);
+    }
+  }
+  if (settingsChanged) analyses.everythingChanged();
+  else if (changed.length > 0) analyses.filesChanged(changed, structural);
+}

@@ -1,0 +1,85 @@
+// The nginx files of the workspace folders: what include graphs are built from and what "fix all in workspace"
+// fixes. The walk is bounded, so opening a home directory or a monorepo cannot stall the server; what counts as an
+// nginx file is the CLI's rule (cli/nginx-files.ts).
+import { readdirSync, type Dirent } from 'node:fs';
+import path from 'node:path';
+import { isNginxFile } from '../cli/nginx-files.js';
+import { isUnder } from '../model/read-scope.js';
+
+export const MAX_INDEXED_FILES = 2000;
+/** Directories listed at most per scan. */
+export const MAX_SCANNED_DIRECTORIES = 20_000;
+/** As the CLI's walk: version control metadata and installed packages are never configuration. */
+const SKIPPED_DIRECTORIES = new Set(['.git', '.hg', '.svn', 'node_modules']);
+
+export interface IndexLimits {
+  files: number;
+  directories: number;
+}
+
+export class WorkspaceIndex {
+  private readonly files = new Set<string>();
+  private folderPaths: string[] = [];
+  /** True when the last scan stopped at a limit (the index then holds the files found first). */
+  truncated = false;
+
+  constructor(private readonly limits: IndexLimits = { files: MAX_INDEXED_FILES, directories: MAX_SCANNED_DIRECTORIES }) {}
+
+  get folders(): readonly string[] {
+    return this.folderPaths;
+  }
+
+  /** Replaces the folders and rescans them. */
+  scan(folders: readonly string[]): void {
+    this.folderPaths = [...new Set(folders.map((folder) => path.resolve(folder)))];
+    this.files.clear();
+    this.truncated = false;
+    let directoriesLeft = this.limits.directories;
+    const queue = [...this.folderPaths];
+    // Breadth first: when a limit cuts the scan short, the files kept are the shallow ones, where configs live.
+    while (queue.length > 0) {
+      if (directoriesLeft-- === 0 || this.files.size >= this.limits.files) {
+        this.truncated = true;
+        return;
+      }
+      const directory = queue.shift()!;
+      for (const entry of listDirectory(directory)) {
+        const full = path.join(directory, entry.name);
+        if (entry.isDirectory() && !SKIPPED_DIRECTORIES.has(entry.name)) queue.push(full);
+        else if ((entry.isFile() || entry.isSymbolicLink()) && this.files.size < this.limits.files && isNginxFile(full)) {
+          this.files.add(full);
+        }
+      }
+    }
+  }
+
+  /** A file created or changed on disk: indexed when it is an nginx file inside a folder (and there is room). */
+  update(file: string): void {
+    const absolute = path.resolve(file);
+    const inside = this.folderPaths.some((folder) => isUnder(absolute, folder));
+    if (inside && !this.files.has(absolute) && this.files.size < this.limits.files && isNginxFile(absolute)) {
+      this.files.add(absolute);
+    }
+  }
+
+  remove(file: string): void {
+    this.files.delete(path.resolve(file));
+  }
+
+  has(file: string): boolean {
+    return this.files.has(path.resolve(file));
+  }
+
+  /** Sorted by code unit, so graphs and fixes do not depend on the order the disk listed them. */
+  list(): string[] {
+    return [...this.files].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+}
+
+function listDirectory(directory: string): Dirent[] {
+  try {
+    return readdirSync(directory, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,185 @@
+// Hover over real parsed configs: an upstream's servers, keepalive and per-location reuse verdict with reasons, and
+// the directive explanations with their rule links.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { hoverAt } from '../../server/src/features/hover.js';
+import { docsUrl } from '../../server/src/rules/docs-url.js';
+import { analyse } from './support.js';
+
+const SITE = `http {
+    upstream app {
+        server 127.0.0.1:3000;
+        server 127.0.0.1:3001 weight=2;
+        keepalive 16;
+    }
+    upstream hashed {
+        keepalive 8;
+        ip_hash;
+        server 10.0.0.1:80;
+    }
+    map $http_upgrade $connection_upgrade {
+        default upgrade;
+        '' close;
+    }
+    server {
+        listen 80;
+        location /good/ {
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_pass http://app;
+        }
+        location /old/ {
+            proxy_pass http://app;
+        }
+        location /passthrough/ {
+            proxy_http_version 1.1;
+            proxy_set_header Connection $http_connection;
+            proxy_pass http://app;
+        }
+        location /hashed/ {
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_pass http://hashed;
+        }
+        location /ws/ {
+            proxy_http_version 1.1;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_pass http://app;
+        }
+        location /direct/ {
+            proxy_pass http://127.0.0.1:4000;
+        }
+    }
+}
+`;
+
+async function hoverOn(needle: string, delta: number, nth = 0, options = {}) {
+  const analysed = await analyse({ 'nginx.conf': SITE }, undefined, options);
+  const hover = hoverAt(analysed.ctx, analysed.at(needle, delta, nth));
+  return { hover, analysed };
+}
+
+describe('hover on a pass target', () => {
+  it('shows the servers, the keepalive and a reused location with each reason', async () => {
+    const { hover, analysed } = await hoverOn('http://app', 8, 0);
+    expect(hover).toBeDefined();
+    const markdown = hover!.markdown;
+    expect(markdown).toContain('**upstream `app`** · nginx.conf:2');
+    expect(markdown).toContain('servers: `127.0.0.1:3000`, `127.0.0.1:3001 weight=2`');
+    expect(markdown).toContain('**Connections reused from location /good/: yes**');
+    expect(markdown).toContain('- ✓ **keepalive**: `keepalive 16;` (nginx.conf:5)');
+    expect(markdown).toContain('- ✓ **balancer order**: round robin');
+    expect(markdown).toContain('- ✓ **HTTP version**: `proxy_http_version 1.1;` on location /good/ (nginx.conf:19)');
+    expect(markdown).toContain('- ✓ **Connection header**: `proxy_set_header Connection "";` on location /good/');
+    // The hover covers the target argument.
+    expect(analysed.text.slice(hover!.span.startOffset, hover!.span.endOffset)).toBe('http://app');
+  });
+
+  it('names the missing proxy_http_version and Connection header of a location that reuses nothing', async () => {
+    const { hover } = await hoverOn('http://app', 8, 1);
+    const markdown = hover!.markdown;
+    expect(markdown).toContain('**Connections reused from location /old/: no**');
+    expect(markdown).toMatch(/- ✗ \*\*HTTP version\*\*: no `proxy_http_version` applies here .* default is 1\.0/);
+    expect(markdown).toContain(`[proxy-http-version](${docsUrl('proxy-http-version')})`);
+    expect(markdown).toMatch(/- ✗ \*\*Connection header\*\*: no `proxy_set_header Connection` applies here/);
+  });
+
+  it('flags $http_connection as the client\'s own header', async () => {
+    const { hover } = await hoverOn('http://app', 8, 2);
+    const markdown = hover!.markdown;
+    expect(markdown).toContain('**Connections reused from location /passthrough/: no**');
+    expect(markdown).toContain("- ✗ **Connection header**: `proxy_set_header Connection $http_connection;` (nginx.conf:28) forwards the client's own Connection header");
+    expect(markdown).toContain(docsUrl('connection-header-passthrough'));
+    expect(markdown).toContain('- ✓ **HTTP version**');
+  });
+
+  it('flags keepalive written before ip_hash', async () => {
+    const { hover } = await hoverOn('http://hashed', 8);
+    const markdown = hover!.markdown;
+    expect(markdown).toContain('**Connections reused from location /hashed/: no**');
+    expect(markdown).toContain('- ✗ **balancer order**: `ip_hash;` (nginx.conf:9) comes after `keepalive 8;` (nginx.conf:8)');
+    expect(markdown).toContain(docsUrl('keepalive-order'));
+  });
+
+  it("flags an upgrade map whose '' arm is close", async () => {
+    const { hover } = await hoverOn('http://app', 8, 3);
+    const markdown = hover!.markdown;
+    expect(markdown).toContain('**Connections reused from location /ws/: no**');
+    expect(markdown).toContain("the `''` arm of `map $http_upgrade $connection_upgrade` (nginx.conf:12) sends `close`");
+    expect(markdown).toContain(docsUrl('connection-map-close'));
+  });
+
+  it('follows the target version: from 1.29.7 the defaults reuse connections', async () => {
+    const { hover } = await hoverOn('http://app', 8, 1, { nginxVersion: '1.30.0' });
+    const markdown = hover!.markdown;
+    expect(markdown).toContain('**Connections reused from location /old/: yes**');
+    expect(markdown).toContain('- ✓ **HTTP version**: HTTP/1.1, the default from nginx 1.29.7');
+  });
+
+  it('says a literal address gets an implicit upstream', async () => {
+    const { hover } = await hoverOn('http://127.0.0.1:4000', 3);
+    expect(hover!.markdown).toContain('names no upstream{} block: nginx makes an implicit upstream, which never keeps connections');
+    expect(hover!.markdown).toContain(docsUrl('proxy-pass-no-upstream'));
+  });
+});
+
+describe('hover on an upstream block name', () => {
+  it('lists its checks and every pass using it with its verdict', async () => {
+    const { hover, analysed } = await hoverOn('upstream app', 'upstream '.length + 1);
+    const markdown = hover!.markdown;
+    expect(analysed.text.slice(hover!.span.startOffset, hover!.span.endOffset)).toBe('app');
+    expect(markdown).toContain('- ✓ **keepalive**: `keepalive 16;`');
+    expect(markdown).toContain('**Used by** (4):');
+    expect(markdown).toContain('- `proxy_pass` in location /good/ (nginx.conf:21): reused: yes');
+    expect(markdown).toContain('- `proxy_pass` in location /old/ (nginx.conf:24): reused: no (HTTP version, Connection header)');
+  });
+
+  it('reports an upstream without keepalive in a Dokku sigil, template names and all', async () => {
+    const sigil = readFileSync('examples/dokku/nginx.conf.sigil', 'utf8');
+    const analysed = await analyse({ 'nginx.conf.sigil': sigil });
+    const hover = hoverAt(analysed.ctx, analysed.at('http://{{ $.APP }}', 2));
+    const markdown = hover!.markdown;
+    expect(markdown).toContain('**upstream `{{ $.APP }}-{{ $upstream_port }}`**');
+    expect(markdown).toContain('servers: `{{ $listener_ip }}:{{ $upstream_port }}`');
+    expect(markdown).toContain('- ✗ **keepalive**: no `keepalive` in the block');
+    expect(markdown).toContain("- ? **HTTP version**: `proxy_http_version 1.1;` on location / (nginx.conf.sigil:85) applies only when the template renders it");
+    expect(markdown).toContain("- ✗ **Connection header**: `proxy_set_header Connection $http_connection;` (nginx.conf.sigil:94) forwards the client's own Connection header");
+  });
+});
+
+describe('hover on a directive name', () => {
+  it('explains keepalive with links to its rules', async () => {
+    const { hover, analysed } = await hoverOn('keepalive 16', 2);
+    expect(analysed.text.slice(hover!.span.startOffset, hover!.span.endOffset)).toBe('keepalive');
+    expect(hover!.markdown).toContain('**keepalive**: `keepalive N;` keeps up to N idle connections');
+    expect(hover!.markdown).toContain(`[upstream-keepalive](${docsUrl('upstream-keepalive')})`);
+  });
+
+  it('explains proxy_set_header Connection differently from other headers', async () => {
+    const { hover } = await hoverOn('proxy_set_header Connection ""', 3);
+    expect(hover!.markdown).toContain('The Connection header sent upstream');
+    expect(hover!.markdown).toContain(docsUrl('connection-header-missing'));
+  });
+
+  it('explains a balancer only inside an upstream, and has nothing for unrelated directives', async () => {
+    const { hover: balancer } = await hoverOn('ip_hash', 1);
+    expect(balancer!.markdown).toContain(docsUrl('keepalive-order'));
+    const { hover: listen } = await hoverOn('listen 80', 1);
+    expect(listen).toBeUndefined();
+  });
+
+  it('shows where a variable is set', async () => {
+    const { hover } = await hoverOn('Connection $connection_upgrade', 'Connection $'.length + 2);
+    expect(hover!.markdown).toContain('`$connection_upgrade` is set by:');
+    expect(hover!.markdown).toContain('- `map $http_upgrade $connection_upgrade` (nginx.conf:12)');
+  });
+});
+
+describe('hover on a pass target with variables', () => {
+  it('says the upstream is only known at run time when the variable is not set in the files', async () => {
+    const text = 'server {\n    location / {\n        proxy_pass http://$backend_host;\n    }\n}\n';
+    const analysed = await analyse({ 'site.conf': text });
+    const hover = hoverAt(analysed.ctx, analysed.at('$backend_host', 3));
+    expect(hover!.markdown).toBe('`http://$backend_host` has nginx variables: which upstream it reaches is only known at run time');
+  });
+});

@@ -1,0 +1,265 @@
+// A real LSP client for tests: spawns the language server as its own process (`node dist/server.js --stdio`, or
+// `node dist/cli.js lsp --stdio`) and speaks JSON-RPC to it over the process's real stdin/stdout.
+//
+//   const client = await LspClient.start({ workspace: dir, settings: { rules: { include: 'off' } } });
+//   const doc = client.open(path.join(dir, 'nginx.conf'), text);      // didOpen; returns { uri, version }
+//   const published = await client.diagnosticsFor(doc.uri, doc.version); // waits for that version's publish
+//   client.change(doc.uri, [{ range, text }]);                           // didChange (version + 1); full text: { text }
+//   await client.request('textDocument/codeAction', params);             // any request; rejects with the error
+//   client.setSettings({ ... });                                         // answers later workspace/configuration
+//                                                                         // requests, sends didChangeConfiguration
+//   await client.waitForDiagnostics(uri, (params) => ...);              // first publish (the latest one received
+//                                                                         // included) for which the predicate holds
+//   await client.stop();                                                  // shutdown + exit, then the process ends
+//
+// Recorded along the way: `publications` (every publishDiagnostics), `messages` (window/showMessage), `logs`
+// (window/logMessage), `registrations` (client/registerCapability), `appliedEdits` (workspace/applyEdit requests,
+// all accepted), `stderr`. `applyEdits(text, edits)` applies LSP text edits to a string and `editsFor(edit, uri)`
+// picks one document's edits out of a WorkspaceEdit, for checking code actions by their result.
+// Call `LspClient.stopAll()` in afterEach: it stops (and if need be kills) every client a test started.
+// Nothing here sleeps: waits end on the notification or response itself; the vitest timeout is the only bound.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node.js';
+import type {
+  ApplyWorkspaceEditParams,
+  ConfigurationParams,
+  InitializeResult,
+  LogMessageParams,
+  PublishDiagnosticsParams,
+  Registration,
+  RegistrationParams,
+  ShowMessageParams,
+  TextDocumentContentChangeEvent,
+  TextEdit,
+  WorkspaceEdit,
+} from 'vscode-languageserver-protocol';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface StartOptions {
+  /** The workspace folder (absolute); none when omitted. */
+  workspace?: string;
+  /** What workspace/configuration answers for section "nginxKeepalive". */
+  settings?: Record<string, unknown>;
+  /** `server`: node dist/server.js --stdio (default); `cli`: node dist/cli.js lsp --stdio. */
+  entry?: 'server' | 'cli';
+  /** Advertise codeAction/resolve support for `edit` (default false: the server then fills edits in directly). */
+  resolveCodeActionEdits?: boolean;
+}
+
+type Waiter = { uri: string; predicate: (params: PublishDiagnosticsParams) => boolean; resolve: (params: PublishDiagnosticsParams) => void };
+
+export const uriOf = (file: string): string => pathToFileURL(file).href;
+
+/** `text` with LSP edits applied (ranges refer to `text` as given, as in a TextDocumentEdit). */
+export function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  return TextDocument.applyEdits(TextDocument.create('file:///x', 'nginx', 0, text), [...edits]);
+}
+
+/** The edits a WorkspaceEdit makes to one URI, from `documentChanges` or `changes`. */
+export function editsFor(edit: WorkspaceEdit | undefined, uri: string): TextEdit[] {
+  if (!edit) return [];
+  const fromDocumentChanges = (edit.documentChanges ?? []).flatMap((change) =>
+    'textDocument' in change && change.textDocument.uri === uri ? (change.edits as TextEdit[]) : [],
+  );
+  return [...fromDocumentChanges, ...(edit.changes?.[uri] ?? [])];
+}
+
+export class LspClient {
+  private static running = new Set<LspClient>();
+  readonly messages: ShowMessageParams[] = [];
+  readonly logs: LogMessageParams[] = [];
+  readonly registrations: Registration[] = [];
+  readonly appliedEdits: ApplyWorkspaceEditParams[] = [];
+  /** Every publishDiagnostics received, in order. */
+  readonly publications: PublishDiagnosticsParams[] = [];
+  stderr = '';
+  initializeResult!: InitializeResult;
+  private readonly latest = new Map<string, PublishDiagnosticsParams>();
+  private readonly versions = new Map<string, number>();
+  private waiters: Waiter[] = [];
+  private readonly exited: Promise<number | null>;
+
+  private constructor(
+    readonly process: ChildProcessWithoutNullStreams,
+    readonly connection: MessageConnection,
+    private settings: Record<string, unknown>,
+  ) {
+    this.exited = new Promise((resolve) => process.once('exit', (code) => resolve(code)));
+    process.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString('utf8')));
+    connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => this.received(params));
+    connection.onNotification('window/showMessage', (params: ShowMessageParams) => this.messages.push(params));
+    connection.onNotification('window/logMessage', (params: LogMessageParams) => this.logs.push(params));
+    connection.onRequest('workspace/configuration', (params: ConfigurationParams) =>
+      params.items.map((item) => (item.section === 'nginxKeepalive' ? this.settings : null)),
+    );
+    connection.onRequest('client/registerCapability', (params: RegistrationParams) => {
+      this.registrations.push(...params.registrations);
+      return null;
+    });
+    connection.onRequest('client/unregisterCapability', () => null);
+    connection.onRequest('window/workDoneProgress/create', () => null);
+    connection.onRequest('workspace/applyEdit', (params: ApplyWorkspaceEditParams) => {
+      this.appliedEdits.push(params);
+      return { applied: true };
+    });
+    connection.listen();
+  }
+
+  static async start(options: StartOptions = {}): Promise<LspClient> {
+    const args = options.entry === 'cli' ? ['dist/cli.js', 'lsp', '--stdio'] : ['dist/server.js', '--stdio'];
+    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: 'pipe' });
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    const client = new LspClient(child, connection, options.settings ?? {});
+    LspClient.running.add(client);
+    const folder = options.workspace;
+    client.initializeResult = await connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: folder ? uriOf(folder) : null,
+      workspaceFolders: folder ? [{ uri: uriOf(folder), name: path.basename(folder) }] : null,
+      capabilities: {
+        workspace: {
+          configuration: true,
+          workspaceFolders: true,
+          applyEdit: true,
+          workspaceEdit: { documentChanges: true },
+          didChangeConfiguration: { dynamicRegistration: true },
+          didChangeWatchedFiles: { dynamicRegistration: true },
+        },
+        textDocument: {
+          synchronization: { dynamicRegistration: false },
+          publishDiagnostics: { versionSupport: true, codeDescriptionSupport: true },
+          codeAction: {
+            codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source', 'source.fixAll'] } },
+            ...(options.resolveCodeActionEdits ? { resolveSupport: { properties: ['edit'] } } : {}),
+          },
+        },
+      },
+    });
+    connection.sendNotification('initialized', {});
+    return client;
+  }
+
+  /** Stops every client still running (for afterEach). */
+  static async stopAll(): Promise<void> {
+    await Promise.all([...LspClient.running].map((client) => client.stop()));
+  }
+
+  open(file: string, text: string, languageId = 'nginx'): { uri: string; version: number } {
+    const uri = uriOf(file);
+    this.versions.set(uri, 1);
+    this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
+    return { uri, version: 1 };
+  }
+
+  /** Sends the changes as the next version of `uri`; returns that version. */
+  change(uri: string, changes: TextDocumentContentChangeEvent[]): number {
+    const version = (this.versions.get(uri) ?? 0) + 1;
+    this.versions.set(uri, version);
+    this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: changes });
+    return version;
+  }
+
+  close(uri: string): void {
+    this.versions.delete(uri);
+    this.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  }
+
+  setSettings(settings: Record<string, unknown>): void {
+    this.settings = settings;
+    this.connection.sendNotification('workspace/didChangeConfiguration', { settings: { nginxKeepalive: settings } });
+  }
+
+  request<R>(method: string, params?: unknown): Promise<R> {
+    return this.connection.sendRequest(method, params) as Promise<R>;
+  }
+
+  notify(method: string, params?: unknown): void {
+    this.connection.sendNotification(method, params);
+  }
+
+  /** Writes bytes to the server's stdin as they are (to send malformed messages, or several in one write). */
+  writeRaw(bytes: string | Buffer): void {
+    this.process.stdin.write(bytes);
+  }
+
+  /**
+   * The response to a request sent with writeRaw (the connection does not know its id, so it is read off the
+   * server's stdout directly).
+   */
+  waitForRawResponse(id: string): Promise<{ id: string; result?: unknown; error?: { code: number; message: string } }> {
+    return new Promise((resolve) => {
+      let buffered = Buffer.alloc(0);
+      const onData = (chunk: Buffer) => {
+        buffered = Buffer.concat([buffered, chunk]);
+        for (;;) {
+          const headerEnd = buffered.indexOf('\r\n\r\n');
+          const length = /Content-Length: (\d+)/i.exec(buffered.subarray(0, Math.max(headerEnd, 0)).toString('ascii'));
+          if (headerEnd === -1 || !length || buffered.length < headerEnd + 4 + Number(length[1])) return;
+          const body = JSON.parse(buffered.subarray(headerEnd + 4, headerEnd + 4 + Number(length[1])).toString('utf8'));
+          buffered = buffered.subarray(headerEnd + 4 + Number(length[1]));
+          if (body.id === id) {
+            this.process.stdout.off('data', onData);
+            resolve(body);
+            return;
+          }
+        }
+      };
+      this.process.stdout.on('data', onData);
+    });
+  }
+
+  /** JSON-RPC framing of one message, for writeRaw. */
+  static frame(message: object): string {
+    const body = JSON.stringify({ jsonrpc: '2.0', ...message });
+    return `Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n\r\n${body}`;
+  }
+
+  /** The latest publish for `uri`, if any. */
+  latestDiagnostics(uri: string): PublishDiagnosticsParams | undefined {
+    return this.latest.get(uri);
+  }
+
+  waitForDiagnostics(uri: string, predicate: (params: PublishDiagnosticsParams) => boolean = () => true): Promise<PublishDiagnosticsParams> {
+    const known = this.latest.get(uri);
+    if (known && predicate(known)) return Promise.resolve(known);
+    return new Promise((resolve) => this.waiters.push({ uri, predicate, resolve }));
+  }
+
+  diagnosticsFor(uri: string, version: number): Promise<PublishDiagnosticsParams> {
+    return this.waitForDiagnostics(uri, (params) => params.version === version);
+  }
+
+  /** shutdown + exit, then waits for the process to end; kills it if the connection is already gone. */
+  async stop(): Promise<number | null> {
+    if (!LspClient.running.delete(this)) return this.exited;
+    if (this.process.exitCode === null && this.process.signalCode === null) {
+      try {
+        // A server that died meanwhile never answers: its exit ends the wait instead.
+        await Promise.race([this.connection.sendRequest('shutdown'), this.exited]);
+        if (this.process.exitCode === null) await this.connection.sendNotification('exit');
+      } catch {
+        this.process.kill('SIGKILL');
+      }
+    }
+    const code = await this.exited;
+    this.connection.dispose();
+    return code;
+  }
+
+  private received(params: PublishDiagnosticsParams): void {
+    this.publications.push(params);
+    this.latest.set(params.uri, params);
+    const ready = this.waiters.filter((waiter) => waiter.uri === params.uri && waiter.predicate(params));
+    this.waiters = this.waiters.filter((waiter) => !ready.includes(waiter));
+    for (const waiter of ready) waiter.resolve(params);
+  }
+}
