@@ -1,0 +1,13 @@
+// The names the extension shares with package.json and the language server, in a module without `vscode` so the
+// manifest test can import them and check all three agree.
+
+/** The settings section the server reads (nginxKeepalive.rules, .nginxVersion, .keepaliveConnections, .pathMap). */
+export const CONFIGURATION_SECTION = 'nginxKeepalive';
+/** The language id, the same one the popular nginx syntax extensions use, so they work side by side. */
+export const LANGUAGE_ID = 'nginx';
+/** The client command in the command palette (package.json contributes.commands). */
+export const FIX_ALL_COMMAND = 'nginxKeepalive.fixAllInWorkspace';
+/** The command the server executes (its executeCommandProvider); it applies the fixes with workspace/applyEdit. */
+export const SERVER_FIX_ALL_COMMAND = 'nginx-keepalive.fixAllInWorkspace';
+/** The output channel the server's log goes to. */
+export const OUTPUT_CHANNEL = 'nginx-keepalive';

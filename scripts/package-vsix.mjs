@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// Builds dist/ and packages the VS Code extension: nginx-keepalive-<version>.vsix (`npm run package`).
+//   node scripts/package-vsix.mjs [--out <file.vsix>] [--no-build]   (--no-build: package the dist/ that is there)
+// vsce refuses a package.json "files" list next to a .vscodeignore, and "files" is what the npm package (the CLI)
+// ships. So vsce runs in a staging copy whose package.json has no "files"; .vscodeignore, the allowlist, decides
+// what goes in. Everything is bundled, so --no-dependencies, and vsce never needs the network for `package`.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const STAGED = ['.vscodeignore', 'README.md', 'LICENSE', 'language-configuration.json', 'dist'];
+
+function run(command, args, cwd) {
+  const result = spawnSync(command, args, { cwd, stdio: 'inherit' });
+  if (result.status !== 0) {
+    throw new Error(`${path.basename(command)} ${args.join(' ')} failed (${result.status ?? result.signal})`);
+  }
+}
+
+function outPath(manifest) {
+  const index = process.argv.indexOf('--out');
+  if (index !== -1 && process.argv[index + 1]) return path.resolve(process.argv[index + 1]);
+  return path.join(root, `${manifest.name}-${manifest.version}.vsix`);
+}
+
+function stage(manifest) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'nk-vsix-'));
+  for (const name of STAGED) cpSync(path.join(root, name), path.join(dir, name), { recursive: true });
+  const { files: _npmFiles, ...vsixManifest } = manifest;
+  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(vsixManifest, null, 2)}\n`);
+  return dir;
+}
+
+if (!process.argv.includes('--no-build')) run(process.execPath, ['esbuild.mjs'], root);
+if (!existsSync(path.join(root, 'dist/server.js'))) {
+  throw new Error('dist/server.js is missing: the language server did not build');
+}
+const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+const out = outPath(manifest);
+const dir = stage(manifest);
+try {
+  const vsce = path.join(root, 'node_modules/@vscode/vsce/vsce');
+  // --githubBranch main: README links to docs/ are rewritten to the same blob/main URLs the rules' docs links use.
+  run(process.execPath, [vsce, 'package', '--no-dependencies', '--githubBranch', 'main', '--out', out], dir);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log(`${path.relative(process.cwd(), out) || out}: ${(statSync(out).size / 1024).toFixed(1)} KiB`);

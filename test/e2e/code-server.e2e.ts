@@ -1,0 +1,155 @@
+// The packaged extension in a real VS Code: the VSIX `npm run package` builds is installed into code-server 4.100.3,
+// which is driven in headless Chromium on a workspace holding the Dokku example. What the user sees (Problems rows,
+// squiggles, the Ctrl+. menu) must match the CLI's findings, and the fixes must reach the file on disk.
+// Screenshots for the README land in docs/images/.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addedLines, blockEnd } from './support/added-lines.js';
+import { ensureCodeServer, installExtension, makeDirs, startCodeServer, type RunningCodeServer } from './support/code-server.js';
+import {
+  chooseQuickFix, goToLine, hoverProblem, openQuickFixMenu, quickOpen, runCommand, saveActiveEditor, showProblems, waitForProblems,
+  waitForProblemGone, waitForSquiggle, waitForWorkbench,
+} from './support/workbench.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const images = path.join(repoRoot, 'docs/images');
+const SIGIL = 'nginx.conf.sigil';
+const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  publisher: string;
+};
+const cliJs = path.join(repoRoot, 'dist/cli.js');
+
+let root: string;
+let workspaceFile: string;
+let codeServer: RunningCodeServer | undefined;
+let browser: Browser | undefined;
+let page: Page;
+
+interface CliMessage {
+  ruleId: string;
+  line: number;
+  message: string;
+}
+
+function cliMessages(file: string): CliMessage[] {
+  const cli = spawnSync(process.execPath, [cliJs, 'check', '--format', 'json', file], { encoding: 'utf8' });
+  const [report] = JSON.parse(cli.stdout) as { messages: CliMessage[] }[];
+  return report?.messages ?? [];
+}
+
+/** The CLI's findings on `file` as "rule-id@line". */
+function cliFindings(file: string): string[] {
+  return cliMessages(file).map((m) => `${m.ruleId}@${m.line}`).sort();
+}
+
+/** What `nginx-keepalive check --fix` makes of the original example, for the fix-all command to match. */
+function cliFixAll(original: string): string {
+  const dir = mkdtempSync(path.join(root, 'cli-fix-'));
+  const file = path.join(dir, SIGIL);
+  copyFileSync(original, file);
+  spawnSync(process.execPath, [cliJs, 'check', '--fix', file], { encoding: 'utf8' });
+  return readFileSync(file, 'utf8');
+}
+
+function packageVsix(out: string): void {
+  const script = path.join(repoRoot, 'scripts/package-vsix.mjs');
+  const pack = spawnSync(process.execPath, [script, '--out', out], { cwd: repoRoot, encoding: 'utf8' });
+  if (pack.status !== 0) throw new Error(`npm run package failed:\n${pack.stdout}${pack.stderr}`);
+}
+
+beforeAll(async () => {
+  const bin = ensureCodeServer();
+  root = mkdtempSync(path.join(os.tmpdir(), 'nk-code-server-'));
+  const vsix = path.join(root, `${manifest.name}.vsix`);
+  packageVsix(vsix);
+  const workspace = path.join(root, 'workspace');
+  mkdirSync(workspace);
+  workspaceFile = path.join(workspace, SIGIL);
+  copyFileSync(path.join(repoRoot, 'examples/dokku', SIGIL), workspaceFile);
+  const dirs = makeDirs(root);
+  installExtension(bin, dirs, vsix);
+  const installed = path.join(dirs.extensions, `${manifest.publisher}.${manifest.name}-${manifest.version}`);
+  for (const file of ['dist/extension.cjs', 'dist/server.js', 'dist/tree-sitter-nginx.wasm', 'dist/web-tree-sitter.wasm']) {
+    expect(existsSync(path.join(installed, file)), file).toBe(true);
+  }
+  codeServer = await startCodeServer(bin, dirs, workspace);
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  mkdirSync(images, { recursive: true });
+  await waitForWorkbench(page, codeServer.url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  codeServer?.stop();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe('the VSIX in code-server (a real VS Code)', () => {
+  it('shows the findings in the Problems panel and as squiggles', async () => {
+    const expected = cliFindings(workspaceFile);
+    expect(expected).toEqual(['connection-header-passthrough@94', 'upstream-keepalive@145']);
+
+    await quickOpen(page, SIGIL);
+    await showProblems(page);
+    const problems = await waitForProblems(page, expected);
+    const messages = cliMessages(workspaceFile);
+    for (const problem of problems) {
+      expect(problem.source).toBe('nginx-keepalive');
+      expect(problem.severity).toBe('warning');
+      expect(problem.message).toBe(messages.find((m) => m.ruleId === problem.code)?.message);
+    }
+    expect(problems.find((p) => p.code === 'upstream-keepalive')?.message).toMatch(/has no keepalive/);
+    await page.locator('.statusbar-item', { hasText: 'NGINX' }).first().waitFor();
+
+    await goToLine(page, 145);
+    await waitForSquiggle(page, 'upstream {{ $.APP }}-{{ $upstream_port }} {');
+    await goToLine(page, 94);
+    await hoverProblem(page, 'proxy_set_header Connection $http_connection;', 'connection-header-passthrough');
+    await page.screenshot({ path: path.join(images, 'vscode-diagnostics.png') });
+  });
+
+  it('applies the preferred quick fix from the Ctrl+. menu', async () => {
+    const before = readFileSync(workspaceFile, 'utf8');
+    const titles = await openQuickFixMenu(page, 'upstream-keepalive');
+    expect(titles).toContain('Ignore upstream-keepalive on this line');
+    await page.screenshot({ path: path.join(images, 'vscode-quickfix.png') });
+    // VS Code lists a diagnostic's preferred fix first; the menu's other entries are the ignore comment and fix-all.
+    const preferred = titles[0] ?? '';
+    expect(preferred).not.toMatch(/^Ignore /);
+    await chooseQuickFix(page, preferred);
+    await page.locator('.tab.active.dirty').waitFor();
+    await waitForProblemGone(page, 'upstream-keepalive');
+    await saveActiveEditor(page);
+
+    // `keepalive 16;` lands inside the templated upstream block; the fix only adds lines.
+    const lines = readFileSync(workspaceFile, 'utf8').split('\n');
+    const keepalive = addedLines(before, lines.join('\n')).filter((line) => line.text.trim() === 'keepalive 16;');
+    expect(keepalive).toHaveLength(1);
+    const upstream = lines.indexOf('upstream {{ $.APP }}-{{ $upstream_port }} {');
+    expect(keepalive[0]!.index).toBeGreaterThan(upstream);
+    expect(keepalive[0]!.index).toBeLessThan(blockEnd(lines, upstream));
+    const remaining = cliFindings(workspaceFile);
+    expect(remaining).toEqual(['connection-header-passthrough@94']);
+    await waitForProblems(page, remaining);
+  });
+
+  it('fixes the rest with the "Fix all keepalive problems in workspace" command', async () => {
+    await runCommand(page, 'nginx-keepalive: Fix all keepalive problems in workspace');
+    await waitForProblems(page, []);
+    await runCommand(page, 'File: Save All');
+    await page.locator('.tab.dirty').waitFor({ state: 'detached' });
+    expect(readFileSync(workspaceFile, 'utf8')).toBe(cliFixAll(path.join(repoRoot, 'examples/dokku', SIGIL)));
+    expect(cliFindings(workspaceFile)).toEqual([]);
+  });
+});

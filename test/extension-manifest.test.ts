@@ -1,0 +1,146 @@
+// The VS Code extension's manifest (package.json) and package: the settings are the rule registry's, the generator's
+// --check fails when they drift, the names the client uses are the ones package.json and the server use, and the
+// VSIX holds exactly what the extension runs. (The extension itself runs in test/e2e/code-server.e2e.ts.)
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildConfigurationContribution } from '../client/src/configuration-manifest.js';
+import { CONFIGURATION_SECTION, FIX_ALL_COMMAND, LANGUAGE_ID, SERVER_FIX_ALL_COMMAND } from '../client/src/ids.js';
+import { SEVERITY_SETTINGS } from '../server/src/core/config-file.js';
+import { FIX_ALL_IN_WORKSPACE_COMMAND } from '../server/src/lsp/fix-workspace-command.js';
+import { SETTINGS_SECTION } from '../server/src/lsp/editor-settings.js';
+import { rules } from '../server/src/rules/registry.js';
+import { zipEntries } from './e2e/support/zip-entries.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '..');
+const packageJsonText = readFileSync(path.join(repoRoot, 'package.json'), 'utf8');
+
+interface Setting {
+  type?: string | string[];
+  enum?: string[];
+  default?: unknown;
+  description?: string;
+  properties?: Record<string, Setting>;
+}
+
+interface Manifest {
+  name: string;
+  version: string;
+  main: string;
+  activationEvents: string[];
+  contributes: {
+    languages: { id: string; filenames?: string[]; filenamePatterns?: string[]; extensions?: string[]; configuration?: string }[];
+    commands: { command: string; title: string; category?: string }[];
+    configuration: { properties: Record<string, Setting> };
+  };
+}
+
+const manifest = JSON.parse(packageJsonText) as Manifest;
+const settings = manifest.contributes.configuration.properties;
+const tempDirs: string[] = [];
+afterAll(() => tempDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'nk-manifest-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+function runManifestScript(...args: string[]): { status: number | null; output: string } {
+  const run = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build-manifest.mjs'), ...args], { encoding: 'utf8' });
+  return { status: run.status, output: run.stdout + run.stderr };
+}
+
+describe('contributes.configuration', () => {
+  it('is what the generator builds from the rule registry (run `npm run manifest` when this fails)', () => {
+    expect(manifest.contributes.configuration).toEqual(buildConfigurationContribution(rules));
+  });
+
+  it('has a severity setting per rule with its default and description', () => {
+    const ruleSettings = settings[`${CONFIGURATION_SECTION}.rules`]?.properties ?? {};
+    expect(Object.keys(ruleSettings)).toEqual(rules.map((rule) => rule.meta.id));
+    for (const rule of rules) {
+      expect(ruleSettings[rule.meta.id], rule.meta.id).toMatchObject({
+        enum: [...SEVERITY_SETTINGS],
+        default: rule.meta.defaultSeverity,
+        description: rule.meta.description,
+      });
+    }
+  });
+
+  it('offers the keys the server reads, in the section it reads', () => {
+    expect(SETTINGS_SECTION).toBe(CONFIGURATION_SECTION);
+    for (const key of ['rules', 'nginxVersion', 'keepaliveConnections', 'pathMap', 'maxFileSize']) {
+      expect(settings, key).toHaveProperty([`${CONFIGURATION_SECTION}.${key}`]);
+    }
+  });
+
+  it('makes `manifest:check` fail on a stale package.json and `manifest` repair it', () => {
+    expect(runManifestScript('--check').status).toBe(0);
+    const stale = JSON.parse(packageJsonText) as Manifest;
+    const ruleSettings = stale.contributes.configuration.properties[`${CONFIGURATION_SECTION}.rules`]!.properties!;
+    ruleSettings['upstream-keepalive']!.default = 'error';
+    const copy = path.join(tempDir(), 'package.json');
+    writeFileSync(copy, `${JSON.stringify(stale, null, 2)}\n`);
+
+    const check = runManifestScript('--check', '--package', copy);
+    expect(check.status).toBe(1);
+    expect(check.output).toContain('out of date');
+    expect(runManifestScript('--package', copy).status).toBe(0);
+    expect(readFileSync(copy, 'utf8')).toBe(packageJsonText);
+  });
+});
+
+describe('the extension entry points', () => {
+  it('contributes the nginx language without claiming every .conf file', () => {
+    const language = manifest.contributes.languages.find((entry) => entry.id === LANGUAGE_ID);
+    expect(language?.filenamePatterns).toEqual(expect.arrayContaining(['*.sigil', '**/sites-enabled/**', '**/conf.d/*.conf']));
+    expect(language?.filenames).toContain('nginx.conf');
+    expect(language?.extensions ?? []).not.toContain('.conf');
+    const configuration = JSON.parse(readFileSync(path.join(repoRoot, language?.configuration ?? ''), 'utf8')) as {
+      comments: { lineComment: string };
+    };
+    expect(configuration.comments.lineComment).toBe('#');
+  });
+
+  it('activates on the language and on workspaces holding nginx files', () => {
+    expect(manifest.activationEvents).toContain(`onLanguage:${LANGUAGE_ID}`);
+    expect(manifest.activationEvents).toEqual(
+      expect.arrayContaining(['workspaceContains:**/*.sigil', 'workspaceContains:**/nginx.conf']),
+    );
+    expect(manifest.main).toBe('./dist/extension.cjs');
+  });
+
+  it('names the command the server executes', () => {
+    expect(manifest.contributes.commands.map((command) => command.command)).toEqual([FIX_ALL_COMMAND]);
+    expect(SERVER_FIX_ALL_COMMAND).toBe(FIX_ALL_IN_WORKSPACE_COMMAND);
+  });
+});
+
+describe('the VSIX', () => {
+  it('holds the bundles, the wasm files and the manifest, and nothing else', () => {
+    const vsix = path.join(tempDir(), 'extension.vsix');
+    // dist/ is already built by the global setup; rebuilding here would race other test files reading it.
+    const pack = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/package-vsix.mjs'), '--no-build', '--out', vsix], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
+    expect(pack.status, pack.stdout + pack.stderr).toBe(0);
+    expect(existsSync(vsix)).toBe(true);
+    expect(zipEntries(vsix).sort()).toEqual([
+      '[Content_Types].xml',
+      'extension.vsixmanifest',
+      'extension/LICENSE.txt',
+      'extension/dist/extension.cjs',
+      'extension/dist/server.js',
+      'extension/dist/terminateProcess.sh',
+      'extension/dist/tree-sitter-nginx.wasm',
+      'extension/dist/web-tree-sitter.wasm',
+      'extension/language-configuration.json',
+      'extension/package.json',
+      'extension/readme.md',
+    ]);
+  });
+});
