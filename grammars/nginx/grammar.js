@@ -30,8 +30,9 @@ module.exports = grammar({
 
   extras: ($) => [/\s/, $.comment],
 
-  word: ($) => $.directive_name,
-
+  // No `word` (keyword extraction): the lexer tells `if` from `iffy` by longest match on its own, and with a keyword
+  // token tree-sitter refuses to reuse a directive (which starts with a directive_name) in any parse state but the
+  // one it was first parsed in, which made an incremental re-parse redo most statements of the block being edited.
 
   rules: {
     source_file: ($) => repeat($._statement),

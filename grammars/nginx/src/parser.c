@@ -20,18 +20,18 @@
 #define SUPERTYPE_COUNT 0
 
 enum ts_symbol_identifiers {
-  sym_directive_name = 1,
-  anon_sym_SEMI = 2,
-  anon_sym_if = 3,
-  sym__lua_block_name = 4,
-  anon_sym_LBRACE = 5,
-  anon_sym_RBRACE = 6,
-  anon_sym_LPAREN = 7,
-  anon_sym_RPAREN = 8,
-  anon_sym_DOLLAR = 9,
-  sym_variable = 10,
-  anon_sym_DQUOTE = 11,
-  anon_sym_SQUOTE = 12,
+  anon_sym_SEMI = 1,
+  anon_sym_if = 2,
+  sym__lua_block_name = 3,
+  anon_sym_LBRACE = 4,
+  anon_sym_RBRACE = 5,
+  anon_sym_LPAREN = 6,
+  anon_sym_RPAREN = 7,
+  anon_sym_DOLLAR = 8,
+  sym_variable = 9,
+  anon_sym_DQUOTE = 10,
+  anon_sym_SQUOTE = 11,
+  sym_directive_name = 12,
   sym_comment = 13,
   anon_sym_LBRACE_LBRACE = 14,
   anon_sym_LBRACE_LBRACE_DASH = 15,
@@ -83,7 +83,6 @@ enum ts_symbol_identifiers {
 
 static const char * const ts_symbol_names[] = {
   [ts_builtin_sym_end] = "end",
-  [sym_directive_name] = "directive_name",
   [anon_sym_SEMI] = ";",
   [anon_sym_if] = "directive_name",
   [sym__lua_block_name] = "directive_name",
@@ -95,6 +94,7 @@ static const char * const ts_symbol_names[] = {
   [sym_variable] = "variable",
   [anon_sym_DQUOTE] = "\"",
   [anon_sym_SQUOTE] = "'",
+  [sym_directive_name] = "directive_name",
   [sym_comment] = "comment",
   [anon_sym_LBRACE_LBRACE] = "{{",
   [anon_sym_LBRACE_LBRACE_DASH] = "{{-",
@@ -146,7 +146,6 @@ static const char * const ts_symbol_names[] = {
 
 static const TSSymbol ts_symbol_map[] = {
   [ts_builtin_sym_end] = ts_builtin_sym_end,
-  [sym_directive_name] = sym_directive_name,
   [anon_sym_SEMI] = anon_sym_SEMI,
   [anon_sym_if] = sym_directive_name,
   [sym__lua_block_name] = sym_directive_name,
@@ -158,6 +157,7 @@ static const TSSymbol ts_symbol_map[] = {
   [sym_variable] = sym_variable,
   [anon_sym_DQUOTE] = anon_sym_DQUOTE,
   [anon_sym_SQUOTE] = anon_sym_SQUOTE,
+  [sym_directive_name] = sym_directive_name,
   [sym_comment] = sym_comment,
   [anon_sym_LBRACE_LBRACE] = anon_sym_LBRACE_LBRACE,
   [anon_sym_LBRACE_LBRACE_DASH] = anon_sym_LBRACE_LBRACE_DASH,
@@ -212,10 +212,6 @@ static const TSSymbolMetadata ts_symbol_metadata[] = {
     .visible = false,
     .named = true,
   },
-  [sym_directive_name] = {
-    .visible = true,
-    .named = true,
-  },
   [anon_sym_SEMI] = {
     .visible = true,
     .named = false,
@@ -259,6 +255,10 @@ static const TSSymbolMetadata ts_symbol_metadata[] = {
   [anon_sym_SQUOTE] = {
     .visible = true,
     .named = false,
+  },
+  [sym_directive_name] = {
+    .visible = true,
+    .named = true,
   },
   [sym_comment] = {
     .visible = true,
@@ -667,43 +667,44 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
     case 0:
       if (eof) ADVANCE(7);
       ADVANCE_MAP(
-        '"', 17,
-        '#', 20,
-        '$', 14,
-        '\'', 18,
-        '(', 12,
-        ')', 13,
+        '"', 19,
+        '#', 35,
+        '$', 16,
+        '\'', 20,
+        '(', 14,
+        ')', 15,
         '-', 5,
         ';', 8,
-        '{', 10,
-        '}', 11,
+        'i', 26,
+        '{', 12,
+        '}', 13,
       );
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(0);
       if (('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(19);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(32);
       END_STATE();
     case 1:
-      if (lookahead == '#') ADVANCE(20);
+      if (lookahead == '#') ADVANCE(35);
       if (lookahead == '-') ADVANCE(5);
-      if (lookahead == '{') ADVANCE(9);
+      if (lookahead == '{') ADVANCE(11);
       if (lookahead == '}') ADVANCE(4);
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(1);
       END_STATE();
     case 2:
-      if (lookahead == '}') ADVANCE(24);
+      if (lookahead == '}') ADVANCE(39);
       END_STATE();
     case 3:
-      if (lookahead == '}') ADVANCE(15);
+      if (lookahead == '}') ADVANCE(17);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(3);
       END_STATE();
     case 4:
-      if (lookahead == '}') ADVANCE(23);
+      if (lookahead == '}') ADVANCE(38);
       END_STATE();
     case 5:
       if (lookahead == '}') ADVANCE(2);
@@ -721,198 +722,188 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       ACCEPT_TOKEN(anon_sym_SEMI);
       END_STATE();
     case 9:
-      ACCEPT_TOKEN(anon_sym_LBRACE);
+      ACCEPT_TOKEN(anon_sym_if);
+      if (lookahead == '_') ADVANCE(23);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(32);
       END_STATE();
     case 10:
-      ACCEPT_TOKEN(anon_sym_LBRACE);
-      if (lookahead == '{') ADVANCE(21);
+      ACCEPT_TOKEN(sym__lua_block_name);
+      if (lookahead == '_') ADVANCE(23);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(32);
       END_STATE();
     case 11:
-      ACCEPT_TOKEN(anon_sym_RBRACE);
+      ACCEPT_TOKEN(anon_sym_LBRACE);
       END_STATE();
     case 12:
-      ACCEPT_TOKEN(anon_sym_LPAREN);
+      ACCEPT_TOKEN(anon_sym_LBRACE);
+      if (lookahead == '{') ADVANCE(36);
       END_STATE();
     case 13:
-      ACCEPT_TOKEN(anon_sym_RPAREN);
+      ACCEPT_TOKEN(anon_sym_RBRACE);
       END_STATE();
     case 14:
+      ACCEPT_TOKEN(anon_sym_LPAREN);
+      END_STATE();
+    case 15:
+      ACCEPT_TOKEN(anon_sym_RPAREN);
+      END_STATE();
+    case 16:
       ACCEPT_TOKEN(anon_sym_DOLLAR);
       if (lookahead == '{') ADVANCE(6);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(16);
-      END_STATE();
-    case 15:
-      ACCEPT_TOKEN(sym_variable);
-      END_STATE();
-    case 16:
-      ACCEPT_TOKEN(sym_variable);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(16);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(18);
       END_STATE();
     case 17:
-      ACCEPT_TOKEN(anon_sym_DQUOTE);
+      ACCEPT_TOKEN(sym_variable);
       END_STATE();
     case 18:
-      ACCEPT_TOKEN(anon_sym_SQUOTE);
-      END_STATE();
-    case 19:
-      ACCEPT_TOKEN(sym_directive_name);
+      ACCEPT_TOKEN(sym_variable);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(19);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(18);
+      END_STATE();
+    case 19:
+      ACCEPT_TOKEN(anon_sym_DQUOTE);
       END_STATE();
     case 20:
+      ACCEPT_TOKEN(anon_sym_SQUOTE);
+      END_STATE();
+    case 21:
+      ACCEPT_TOKEN(sym_directive_name);
+      if (lookahead == '_') ADVANCE(23);
+      if (lookahead == 'a') ADVANCE(34);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(32);
+      END_STATE();
+    case 22:
+      ACCEPT_TOKEN(sym_directive_name);
+      if (lookahead == '_') ADVANCE(23);
+      if (lookahead == 'b') ADVANCE(31);
+      if (lookahead == 'l') ADVANCE(30);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(32);
+      END_STATE();
+    case 23:
+      ACCEPT_TOKEN(sym_directive_name);
+      if (lookahead == '_') ADVANCE(23);
+      if (lookahead == 'b') ADVANCE(31);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(32);
+      END_STATE();
+    case 24:
+      ACCEPT_TOKEN(sym_directive_name);
+      if (lookahead == '_') ADVANCE(23);
+      if (lookahead == 'b') ADVANCE(28);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(32);
+      END_STATE();
+    case 25:
+      ACCEPT_TOKEN(sym_directive_name);
+      if (lookahead == '_') ADVANCE(23);
+      if (lookahead == 'c') ADVANCE(27);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(32);
+      END_STATE();
+    case 26:
+      ACCEPT_TOKEN(sym_directive_name);
+      if (lookahead == '_') ADVANCE(23);
+      if (lookahead == 'f') ADVANCE(9);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(32);
+      END_STATE();
+    case 27:
+      ACCEPT_TOKEN(sym_directive_name);
+      if (lookahead == '_') ADVANCE(23);
+      if (lookahead == 'k') ADVANCE(10);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(32);
+      END_STATE();
+    case 28:
+      ACCEPT_TOKEN(sym_directive_name);
+      if (lookahead == '_') ADVANCE(23);
+      if (lookahead == 'l') ADVANCE(29);
+      if (lookahead == 'y') ADVANCE(33);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(32);
+      END_STATE();
+    case 29:
+      ACCEPT_TOKEN(sym_directive_name);
+      if (lookahead == '_') ADVANCE(23);
+      if (lookahead == 'o') ADVANCE(25);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(32);
+      END_STATE();
+    case 30:
+      ACCEPT_TOKEN(sym_directive_name);
+      if (lookahead == '_') ADVANCE(23);
+      if (lookahead == 'u') ADVANCE(21);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(32);
+      END_STATE();
+    case 31:
+      ACCEPT_TOKEN(sym_directive_name);
+      if (lookahead == '_') ADVANCE(23);
+      if (lookahead == 'y') ADVANCE(33);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(32);
+      END_STATE();
+    case 32:
+      ACCEPT_TOKEN(sym_directive_name);
+      if (lookahead == '_') ADVANCE(23);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(32);
+      END_STATE();
+    case 33:
+      ACCEPT_TOKEN(sym_directive_name);
+      if (lookahead == '_') ADVANCE(22);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(32);
+      END_STATE();
+    case 34:
+      ACCEPT_TOKEN(sym_directive_name);
+      if (lookahead == '_') ADVANCE(24);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(32);
+      END_STATE();
+    case 35:
       ACCEPT_TOKEN(sym_comment);
       if (lookahead != 0 &&
           lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(20);
+          lookahead != '\r') ADVANCE(35);
       END_STATE();
-    case 21:
+    case 36:
       ACCEPT_TOKEN(anon_sym_LBRACE_LBRACE);
-      if (lookahead == '-') ADVANCE(22);
+      if (lookahead == '-') ADVANCE(37);
       END_STATE();
-    case 22:
+    case 37:
       ACCEPT_TOKEN(anon_sym_LBRACE_LBRACE_DASH);
       END_STATE();
-    case 23:
+    case 38:
       ACCEPT_TOKEN(anon_sym_RBRACE_RBRACE);
       END_STATE();
-    case 24:
+    case 39:
       ACCEPT_TOKEN(anon_sym_DASH_RBRACE_RBRACE);
-      END_STATE();
-    default:
-      return false;
-  }
-}
-
-static bool ts_lex_keywords(TSLexer *lexer, TSStateId state) {
-  START_LEXER();
-  eof = lexer->eof(lexer);
-  switch (state) {
-    case 0:
-      if (lookahead == 'i') ADVANCE(1);
-      if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(0);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(2);
-      END_STATE();
-    case 1:
-      if (lookahead == '_') ADVANCE(3);
-      if (lookahead == 'f') ADVANCE(4);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(2);
-      END_STATE();
-    case 2:
-      if (lookahead == '_') ADVANCE(3);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(2);
-      END_STATE();
-    case 3:
-      if (lookahead == '_') ADVANCE(3);
-      if (lookahead == 'b') ADVANCE(5);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(2);
-      END_STATE();
-    case 4:
-      ACCEPT_TOKEN(anon_sym_if);
-      if (lookahead == '_') ADVANCE(3);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(2);
-      END_STATE();
-    case 5:
-      if (lookahead == '_') ADVANCE(3);
-      if (lookahead == 'y') ADVANCE(6);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(2);
-      END_STATE();
-    case 6:
-      if (lookahead == '_') ADVANCE(7);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(2);
-      END_STATE();
-    case 7:
-      if (lookahead == '_') ADVANCE(3);
-      if (lookahead == 'b') ADVANCE(5);
-      if (lookahead == 'l') ADVANCE(8);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(2);
-      END_STATE();
-    case 8:
-      if (lookahead == '_') ADVANCE(3);
-      if (lookahead == 'u') ADVANCE(9);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(2);
-      END_STATE();
-    case 9:
-      if (lookahead == '_') ADVANCE(3);
-      if (lookahead == 'a') ADVANCE(10);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(2);
-      END_STATE();
-    case 10:
-      if (lookahead == '_') ADVANCE(11);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(2);
-      END_STATE();
-    case 11:
-      if (lookahead == '_') ADVANCE(3);
-      if (lookahead == 'b') ADVANCE(12);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(2);
-      END_STATE();
-    case 12:
-      if (lookahead == '_') ADVANCE(3);
-      if (lookahead == 'l') ADVANCE(13);
-      if (lookahead == 'y') ADVANCE(6);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(2);
-      END_STATE();
-    case 13:
-      if (lookahead == '_') ADVANCE(3);
-      if (lookahead == 'o') ADVANCE(14);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(2);
-      END_STATE();
-    case 14:
-      if (lookahead == '_') ADVANCE(3);
-      if (lookahead == 'c') ADVANCE(15);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(2);
-      END_STATE();
-    case 15:
-      if (lookahead == '_') ADVANCE(3);
-      if (lookahead == 'k') ADVANCE(16);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(2);
-      END_STATE();
-    case 16:
-      ACCEPT_TOKEN(sym__lua_block_name);
-      if (lookahead == '_') ADVANCE(3);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(2);
       END_STATE();
     default:
       return false;
@@ -1037,7 +1028,6 @@ static const TSLexerMode ts_lex_modes[STATE_COUNT] = {
 static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
   [STATE(0)] = {
     [ts_builtin_sym_end] = ACTIONS(1),
-    [sym_directive_name] = ACTIONS(1),
     [anon_sym_SEMI] = ACTIONS(1),
     [anon_sym_if] = ACTIONS(1),
     [sym__lua_block_name] = ACTIONS(1),
@@ -1049,6 +1039,7 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [sym_variable] = ACTIONS(1),
     [anon_sym_DQUOTE] = ACTIONS(1),
     [anon_sym_SQUOTE] = ACTIONS(1),
+    [sym_directive_name] = ACTIONS(1),
     [sym_comment] = ACTIONS(3),
     [anon_sym_LBRACE_LBRACE] = ACTIONS(1),
     [anon_sym_LBRACE_LBRACE_DASH] = ACTIONS(1),
@@ -1084,16 +1075,16 @@ static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {
     [sym__template_open] = STATE(72),
     [aux_sym_source_file_repeat1] = STATE(3),
     [ts_builtin_sym_end] = ACTIONS(5),
-    [sym_directive_name] = ACTIONS(7),
-    [anon_sym_if] = ACTIONS(9),
-    [sym__lua_block_name] = ACTIONS(11),
-    [sym_variable] = ACTIONS(13),
-    [anon_sym_DQUOTE] = ACTIONS(15),
-    [anon_sym_SQUOTE] = ACTIONS(17),
+    [anon_sym_if] = ACTIONS(7),
+    [sym__lua_block_name] = ACTIONS(9),
+    [sym_variable] = ACTIONS(11),
+    [anon_sym_DQUOTE] = ACTIONS(13),
+    [anon_sym_SQUOTE] = ACTIONS(15),
+    [sym_directive_name] = ACTIONS(17),
     [sym_comment] = ACTIONS(3),
     [anon_sym_LBRACE_LBRACE] = ACTIONS(19),
     [anon_sym_LBRACE_LBRACE_DASH] = ACTIONS(21),
-    [sym__name_word_start] = ACTIONS(13),
+    [sym__name_word_start] = ACTIONS(11),
   },
 };
 
@@ -1102,15 +1093,15 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(25), 1,
-      sym_directive_name,
-    ACTIONS(28), 1,
       anon_sym_if,
-    ACTIONS(31), 1,
+    ACTIONS(28), 1,
       sym__lua_block_name,
-    ACTIONS(37), 1,
+    ACTIONS(34), 1,
       anon_sym_DQUOTE,
-    ACTIONS(40), 1,
+    ACTIONS(37), 1,
       anon_sym_SQUOTE,
+    ACTIONS(40), 1,
+      sym_directive_name,
     ACTIONS(43), 1,
       anon_sym_LBRACE_LBRACE,
     ACTIONS(46), 1,
@@ -1124,7 +1115,7 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(23), 2,
       ts_builtin_sym_end,
       anon_sym_RBRACE,
-    ACTIONS(34), 2,
+    ACTIONS(31), 2,
       sym__name_word_start,
       sym_variable,
     STATE(7), 3,
@@ -1144,15 +1135,15 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(7), 1,
-      sym_directive_name,
-    ACTIONS(9), 1,
       anon_sym_if,
-    ACTIONS(11), 1,
+    ACTIONS(9), 1,
       sym__lua_block_name,
-    ACTIONS(15), 1,
+    ACTIONS(13), 1,
       anon_sym_DQUOTE,
-    ACTIONS(17), 1,
+    ACTIONS(15), 1,
       anon_sym_SQUOTE,
+    ACTIONS(17), 1,
+      sym_directive_name,
     ACTIONS(19), 1,
       anon_sym_LBRACE_LBRACE,
     ACTIONS(21), 1,
@@ -1165,7 +1156,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__template_open,
     STATE(111), 1,
       sym__templated_name,
-    ACTIONS(13), 2,
+    ACTIONS(11), 2,
       sym__name_word_start,
       sym_variable,
     STATE(7), 3,
@@ -1185,15 +1176,15 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(7), 1,
-      sym_directive_name,
-    ACTIONS(9), 1,
       anon_sym_if,
-    ACTIONS(11), 1,
+    ACTIONS(9), 1,
       sym__lua_block_name,
-    ACTIONS(15), 1,
+    ACTIONS(13), 1,
       anon_sym_DQUOTE,
-    ACTIONS(17), 1,
+    ACTIONS(15), 1,
       anon_sym_SQUOTE,
+    ACTIONS(17), 1,
+      sym_directive_name,
     ACTIONS(19), 1,
       anon_sym_LBRACE_LBRACE,
     ACTIONS(21), 1,
@@ -1206,7 +1197,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__template_open,
     STATE(111), 1,
       sym__templated_name,
-    ACTIONS(13), 2,
+    ACTIONS(11), 2,
       sym__name_word_start,
       sym_variable,
     STATE(7), 3,
@@ -1226,15 +1217,15 @@ static const uint16_t ts_small_parse_table[] = {
     ACTIONS(3), 1,
       sym_comment,
     ACTIONS(7), 1,
-      sym_directive_name,
-    ACTIONS(9), 1,
       anon_sym_if,
-    ACTIONS(11), 1,
+    ACTIONS(9), 1,
       sym__lua_block_name,
-    ACTIONS(15), 1,
+    ACTIONS(13), 1,
       anon_sym_DQUOTE,
-    ACTIONS(17), 1,
+    ACTIONS(15), 1,
       anon_sym_SQUOTE,
+    ACTIONS(17), 1,
+      sym_directive_name,
     ACTIONS(19), 1,
       anon_sym_LBRACE_LBRACE,
     ACTIONS(21), 1,
@@ -1247,7 +1238,7 @@ static const uint16_t ts_small_parse_table[] = {
       sym__template_open,
     STATE(111), 1,
       sym__templated_name,
-    ACTIONS(13), 2,
+    ACTIONS(11), 2,
       sym__name_word_start,
       sym_variable,
     STATE(7), 3,
@@ -1266,9 +1257,9 @@ static const uint16_t ts_small_parse_table[] = {
   [225] = 14,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(15), 1,
+    ACTIONS(13), 1,
       anon_sym_DQUOTE,
-    ACTIONS(17), 1,
+    ACTIONS(15), 1,
       anon_sym_SQUOTE,
     ACTIONS(55), 1,
       anon_sym_SEMI,
@@ -1302,9 +1293,9 @@ static const uint16_t ts_small_parse_table[] = {
   [275] = 14,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(15), 1,
+    ACTIONS(13), 1,
       anon_sym_DQUOTE,
-    ACTIONS(17), 1,
+    ACTIONS(15), 1,
       anon_sym_SQUOTE,
     ACTIONS(57), 1,
       anon_sym_LBRACE,
@@ -1338,9 +1329,9 @@ static const uint16_t ts_small_parse_table[] = {
   [325] = 14,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(15), 1,
+    ACTIONS(13), 1,
       anon_sym_DQUOTE,
-    ACTIONS(17), 1,
+    ACTIONS(15), 1,
       anon_sym_SQUOTE,
     ACTIONS(57), 1,
       anon_sym_LBRACE,
@@ -1374,9 +1365,9 @@ static const uint16_t ts_small_parse_table[] = {
   [375] = 14,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(15), 1,
+    ACTIONS(13), 1,
       anon_sym_DQUOTE,
-    ACTIONS(17), 1,
+    ACTIONS(15), 1,
       anon_sym_SQUOTE,
     ACTIONS(57), 1,
       anon_sym_LBRACE,
@@ -1410,9 +1401,9 @@ static const uint16_t ts_small_parse_table[] = {
   [425] = 13,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(15), 1,
+    ACTIONS(13), 1,
       anon_sym_DQUOTE,
-    ACTIONS(17), 1,
+    ACTIONS(15), 1,
       anon_sym_SQUOTE,
     ACTIONS(59), 1,
       anon_sym_DOLLAR,
@@ -1444,9 +1435,9 @@ static const uint16_t ts_small_parse_table[] = {
   [472] = 13,
     ACTIONS(3), 1,
       sym_comment,
-    ACTIONS(15), 1,
+    ACTIONS(13), 1,
       anon_sym_DQUOTE,
-    ACTIONS(17), 1,
+    ACTIONS(15), 1,
       anon_sym_SQUOTE,
     ACTIONS(59), 1,
       anon_sym_DOLLAR,
@@ -2999,21 +2990,21 @@ static const TSParseActionEntry ts_parse_actions[] = {
   [1] = {.entry = {.count = 1, .reusable = false}}, RECOVER(),
   [3] = {.entry = {.count = 1, .reusable = true}}, SHIFT_EXTRA(),
   [5] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_source_file, 0, 0, 0),
-  [7] = {.entry = {.count = 1, .reusable = false}}, SHIFT(7),
-  [9] = {.entry = {.count = 1, .reusable = false}}, SHIFT(106),
-  [11] = {.entry = {.count = 1, .reusable = true}}, SHIFT(11),
-  [13] = {.entry = {.count = 1, .reusable = true}}, SHIFT(43),
-  [15] = {.entry = {.count = 1, .reusable = true}}, SHIFT(16),
-  [17] = {.entry = {.count = 1, .reusable = true}}, SHIFT(19),
+  [7] = {.entry = {.count = 1, .reusable = false}}, SHIFT(106),
+  [9] = {.entry = {.count = 1, .reusable = true}}, SHIFT(11),
+  [11] = {.entry = {.count = 1, .reusable = true}}, SHIFT(43),
+  [13] = {.entry = {.count = 1, .reusable = true}}, SHIFT(16),
+  [15] = {.entry = {.count = 1, .reusable = true}}, SHIFT(19),
+  [17] = {.entry = {.count = 1, .reusable = false}}, SHIFT(7),
   [19] = {.entry = {.count = 1, .reusable = false}}, SHIFT(72),
   [21] = {.entry = {.count = 1, .reusable = true}}, SHIFT(72),
   [23] = {.entry = {.count = 1, .reusable = true}}, REDUCE(aux_sym_source_file_repeat1, 2, 0, 0),
-  [25] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_source_file_repeat1, 2, 0, 0), SHIFT_REPEAT(7),
-  [28] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_source_file_repeat1, 2, 0, 0), SHIFT_REPEAT(106),
-  [31] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_source_file_repeat1, 2, 0, 0), SHIFT_REPEAT(11),
-  [34] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_source_file_repeat1, 2, 0, 0), SHIFT_REPEAT(43),
-  [37] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_source_file_repeat1, 2, 0, 0), SHIFT_REPEAT(16),
-  [40] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_source_file_repeat1, 2, 0, 0), SHIFT_REPEAT(19),
+  [25] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_source_file_repeat1, 2, 0, 0), SHIFT_REPEAT(106),
+  [28] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_source_file_repeat1, 2, 0, 0), SHIFT_REPEAT(11),
+  [31] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_source_file_repeat1, 2, 0, 0), SHIFT_REPEAT(43),
+  [34] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_source_file_repeat1, 2, 0, 0), SHIFT_REPEAT(16),
+  [37] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_source_file_repeat1, 2, 0, 0), SHIFT_REPEAT(19),
+  [40] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_source_file_repeat1, 2, 0, 0), SHIFT_REPEAT(7),
   [43] = {.entry = {.count = 2, .reusable = false}}, REDUCE(aux_sym_source_file_repeat1, 2, 0, 0), SHIFT_REPEAT(72),
   [46] = {.entry = {.count = 2, .reusable = true}}, REDUCE(aux_sym_source_file_repeat1, 2, 0, 0), SHIFT_REPEAT(72),
   [49] = {.entry = {.count = 1, .reusable = true}}, REDUCE(sym_source_file, 1, 0, 0),
@@ -3337,8 +3328,6 @@ TS_PUBLIC const TSLanguage *tree_sitter_nginx(void) {
     .alias_sequences = &ts_alias_sequences[0][0],
     .lex_modes = (const void*)ts_lex_modes,
     .lex_fn = ts_lex,
-    .keyword_lex_fn = ts_lex_keywords,
-    .keyword_capture_token = sym_directive_name,
     .external_scanner = {
       &ts_external_scanner_states[0][0],
       ts_external_scanner_symbol_map,

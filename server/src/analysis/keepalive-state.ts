@@ -30,7 +30,19 @@ export type KeepaliveState =
   | { kind: 'zero'; directive: Directive }
   | { kind: 'unknown' };
 
+// Every pass to an upstream asks (three rules each): decide each upstream once.
+const unknownUpstreams = new WeakMap<Upstream, boolean>();
+
 function isUnknown(upstream: Upstream): boolean {
+  let unknown = unknownUpstreams.get(upstream);
+  if (unknown === undefined) {
+    unknown = hidesStatements(upstream);
+    unknownUpstreams.set(upstream, unknown);
+  }
+  return unknown;
+}
+
+function hidesStatements(upstream: Upstream): boolean {
   if (upstream.bodies.some((body) => unfollowedIncludes(body).length > 0)) return true;
   const block = upstream.directive.blockSpan;
   return (

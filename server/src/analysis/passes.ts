@@ -167,8 +167,23 @@ function collect(workspace: Workspace): Pass[] {
 
 export const passes: (workspace: Workspace) => readonly Pass[] = perWorkspace(collect);
 
+/** Each upstream's users, in passes() order: one index per workspace, since every upstream asks. */
+function indexUsers(workspace: Workspace): Map<Upstream, Pass[]> {
+  const users = new Map<Upstream, Pass[]>();
+  for (const pass of passes(workspace)) {
+    if (pass.resolution.kind !== 'upstream') continue;
+    for (const upstream of new Set(pass.resolution.upstreams)) {
+      const list = users.get(upstream);
+      if (list) list.push(pass);
+      else users.set(upstream, [pass]);
+    }
+  }
+  return users;
+}
+
+const usersIndex = perWorkspace(indexUsers);
+const NO_USERS: readonly Pass[] = [];
+
 export function usersOf(workspace: Workspace, upstream: Upstream): readonly Pass[] {
-  return passes(workspace).filter(
-    (pass) => pass.resolution.kind === 'upstream' && pass.resolution.upstreams.includes(upstream),
-  );
+  return usersIndex(workspace).get(upstream) ?? NO_USERS;
 }

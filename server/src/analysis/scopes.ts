@@ -34,7 +34,8 @@ export interface Scope {
 interface ScopeIndex {
   tops: Scope[];
   all: Scope[];
-  byStatement: Map<Directive, Scope[]>;
+  /** Built on first use: the rules never ask it, and a map entry for every statement is a cost of its own. */
+  byStatement: Map<Directive, Scope[]> | undefined;
   byBlock: Map<Directive, Scope[]>;
 }
 
@@ -50,34 +51,55 @@ function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-function buildIndex(workspace: Workspace): ScopeIndex {
-  const tops = new Map(workspace.roots.map((root) => [root, newScope(undefined, root.context, undefined, root)]));
-  const index: ScopeIndex = { tops: [...tops.values()], all: [], byStatement: new Map(), byBlock: new Map() };
+/** An include that pulled files in: its files' directives take its place among the statements. */
+function isExpanded(directive: Directive, root: WorkspaceRoot): boolean {
+  return directive.name === 'include' && (root.includes.get(directive)?.length ?? 0) > 0;
+}
+
+/**
+ * The effective walk with the scope each directive sits in: `visit` gets every directive and that scope, `open`
+ * returns the scope a block directive opens (its statements are visited next).
+ */
+function walkScopes(
+  workspace: Workspace,
+  topOf: (root: WorkspaceRoot) => Scope,
+  visit: (directive: Directive, scope: Scope, root: WorkspaceRoot) => void,
+  open: (directive: Directive, scope: Scope, inner: ContextName, root: WorkspaceRoot) => Scope,
+): void {
   let currentRoot: WorkspaceRoot | undefined;
-  // open[i]: the scope at block depth i on the walk's current path (depth-first, so a block's scope is open while its
-  // children are visited).
-  let open: Scope[] = [];
+  // stack[i]: the scope at block depth i on the walk's current path (depth-first, so a block's scope is open while
+  // its children are visited).
+  let stack: Scope[] = [];
   walkEffective(workspace, (directive, where) => {
     if (where.root !== currentRoot) {
       currentRoot = where.root;
-      open = [tops.get(where.root)!];
+      stack = [topOf(where.root)];
     }
     const depth = where.ancestors.length;
-    open.length = depth + 1;
-    const scope = open[depth]!;
-    const expanded = (where.root.includes.get(directive)?.length ?? 0) > 0;
-    if (!expanded) {
-      scope.statements.push(directive);
-      addTo(index.byStatement, directive, scope);
-    }
+    stack.length = depth + 1;
+    const scope = stack[depth]!;
+    visit(directive, scope, where.root);
     const inner = contextOpenedBy(directive, where.context);
-    if (inner) {
-      const child = newScope(directive, inner, scope, where.root);
+    if (inner) stack[depth + 1] = open(directive, scope, inner, where.root);
+  });
+}
+
+function buildIndex(workspace: Workspace): ScopeIndex {
+  const tops = new Map(workspace.roots.map((root) => [root, newScope(undefined, root.context, undefined, root)]));
+  const index: ScopeIndex = { tops: [...tops.values()], all: [], byStatement: undefined, byBlock: new Map() };
+  walkScopes(
+    workspace,
+    (root) => tops.get(root)!,
+    (directive, scope, root) => {
+      if (!isExpanded(directive, root)) scope.statements.push(directive);
+    },
+    (directive, scope, inner, root) => {
+      const child = newScope(directive, inner, scope, root);
       scope.children.push(child);
       addTo(index.byBlock, directive, child);
-      open[depth + 1] = child;
-    }
-  });
+      return child;
+    },
+  );
   const collect = (scope: Scope): void => {
     index.all.push(scope);
     scope.children.forEach(collect);
@@ -96,8 +118,30 @@ export function allScopes(workspace: Workspace): readonly Scope[] {
   return indexOf(workspace).all;
 }
 
+/** Replays the walk over the scopes already built, so each directive's scopes are listed in the walk's order. */
+function indexStatements(workspace: Workspace, index: ScopeIndex): Map<Directive, Scope[]> {
+  const byStatement = new Map<Directive, Scope[]>();
+  const opened = new Map<Scope, number>();
+  const tops = new Map(index.tops.map((top) => [top.root, top]));
+  walkScopes(
+    workspace,
+    (root) => tops.get(root)!,
+    (directive, scope, root) => {
+      if (!isExpanded(directive, root)) addTo(byStatement, directive, scope);
+    },
+    (_directive, scope) => {
+      const next = opened.get(scope) ?? 0;
+      opened.set(scope, next + 1);
+      return scope.children[next]!;
+    },
+  );
+  return byStatement;
+}
+
 export function scopeOf(workspace: Workspace, directive: Directive): readonly Scope[] {
-  return indexOf(workspace).byStatement.get(directive) ?? EMPTY;
+  const index = indexOf(workspace);
+  index.byStatement ??= indexStatements(workspace, index);
+  return index.byStatement.get(directive) ?? EMPTY;
 }
 
 export function scopesOpenedBy(workspace: Workspace, directive: Directive): readonly Scope[] {
@@ -118,8 +162,12 @@ export function guardsWithin(directive: Directive, scope: Scope): TemplateGuard[
 // An http level can hold thousands of statements and every location asks it for a few names: index each level once.
 const statementIndexes = new WeakMap<Scope, Map<string, Directive[]>>();
 
+/** Levels this small are scanned: building a name index for each of thousands of small blocks costs more. */
+const SCAN_LIMIT = 8;
+
 /** The level's own statements called `name`, in nginx order (shared: do not mutate). */
 export function statementsNamed(scope: Scope, name: string): readonly Directive[] {
+  if (scope.statements.length <= SCAN_LIMIT) return scanNamed(scope.statements, name);
   let index = statementIndexes.get(scope);
   if (!index) {
     index = new Map();
@@ -134,6 +182,14 @@ export function statementsNamed(scope: Scope, name: string): readonly Directive[
 }
 
 const EMPTY_DIRECTIVES: readonly Directive[] = [];
+
+function scanNamed(statements: readonly Directive[], name: string): readonly Directive[] {
+  let found: Directive[] | undefined;
+  for (const statement of statements) {
+    if (statement.name === name) (found ??= []).push(statement);
+  }
+  return found ?? EMPTY_DIRECTIVES;
+}
 
 export function unfollowedIncludes(scope: Scope): readonly Directive[] {
   return statementsNamed(scope, 'include');

@@ -83,7 +83,9 @@ function buildIndex(workspace: Workspace): UpstreamIndex {
       seen.add(statement);
       const upstream = readUpstream(workspace, statement);
       index.all.push(upstream);
-      index.byKey.set(upstream.key, [...(index.byKey.get(upstream.key) ?? []), upstream]);
+      const named = index.byKey.get(upstream.key);
+      if (named) named.push(upstream);
+      else index.byKey.set(upstream.key, [upstream]);
     }
   }
   return index;

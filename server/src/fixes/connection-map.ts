@@ -27,7 +27,8 @@ import type { TextEdit } from '../core/types.js';
 import { detectIndentUnit, insertIntoBlock, insertLineBefore, lineStartOf } from '../analysis/edits.js';
 import { allScopes, guardsWithin, type Scope } from '../analysis/scopes.js';
 import type { ConfigFile, Directive } from '../model/types.js';
-import type { Workspace } from '../model/workspace.js';
+import type { Workspace, WorkspaceRoot } from '../model/workspace.js';
+import { perWorkspace } from '../analysis/per-workspace.js';
 import type { ResolvedOptions } from '../rules/types.js';
 import { effectiveMaps, emptyArm, emptyArmFix, httpScopeOf, upgradeMapKind, type MapReading } from './upgrade-maps.js';
 import { preferredQuote } from './quote-style.js';
@@ -60,11 +61,8 @@ export function ensureUpgradeMap(
 ): UpgradeMap | undefined {
   const http = httpScopeOf(near.scope);
   if (!http) return undefined;
-  // A map under a template guard (`{{ if }}`) may not be rendered: never reused, though it still takes its name.
-  const maps = [...effectiveMaps(http).values()].filter((reading) => guardsWithin(reading.directive, http).length === 0);
-  const reusable = preferred(maps.filter((reading) => upgradeMapKind(reading) === 'keepalive'));
+  const { reusable, closing } = candidatesAt(http);
   if (reusable) return { variable: `$${reusable.variable}`, edits: [] };
-  const closing = preferred(maps.filter((reading) => upgradeMapKind(reading) === 'close'));
   const fix = closing && emptyArmFix(emptyArm(closing)!);
   if (closing && fix) return { variable: `$${closing.variable}`, edits: [fix] };
 
@@ -74,21 +72,49 @@ export function ensureUpgradeMap(
   return { variable: `$${variable}`, edits: [insertMap(http, text)] };
 }
 
+interface Candidates {
+  reusable: MapReading | undefined;
+  closing: MapReading | undefined;
+}
+
+// Every fix at an http level asks the same question of its maps: answer it once per level.
+const candidatesByLevel = new WeakMap<Scope, Candidates>();
+
+function candidatesAt(http: Scope): Candidates {
+  let candidates = candidatesByLevel.get(http);
+  if (!candidates) {
+    // A map under a template guard (`{{ if }}`) may not be rendered: never reused, though it still takes its name.
+    const maps = [...effectiveMaps(http).values()].filter((reading) => guardsWithin(reading.directive, http).length === 0);
+    candidates = {
+      reusable: preferred(maps.filter((reading) => upgradeMapKind(reading) === 'keepalive')),
+      closing: preferred(maps.filter((reading) => upgradeMapKind(reading) === 'close')),
+    };
+    candidatesByLevel.set(http, candidates);
+  }
+  return candidates;
+}
+
 /** `$connection_upgrade` when several qualify (the name other configs and docs use), else the first. */
 function preferred(readings: MapReading[]): MapReading | undefined {
   return readings.find((reading) => reading.variable === UPGRADE_MAP_VARIABLE) ?? readings[0];
 }
 
-function definedNames(workspace: Workspace, http: Scope): Set<string> {
-  const names = new Set<string>();
+/** Variable names each root defines (lower-cased, without `$`): every fix adding a map asks, so read them once. */
+const definedNamesByRoot = perWorkspace((workspace: Workspace) => {
+  const byRoot = new Map<WorkspaceRoot, Set<string>>();
   for (const scope of allScopes(workspace)) {
-    if (scope.root !== http.root) continue;
+    let names = byRoot.get(scope.root);
+    if (!names) byRoot.set(scope.root, (names = new Set()));
     for (const statement of scope.statements) {
-      const name = DEFINERS[statement.name]?.(statement);
+      const name = Object.hasOwn(DEFINERS, statement.name) ? DEFINERS[statement.name]!(statement) : undefined;
       if (name?.startsWith('$')) names.add(name.slice(1).toLowerCase());
     }
   }
-  return names;
+  return byRoot;
+});
+
+function definedNames(workspace: Workspace, http: Scope): ReadonlySet<string> {
+  return definedNamesByRoot(workspace).get(http.root) ?? new Set();
 }
 
 function freeName(workspace: Workspace, http: Scope): string {

@@ -13,8 +13,9 @@
 import path from 'node:path';
 import { inheritanceChain, headerKey } from '../analysis/inheritance.js';
 import { guardsWithin, statementsNamed, unfollowedIncludes, type Scope } from '../analysis/scopes.js';
-import type { Directive } from '../model/types.js';
+import type { ConfigFile, Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
+import { perWorkspace } from '../analysis/per-workspace.js';
 
 /** What /etc/nginx/proxy_params sets on Debian and Ubuntu (all proxy_set_header). */
 export const PROXY_PARAMS_HEADERS: readonly string[] = ['Host', 'X-Real-IP', 'X-Forwarded-For', 'X-Forwarded-Proto'];
@@ -35,29 +36,47 @@ export type Lookup =
 
 type Unseen = { kind: 'nothing' } | { kind: 'unknown' } | { kind: 'proxy-params'; include: Directive };
 
+/** The include directives the workspace has a problem with (missing, outside, cycle, limit). */
+const includesWithProblems = perWorkspace(
+  (workspace: Workspace): ReadonlySet<Directive> => new Set(workspace.includeProblems.map((problem) => problem.directive)),
+);
+
 function unseenAt(workspace: Workspace, level: Scope, name: string): Unseen {
   let proxyParams: Directive | undefined;
   for (const include of unfollowedIncludes(level)) {
     const target = include.args[0];
     if (!target || target.templated || target.variables.length > 0) return { kind: 'unknown' };
-    if (workspace.includeProblems.some((problem) => problem.directive === include)) return { kind: 'unknown' };
+    if (includesWithProblems(workspace).has(include)) return { kind: 'unknown' };
     if (path.posix.basename(target.value) === 'proxy_params' && name === 'proxy_set_header') proxyParams = include;
   }
   return proxyParams ? { kind: 'proxy-params', include: proxyParams } : { kind: 'nothing' };
 }
+
+// Every lookup climbs through the same few levels (a server, its http): decide each level once.
+const ownSyntaxProblems = new WeakMap<Scope, boolean>();
 
 /** A syntax problem among the level's own statements (not inside its nested blocks): a definition may be lost. */
 function hasOwnSyntaxProblem(level: Scope): boolean {
   const file = level.block?.file ?? level.root.file;
   // Most files have none; skipping the nested-block scan keeps lookups linear in a file with thousands of servers.
   if (file.syntaxProblems.length === 0) return false;
+  let known = ownSyntaxProblems.get(level);
+  if (known === undefined) {
+    known = scanOwnSyntaxProblems(level, file);
+    ownSyntaxProblems.set(level, known);
+  }
+  return known;
+}
+
+function scanOwnSyntaxProblems(level: Scope, file: ConfigFile): boolean {
   const span = level.block?.blockSpan ?? { startOffset: 0, endOffset: file.text.length };
+  const inside = file.syntaxProblems.filter(
+    (problem) => problem.span.startOffset >= span.startOffset && problem.span.startOffset < span.endOffset,
+  );
+  if (inside.length === 0) return false;
   const nested = level.children.flatMap((child) => (child.block?.file === file && child.block.blockSpan ? [child.block.blockSpan] : []));
-  return file.syntaxProblems.some(
-    (problem) =>
-      problem.span.startOffset >= span.startOffset &&
-      problem.span.startOffset < span.endOffset &&
-      !nested.some((inner) => problem.span.startOffset >= inner.startOffset && problem.span.startOffset < inner.endOffset),
+  return inside.some(
+    (problem) => !nested.some((inner) => problem.span.startOffset >= inner.startOffset && problem.span.startOffset < inner.endOffset),
   );
 }
 

@@ -40,12 +40,26 @@ function ownStatementFor(level: Scope, directive: Directive): Directive | undefi
   return guardsWithin(include, level).length === 0 ? include : undefined;
 }
 
+const positions = new WeakMap<Scope, Map<Directive, number>>();
+
+function positionsIn(level: Scope): Map<Directive, number> {
+  let position = positions.get(level);
+  if (!position) {
+    position = new Map(level.statements.map((statement, index) => [statement, index]));
+    positions.set(level, position);
+  }
+  return position;
+}
+
 /** The set's unguarded headers and its unfollowed proxy_params include, in the level's statement order. */
 function anchors(found: Found): Directive[] {
   const level = found.level;
   const headers = found.directives.filter((d) => guardsWithin(d, level).length === 0);
   const all = found.proxyParams ? [...headers, found.proxyParams] : headers;
-  return all.sort((a, b) => level.statements.indexOf(a) - level.statements.indexOf(b));
+  // Positions looked up once per level: indexOf in the comparator is quadratic when a level sets thousands of
+  // headers, and a level with thousands of statements is asked once per location that inherits its set.
+  const position = positionsIn(level);
+  return all.sort((a, b) => (position.get(a) ?? -1) - (position.get(b) ?? -1));
 }
 
 export function lastHeaderAnchor(found: Found): Directive | undefined {

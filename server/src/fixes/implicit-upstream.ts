@@ -20,10 +20,11 @@
 // - The server keeps the address as written; an https pass without a port gets `:443` (a `server` defaults to 80).
 import { detectIndentUnit, insertLineBefore, lineStartOf, replaceSpan } from '../analysis/edits.js';
 import { parsePassTarget, type Pass } from '../analysis/passes.js';
-import { unfollowedIncludes, type Scope } from '../analysis/scopes.js';
+import { perWorkspace } from '../analysis/per-workspace.js';
+import { statementsNamed, unfollowedIncludes, type Scope } from '../analysis/scopes.js';
 import { findUpstreams, upstreams, type Upstream } from '../analysis/upstreams.js';
 import type { TextEdit } from '../core/types.js';
-import type { Directive } from '../model/types.js';
+import type { ConfigFile, Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import { enclosingGuardsWithin } from '../analysis/template-blocks.js';
 
@@ -87,15 +88,29 @@ export function looksLikeUpstreamName(pass: Pass): boolean {
   return !host.includes('.') && !host.startsWith('[') && host !== 'localhost';
 }
 
-export function reusableUpstream(workspace: Workspace, pass: Pass, target: ImplicitTarget): Upstream | undefined {
-  return upstreams(workspace).find((upstream) => {
-    if (upstream.templated || upstream.servers.length !== 1) return false;
-    if (!upstream.bodies.some((body) => body.root === pass.scope.root)) return false;
-    if (upstream.bodies.some((body) => unfollowedIncludes(body).length > 0)) return false;
+/** Single-server upstreams that could be reused, by their server's key, in upstreams() order. */
+function indexReusable(workspace: Workspace): Map<string, Upstream[]> {
+  const byKey = new Map<string, Upstream[]>();
+  for (const upstream of upstreams(workspace)) {
+    if (upstream.templated || upstream.servers.length !== 1) continue;
+    if (upstream.bodies.some((body) => unfollowedIncludes(body).length > 0)) continue;
     const server = upstream.servers[0]!;
     const flags = server.args.slice(1).map((argument) => argument.value);
-    return !flags.includes('down') && !flags.includes('backup') && serverKey(server) === target.key;
-  });
+    const key = serverKey(server);
+    if (flags.includes('down') || flags.includes('backup') || key === undefined) continue;
+    const list = byKey.get(key);
+    if (list) list.push(upstream);
+    else byKey.set(key, [upstream]);
+  }
+  return byKey;
+}
+
+// Every literal proxy_pass asks: one index per workspace keeps that linear in the number of upstreams.
+const reusableByKey = perWorkspace(indexReusable);
+
+export function reusableUpstream(workspace: Workspace, pass: Pass, target: ImplicitTarget): Upstream | undefined {
+  const candidates = reusableByKey(workspace).get(target.key) ?? [];
+  return candidates.find((upstream) => upstream.bodies.some((body) => body.root === pass.scope.root));
 }
 
 export function upstreamName(workspace: Workspace, target: ImplicitTarget): string {
@@ -104,6 +119,22 @@ export function upstreamName(workspace: Workspace, target: ImplicitTarget): stri
   let name = base;
   for (let n = 2; findUpstreams(workspace, name).length > 0; n++) name = `${base}_${n}`;
   return name;
+}
+
+// Every literal proxy_pass asks for the first server block of its file at its http level, which may hold thousands of
+// statements from as many included files: index each level once.
+const firstServers = new WeakMap<Scope, Map<ConfigFile, Directive>>();
+
+function firstServerOf(http: Scope, file: ConfigFile): Directive | undefined {
+  let byFile = firstServers.get(http);
+  if (!byFile) {
+    byFile = new Map();
+    for (const statement of statementsNamed(http, 'server')) {
+      if (statement.blockSpan && !byFile.has(statement.file)) byFile.set(statement.file, statement);
+    }
+    firstServers.set(http, byFile);
+  }
+  return byFile.get(file);
 }
 
 /** The server scope around the pass and the http scope around that; undefined outside http. */
@@ -135,7 +166,7 @@ export function insertUpstreamEdit(pass: Pass, name: string, target: ImplicitTar
   const found = serverAndHttp(pass);
   if (!found) return undefined;
   const own = found.server.block!;
-  const first = found.http.statements.find((s) => s.name === 'server' && s.blockSpan && s.file === own.file) ?? own;
+  const first = firstServerOf(found.http, own.file) ?? own;
   const file = first.file;
   const text = upstreamText(name, target, detectIndentUnit(file), count);
   const httpBlock = found.http.block;

@@ -13,7 +13,7 @@
 // Variable names are compared lower-cased: nginx lower-cases them when it registers and looks them up.
 import type { TextEdit } from '../core/types.js';
 import { replaceSpan } from '../analysis/edits.js';
-import type { Scope } from '../analysis/scopes.js';
+import { statementsNamed, type Scope } from '../analysis/scopes.js';
 import { hasTemplateAction } from '../analysis/template-text.js';
 import type { Argument, Directive } from '../model/types.js';
 
@@ -108,11 +108,20 @@ export function httpScopeOf(scope: Scope): Scope | undefined {
   return undefined;
 }
 
-export function effectiveMaps(http: Scope): Map<string, MapReading> {
-  const maps = new Map<string, MapReading>();
-  for (const statement of http.statements) {
-    const reading = statement.name === 'map' ? readMap(statement) : undefined;
-    if (reading) maps.set(reading.variable, reading);
+// Every pass and every fix needing a map asks its http level: read each level's maps once.
+const mapsByLevel = new WeakMap<Scope, ReadonlyMap<string, MapReading>>();
+
+/** Shared between callers: do not mutate. */
+export function effectiveMaps(http: Scope): ReadonlyMap<string, MapReading> {
+  let maps = mapsByLevel.get(http);
+  if (!maps) {
+    const readings = new Map<string, MapReading>();
+    for (const statement of statementsNamed(http, 'map')) {
+      const reading = readMap(statement);
+      if (reading) readings.set(reading.variable, reading);
+    }
+    maps = readings;
+    mapsByLevel.set(http, maps);
   }
   return maps;
 }

@@ -43,7 +43,9 @@ export function ownStatementOf(workspace: Workspace, upstream: Upstream, directi
 export function lastMember(upstream: Upstream): Directive | undefined {
   const statements = upstream.bodies[0]?.statements ?? [];
   const members = [...upstream.servers, ...upstream.balancers];
-  return members.sort((a, b) => statements.indexOf(a) - statements.indexOf(b)).at(-1);
+  // Positions looked up once: indexOf in the comparator is quadratic in an upstream with a thousand servers.
+  const position = new Map(statements.map((statement, index) => [statement, index]));
+  return members.sort((a, b) => (position.get(a) ?? -1) - (position.get(b) ?? -1)).at(-1);
 }
 
 function startsLine(directive: Directive): boolean {

@@ -1,19 +1,25 @@
 // Builds the config model of one file from its tree. Rules read only this model, never tree-sitter nodes.
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Tree } from 'web-tree-sitter';
 import { collectSyntaxProblems } from '../parser/syntax-problems.js';
 import { findStructureProblems } from './structure-problems.js';
-import { buildArgument } from './arguments.js';
 import { parseContextName } from './context.js';
-import { EMPTY_SPAN, spanOfNode } from './span.js';
-import { readTemplateControl, TemplateScopeStack } from './template-guards.js';
-import type { ConfigFile, ContextName, Directive } from './types.js';
+import { LineIndex } from './line-index.js';
+import { limitNesting } from './nesting-limit.js';
+import { EMPTY_SPAN } from './span.js';
+import { readStatements } from './statements.js';
+import { readPlainStatements } from './text-reader.js';
+import type { ConfigFile, ContextName } from './types.js';
 
 const STATED_CONTEXT = /^#\s*nginx-keepalive:.*\bcontext\s*=\s*([a-z_]+)/;
 
 /** The context stated in the file's leading comment block (blank lines allowed), if it names a known context. */
 export function findStatedContext(text: string): ContextName | undefined {
-  for (const line of text.split(/\r?\n/)) {
-    const trimmed = line.trim();
+  // Line by line rather than split(): only the leading comment block is read, however long the file.
+  for (let start = 0; start <= text.length; ) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    const trimmed = text.slice(start, end).trim();
+    start = end + 1;
     if (trimmed === '') continue;
     if (!trimmed.startsWith('#')) return undefined;
     const match = STATED_CONTEXT.exec(trimmed);
@@ -27,82 +33,60 @@ export function detectEol(text: string): '\n' | '\r\n' {
   return newline > 0 && text[newline - 1] === '\r' ? '\r\n' : '\n';
 }
 
-/** The leading white space of the line `offset` is on (a byte order mark is not part of the first line's indent). */
-function indentAt(text: string, offset: number): string {
-  const newlineAfter = text.lastIndexOf('\n', offset - 1) + 1;
-  const lineStart = newlineAfter === 0 && text.startsWith('\uFEFF') ? 1 : newlineAfter;
-  return /^[ \t]*/.exec(text.slice(lineStart, offset))![0];
+/**
+ * Template actions all open with `{{`, so a text without one has none. The statement walk usually meets one (as a
+ * statement or in an argument); the whole tree is searched only when it did not.
+ */
+function containsTemplateAction(tree: Tree, text: string, sawTemplateAction: boolean): boolean {
+  if (!text.includes('{{')) return false;
+  if (sawTemplateAction) return true;
+  return tree.rootNode.descendantsOfType(['template_control', 'template_expression', 'template_comment']).length > 0;
 }
 
-function directiveName(nameNode: Node, text: string): string {
-  return nameNode.type === 'directive_name' ? nameNode.text : buildArgument(nameNode, text).value;
-}
-
-class FileBuilder {
-  private readonly scopes = new TemplateScopeStack();
-
-  constructor(private readonly file: ConfigFile) {}
-
-  /** Statements of `container` (source_file or block). Directives inside an ERROR node are kept at this level. */
-  statements(container: Node, parent: Directive | undefined): Directive[] {
-    const directives: Directive[] = [];
-    for (const child of container.namedChildren) {
-      if (child.type === 'directive') directives.push(this.directive(child, parent));
-      else if (child.type === 'template_control') this.templateControl(child);
-      else if (child.isError) directives.push(...this.statements(child, parent));
-    }
-    return directives;
-  }
-
-  private templateControl(node: Node): void {
-    const control = readTemplateControl(node);
-    if (!control) return;
-    this.file.templateControls.push(control);
-    this.scopes.apply(control);
-  }
-
-  private directive(node: Node, parent: Directive | undefined): Directive {
-    const text = this.file.text;
-    const nameNode = node.childForFieldName('name');
-    const body = node.childForFieldName('body') ?? node.childForFieldName('lua');
-    const directive: Directive = {
-      name: nameNode ? directiveName(nameNode, text) : '',
-      nameSpan: spanOfNode(nameNode ?? node),
-      args: node.childrenForFieldName('argument').map((arg) => buildArgument(arg, text)),
-      span: spanOfNode(node),
-      blockSpan: body ? spanOfNode(body) : undefined,
-      children: [],
-      condition: node.childForFieldName('condition')?.text,
-      parent,
-      file: this.file,
-      guards: this.scopes.current(),
-      indent: indentAt(text, node.startIndex),
-    };
-    if (body?.type === 'block') directive.children = this.statements(body, directive);
-    return directive;
-  }
-}
-
-function containsTemplateAction(root: Node): boolean {
-  return root.descendantsOfType(['template_control', 'template_expression', 'template_comment']).length > 0;
-}
-
-/** The caller owns `tree` and may delete it as soon as this returns: the model keeps no tree-sitter objects. */
-export function buildConfigFile(path: string, text: string, tree: Tree): ConfigFile {
-  const file: ConfigFile = {
+function newFile(path: string, text: string): ConfigFile {
+  return {
     path,
     text,
     directives: [],
     templateControls: [],
-    syntaxProblems: collectSyntaxProblems(tree, text),
+    syntaxProblems: [],
     statedContext: findStatedContext(text),
-    isTemplate: containsTemplateAction(tree.rootNode),
+    isTemplate: false,
     eol: detectEol(text),
   };
-  file.directives = new FileBuilder(file).statements(tree.rootNode, undefined);
-  file.syntaxProblems.push(...findStructureProblems(file.directives));
+}
+
+/** Adds the problems found on the model (nesting, missing blocks, glued tokens) to the parser's, in text order. */
+function addModelProblems(file: ConfigFile): ConfigFile {
+  file.syntaxProblems = file.syntaxProblems.concat(limitNesting(file.directives), findStructureProblems(file.directives));
   file.syntaxProblems.sort((a, b) => a.span.startOffset - b.span.startOffset);
   return file;
+}
+
+/** The caller owns `tree` and may delete it as soon as this returns: the model keeps no tree-sitter objects. */
+export function buildConfigFile(path: string, text: string, tree: Tree): ConfigFile {
+  const file = newFile(path, text);
+  file.syntaxProblems = collectSyntaxProblems(tree, text);
+  const source = { text, lines: new LineIndex(text), hasErrors: tree.rootNode.hasError };
+  // A plain file is read from its text; the tree is walked for templates, Lua blocks and files with errors.
+  const plain = readPlainStatements(file, source);
+  const statements = plain ? { directives: plain, sawTemplateAction: false } : readStatements(file, tree, source);
+  file.directives = statements.directives;
+  file.isTemplate = containsTemplateAction(tree, text, statements.sawTemplateAction);
+  return addModelProblems(file);
+}
+
+/**
+ * The model of a plain file from its text alone, with no parse at all; undefined when only a tree can tell. The text
+ * reader accepts no text whose tree has an error (test/property/text-reader.test.ts), so the model is the one
+ * buildConfigFile would build, with no syntax problem from the parser.
+ */
+export function buildPlainConfigFile(path: string, text: string): ConfigFile | undefined {
+  const file = newFile(path, text);
+  const directives = readPlainStatements(file, { text, lines: new LineIndex(text), hasErrors: false });
+  if (!directives) return undefined;
+  file.directives = directives;
+  return addModelProblems(file);
 }
 
 /** A file that could not be parsed (e.g. the parse timed out): no statements, one syntax problem. */

@@ -120,6 +120,18 @@ function isMainOnly(directive: Directive): boolean {
  * snippet, and otherwise the most outer context any top-level directive demands (main > http > server > location).
  */
 export function inferRootContext(file: ConfigFile): ContextName {
+  let context = rootContexts.get(file);
+  if (context === undefined) {
+    context = readRootContext(file);
+    rootContexts.set(file, context);
+  }
+  return context;
+}
+
+// Choosing roots asks about every document several times; a file is immutable once built.
+const rootContexts = new WeakMap<ConfigFile, ContextName>();
+
+function readRootContext(file: ConfigFile): ContextName {
   if (file.statedContext) return file.statedContext;
   if (path.basename(file.path).endsWith('.sigil')) return 'http';
   const top = file.directives;

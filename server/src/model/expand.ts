@@ -2,6 +2,7 @@
 // (which resolves includes as it meets them) and walkEffective (which replays the recorded edges) use it, so the two
 // agree on which includes are followed, where cycles are cut and where the limits stop the walk.
 import { contextOpenedBy } from './context.js';
+import { MAX_NESTING_DEPTH } from './nesting-limit.js';
 import type { ConfigFile, ContextName, Directive } from './types.js';
 
 export interface IncludeLimits {
@@ -47,22 +48,31 @@ class Expansion {
   }
 
   private directives(directives: readonly Directive[], scope: ExpansionScope): void {
+    const visit = this.hooks.visit;
     for (const directive of directives) {
-      if (this.hooks.visit?.(directive, scope) === false) continue;
+      if (visit && visit(directive, scope) === false) continue;
       if (directive.name === 'include') this.include(directive, scope);
-      const inner = contextOpenedBy(directive, scope.context);
-      if (inner && directive.children.length > 0) {
-        this.directives(directive.children, { ...scope, context: inner, ancestors: [...scope.ancestors, directive] });
+      // Most directives have no block: ask for the context only of those with statements inside.
+      const inner = directive.children.length > 0 ? contextOpenedBy(directive, scope.context) : undefined;
+      if (inner) {
+        const ancestors = [...scope.ancestors, directive];
+        this.directives(directive.children, { context: inner, ancestors, includedFrom: scope.includedFrom });
       }
     }
   }
 
   private include(include: Directive, scope: ExpansionScope): void {
-    const includedScope = { ...scope, includedFrom: [...scope.includedFrom, include] };
+    const includedFrom = [...scope.includedFrom, include];
+    const includedScope = { context: scope.context, ancestors: scope.ancestors, includedFrom };
     for (const target of this.hooks.resolve(include)) {
       if (this.chain.has(target)) {
         this.hooks.cut?.(include, 'cycle', target);
-      } else if (this.includedFiles >= this.limits.maxIncludedFiles || includedScope.includedFrom.length > this.limits.maxDepth) {
+      } else if (
+        this.includedFiles >= this.limits.maxIncludedFiles ||
+        includedScope.includedFrom.length > this.limits.maxDepth ||
+        // Each file's own nesting is bounded (nesting-limit.ts); this bounds the nesting an include chain adds up to.
+        scope.ancestors.length >= MAX_NESTING_DEPTH
+      ) {
         this.hooks.cut?.(include, 'limit', target);
       } else {
         this.includedFiles++;

@@ -3,13 +3,16 @@
 import path from 'node:path';
 import type { FileHost, ModelCache, SourceDocument } from '../core/types.js';
 import type { NginxParser } from '../parser/loader.js';
-import { buildConfigFile, unparsedConfigFile } from './build.js';
+import { buildConfigFile, buildPlainConfigFile, unparsedConfigFile } from './build.js';
 import type { ConfigFile } from './types.js';
 
 export type ParserLike = Pick<NginxParser, 'parse'>;
 
 /** The model of `text`; a parse that fails (e.g. times out) gives an unparsed model instead of an exception. */
 export function parseFile(parser: ParserLike, filePath: string, text: string): ConfigFile {
+  // Most files are plain nginx, read without tree-sitter: the parse is the larger part of building a model.
+  const plain = buildPlainConfigFile(filePath, text);
+  if (plain) return plain;
   let tree;
   try {
     tree = parser.parse(text);

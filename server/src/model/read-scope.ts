@@ -43,16 +43,43 @@ export function globBase(pattern: string): string {
   return segments.slice(0, firstMagic).join('/') || '/';
 }
 
+/** True when `filePath` (absolute, normalised) is one of `areas` or lies below one: a look-up per ancestor. */
+function isUnderAny(filePath: string, areas: ReadonlySet<string>): boolean {
+  for (let current = filePath; ; current = path.dirname(current)) {
+    if (areas.has(current)) return true;
+    if (path.dirname(current) === current) return false;
+  }
+}
+
 /** `areas` are absolute files or directories; a directory allows everything below it. */
 export function createReadScope(areas: readonly string[]): ReadScope {
-  const written = [...new Set(areas.map((area) => path.resolve(area)))];
-  const resolved = [...new Set(written.map(realPath))];
+  const written = new Set(areas.map((area) => path.resolve(area)));
+  // Resolved lazily, the areas no other area contains first: with thousands of documents under one read root, the
+  // root alone usually answers, and resolving every document's symlinks would cost system calls per path segment.
+  const outermost = [...written].filter((area) => area === path.dirname(area) || !isUnderAny(path.dirname(area), written));
+  const inner = [...written].filter((area) => !outermost.includes(area));
+  let resolvedOuter: Set<string> | undefined;
+  let resolvedAll: Set<string> | undefined;
+  // A scope lives for one analysis, during which the disk is taken as fixed; each included file is asked about more
+  // than once.
+  const answers = new Map<string, boolean>();
+  const decide = (absolute: string): boolean => {
+    if (!isUnderAny(absolute, written)) return false;
+    const real = realPath(absolute);
+    resolvedOuter ??= new Set(outermost.map(realPath));
+    if (isUnderAny(real, resolvedOuter)) return true;
+    resolvedAll ??= new Set([...resolvedOuter, ...inner.map(realPath)]);
+    return isUnderAny(real, resolvedAll);
+  };
   return {
     allows(candidate) {
       const absolute = path.resolve(candidate);
-      if (!written.some((area) => isUnder(absolute, area))) return false;
-      const real = realPath(absolute);
-      return resolved.some((area) => isUnder(real, area));
+      let answer = answers.get(absolute);
+      if (answer === undefined) {
+        answer = decide(absolute);
+        answers.set(absolute, answer);
+      }
+      return answer;
     },
   };
 }

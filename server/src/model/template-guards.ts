@@ -1,8 +1,8 @@
 // Pairs statement-level template control actions. They are flat siblings in the tree and may open in one nginx block
 // and close in another, so they are paired in document order with a stack, not by tree structure.
-import type { Node } from 'web-tree-sitter';
+import type { TreeCursor } from 'web-tree-sitter';
+import type { LineIndex } from './line-index.js';
 import type { TemplateControl, TemplateGuard, TemplateKeyword } from './types.js';
-import { spanOfNode } from './span.js';
 
 const KEYWORDS: ReadonlySet<string> = new Set<TemplateKeyword>([
   'if',
@@ -19,16 +19,31 @@ const KEYWORDS: ReadonlySet<string> = new Set<TemplateKeyword>([
 
 const OPENERS: ReadonlySet<TemplateKeyword> = new Set<TemplateKeyword>(['if', 'range', 'with', 'define', 'block']);
 
-/** Reads a `template_control` node; undefined for a keyword the model does not know. */
-export function readTemplateControl(node: Node): TemplateControl | undefined {
-  const keyword = node.childForFieldName('keyword')?.text ?? '';
+/** The text of the first child in each of the fields `names` of the cursor's node; the cursor does not move. */
+function fieldTexts(cursor: TreeCursor, text: string, names: readonly string[]): Map<string, string> {
+  const found = new Map<string, string>();
+  if (!cursor.gotoFirstChild()) return found;
+  do {
+    const field = cursor.currentFieldName;
+    if (field && names.includes(field) && !found.has(field)) found.set(field, text.slice(cursor.startIndex, cursor.endIndex));
+  } while (cursor.gotoNextSibling());
+  cursor.gotoParent();
+  return found;
+}
+
+/** Reads the `template_control` node at the cursor (which does not move); undefined for a keyword not known here. */
+export function readTemplateControl(cursor: TreeCursor, text: string, lines: LineIndex): TemplateControl | undefined {
+  const start = cursor.startIndex;
+  const end = cursor.endIndex;
+  const fields = fieldTexts(cursor, text, ['keyword', 'pipeline']);
+  const keyword = fields.get('keyword') ?? '';
   if (!KEYWORDS.has(keyword)) return undefined;
-  const pipeline = (node.childForFieldName('pipeline')?.text ?? '').trim();
+  const pipeline = (fields.get('pipeline') ?? '').trim();
   const elseIf = keyword === 'else' && /^if\b/.test(pipeline);
   return {
     keyword: elseIf ? 'else if' : (keyword as TemplateKeyword),
     pipeline: elseIf ? pipeline.slice(2).trim() : pipeline,
-    span: spanOfNode(node),
+    span: lines.span(start, end),
   };
 }
 

@@ -4,7 +4,7 @@ import { inferRootContext } from './context.js';
 import path from 'node:path';
 import { DEFAULT_INCLUDE_LIMITS, expandRoot, type ExpansionScope, type IncludeLimits } from './expand.js';
 import { FileLoader, type ParserLike } from './file-loader.js';
-import { includePrefixes, includeTarget, resolveInclude, type IncludeSearch } from './includes.js';
+import { includePrefixes, includeTarget, resolveInclude, type IncludeResolution, type IncludeSearch } from './includes.js';
 import { createReadScope, type ReadScope } from './read-scope.js';
 import type { ConfigFile, ContextName, Directive } from './types.js';
 
@@ -91,6 +91,16 @@ class WorkspaceBuilder {
     const prefixes = includePrefixes(file.path, context, this.scope);
     const root: WorkspaceRoot = { file, context, prefixes, includes: new Map() };
     const search: IncludeSearch = { host: this.host, pathMap: this.options.pathMap ?? [], prefixes, scope: this.scope };
+    // `include fastcgi_params;` in every location: resolve each path once per root (the disk is taken as fixed).
+    const resolutions = new Map<string, IncludeResolution>();
+    const resolveOnce = (includePath: string): IncludeResolution => {
+      let resolution = resolutions.get(includePath);
+      if (!resolution) {
+        resolution = resolveInclude(includePath, search);
+        resolutions.set(includePath, resolution);
+      }
+      return resolution;
+    };
     const problems: IncludeProblem[] = [];
     const reached = new Set<ConfigFile>();
     let limitReported = false;
@@ -101,7 +111,7 @@ class WorkspaceBuilder {
         resolve: (include) => {
           const known = root.includes.get(include);
           if (known) return known;
-          const files = this.resolve(include, search, problems);
+          const files = this.resolve(include, resolveOnce, problems);
           root.includes.set(include, files);
           for (const target of files) if (target !== file) reached.add(target);
           return files;
@@ -120,10 +130,14 @@ class WorkspaceBuilder {
     return { root, problems, reached };
   }
 
-  private resolve(include: Directive, search: IncludeSearch, problems: IncludeProblem[]): ConfigFile[] {
+  private resolve(
+    include: Directive,
+    resolveInclude: (includePath: string) => IncludeResolution,
+    problems: IncludeProblem[],
+  ): ConfigFile[] {
     const target = includeTarget(include);
     if (!target) return [];
-    const resolution = resolveInclude(target.value, search);
+    const resolution = resolveInclude(target.value);
     if (resolution.problem) problems.push(problemAt(include, resolution.problem.kind, resolution.problem.message));
     const files: ConfigFile[] = [];
     for (const filePath of resolution.paths) {
@@ -174,8 +188,14 @@ function mergeIncludes(roots: WorkspaceRoot[]): Map<Directive, ConfigFile[]> {
   const merged = new Map<Directive, ConfigFile[]>();
   for (const root of roots) {
     for (const [include, files] of root.includes) {
-      const known = merged.get(include) ?? [];
-      merged.set(include, [...known, ...files.filter((file) => !known.includes(file))]);
+      const known = merged.get(include);
+      if (!known) {
+        merged.set(include, [...files]);
+        continue;
+      }
+      // A Set, not includes(): a glob may pull in thousands of files under each of several roots.
+      const seen = new Set(known);
+      merged.set(include, [...known, ...files.filter((file) => !seen.has(file))]);
     }
   }
   return merged;
@@ -215,12 +235,22 @@ export function buildWorkspace(
  */
 export function walkEffective(workspace: Workspace, visit: EffectiveVisitor): void {
   for (const root of workspace.roots) {
+    // The statements of one block share their scope object: extend it once per block, not once per statement.
+    let last: ExpansionScope | undefined;
+    let effective: EffectiveScope | undefined;
     expandRoot(
       root.file,
       root.context,
       {
         resolve: (include) => root.includes.get(include) ?? [],
-        visit: (directive, scope) => visit(directive, { ...scope, root }),
+        visit: (directive, scope) => {
+          if (scope !== last || !effective) {
+            last = scope;
+            // Spelled out: an object spread here cost more than the rest of the walk.
+            effective = { context: scope.context, ancestors: scope.ancestors, includedFrom: scope.includedFrom, root };
+          }
+          return visit(directive, effective);
+        },
       },
       workspace.limits,
     );
