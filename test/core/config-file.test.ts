@@ -79,7 +79,7 @@ describe('parseConfig', () => {
   it.each([
     ['{ "rules": ', /^invalid JSON: /],
     ['[]', /^expected a JSON object, got \[\]$/],
-    ['{"rule": {}}', /^unknown key "rule" \(expected one of: rules, nginxVersion, keepaliveConnections, pathMap\)$/],
+    ['{"rule": {}}', /^unknown key "rule" \(expected one of: rules, nginxVersion, keepaliveConnections, pathMap, maxFileSize\)$/],
     ['{"rules": []}', /^"rules" must be an object of rule id -> off\|info\|warning\|error$/],
     ['{"rules": {"no-such-rule": "off"}}', /^"rules": unknown rule "no-such-rule" \(known: syntax, include, /],
     ['{"rules": {"include": "warn"}}', /^"rules.include": expected one of off, info, warning, error, got "warn"$/],
@@ -121,7 +121,7 @@ describe('the shipped schema', () => {
       properties: { rules: { properties: Record<string, { enum: string[] }> } } & Record<string, unknown>;
     };
     expect(schema.additionalProperties).toBe(false);
-    expect(Object.keys(schema.properties)).toEqual(['$schema', 'rules', 'nginxVersion', 'keepaliveConnections', 'pathMap']);
+    expect(Object.keys(schema.properties)).toEqual(['$schema', 'rules', 'nginxVersion', 'keepaliveConnections', 'pathMap', 'maxFileSize']);
     expect(Object.keys(schema.properties.rules.properties)).toEqual(rules.map((rule) => rule.meta.id));
     for (const property of Object.values(schema.properties.rules.properties)) {
       expect(property.enum).toEqual(['off', 'info', 'warning', 'error']);

@@ -18,11 +18,11 @@ export function splitSourceLines(text: string): string[] {
  * the caret lines up whatever the terminal's tab width. Empty when the line does not exist (a stale or foreign span).
  */
 export function codeFrame(lines: readonly string[], span: Span, styles: FrameStyles): string[] {
-  const lineText = lines[span.start.line];
-  if (lineText === undefined) return [];
+  const fullLine = lines[span.start.line];
+  if (fullLine === undefined) return [];
   const lineNumber = String(span.start.line + 1);
-  const start = Math.min(span.start.column, lineText.length);
-  const end = span.end.line === span.start.line ? Math.min(span.end.column, lineText.length) : lineText.length;
+  const fullEnd = span.end.line === span.start.line ? Math.min(span.end.column, fullLine.length) : fullLine.length;
+  const { lineText, start, end } = excerpt(fullLine, Math.min(span.start.column, fullLine.length), fullEnd);
   const width = Math.max(1, end - start);
   const indent = lineText.slice(0, start).replace(/[^\t]/g, ' ');
   const underline = `^${'~'.repeat(width - 1)}`;
@@ -30,4 +30,23 @@ export function codeFrame(lines: readonly string[], span: Span, styles: FrameSty
     `${styles.gutter(`${lineNumber} |`)} ${lineText}`,
     `${styles.gutter(`${' '.repeat(lineNumber.length)} |`)} ${indent}${styles.marker(underline)}`,
   ];
+}
+
+/** Longest source line shown whole; a longer one is cut around the span, marked with `…` where cut. */
+export const MAX_FRAME_COLUMNS = 200;
+/** Columns kept before the span when a long line is cut. */
+const CONTEXT_BEFORE = 40;
+
+/**
+ * A window of a long line around [start, end), with the span's columns in it. Why: a minified or generated file
+ * can hold megabytes on one line, and printing the whole line once per finding on it makes the report quadratic.
+ */
+function excerpt(line: string, start: number, end: number): { lineText: string; start: number; end: number } {
+  if (line.length <= MAX_FRAME_COLUMNS) return { lineText: line, start, end };
+  const from = Math.max(0, Math.min(start - CONTEXT_BEFORE, line.length - MAX_FRAME_COLUMNS));
+  const to = Math.min(line.length, from + MAX_FRAME_COLUMNS);
+  const lead = from > 0 ? '…' : '';
+  const lineText = `${lead}${line.slice(from, to)}${to < line.length ? '…' : ''}`;
+  const shift = lead.length - from;
+  return { lineText, start: start + shift, end: Math.min(end, to) + shift };
 }

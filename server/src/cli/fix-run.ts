@@ -63,6 +63,7 @@ async function write(result: FixAllResult, documents: SourceDocument[], context:
   const reread = readDocuments(
     documents.map((doc) => doc.path),
     io.cwd,
+    { maxFileBytes: context.analyzeOptions.maxFileBytes },
   );
   for (const line of reread.errors) io.stderrLine(line);
   const findings = reread.documents.length === 0 ? [] : await analyze(reread.documents, context.analyzeOptions);

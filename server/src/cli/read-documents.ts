@@ -1,5 +1,6 @@
 // Reads the discovered files into SourceDocuments. An unreadable file is reported and the rest are still read.
-import { readFileSync } from 'node:fs';
+import { DEFAULT_MAX_FILE_BYTES, formatByteSize } from '../core/byte-size.js';
+import { readRegularFile } from '../core/read-file.js';
 import type { SourceDocument } from '../core/types.js';
 import { describeFsError, displayPath } from './paths.js';
 
@@ -11,24 +12,37 @@ export interface ReadResult {
   notes: string[];
 }
 
+export interface ReadOptions {
+  /** Files larger than this are not read: an error naming the limit (default DEFAULT_MAX_FILE_BYTES). */
+  maxFileBytes?: number;
+}
+
 /** Git's heuristic: a NUL byte early on means binary. Text configs never contain one. */
 const BINARY_SNIFF_BYTES = 8192;
 
-export function readDocuments(files: string[], cwd: string): ReadResult {
+export function readDocuments(files: string[], cwd: string, options: ReadOptions = {}): ReadResult {
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const result: ReadResult = { documents: [], errors: [], notes: [] };
   for (const file of files) {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(file);
-    } catch (error) {
-      result.errors.push(`${displayPath(file, cwd)}: ${describeFsError(error)}`);
-      continue;
+    const shown = displayPath(file, cwd);
+    const read = readRegularFile(file, maxFileBytes);
+    if (read.kind === 'failed') {
+      result.errors.push(`${shown}: ${describeFsError(read.error)}`);
+    } else if (read.kind === 'not-regular') {
+      // Discovery only lists regular files; this one was replaced (by a FIFO, a directory...) since.
+      result.errors.push(`${shown}: not a regular file`);
+    } else if (read.kind === 'too-large') {
+      result.errors.push(
+        `${shown}: not checked: ${formatByteSize(read.size)} is over the ${formatByteSize(maxFileBytes)} file size limit ` +
+          '(raise it with --max-file-size or "maxFileSize" in .nginx-keepalive.json)',
+      );
+    } else if (isBinary(read.bytes)) {
+      result.notes.push(`${shown}: skipped (binary file)`);
+    } else {
+      // Invalid UTF-8 becomes U+FFFD, one UTF-16 unit per bad sequence: positions after it stay on their line and
+      // column; --fix refuses to rewrite such a file (write-fixes.ts), since the bytes would not round-trip.
+      result.documents.push({ path: file, text: read.bytes.toString('utf8') });
     }
-    if (isBinary(bytes)) {
-      result.notes.push(`${displayPath(file, cwd)}: skipped (binary file)`);
-      continue;
-    }
-    result.documents.push({ path: file, text: bytes.toString('utf8') });
   }
   return result;
 }

@@ -13,7 +13,7 @@ import { displayPath } from './paths.js';
 
 export interface RunSettings {
   /** What analyze() gets, except readRoots (discovery's) and the host. */
-  analyze: Pick<AnalyzeOptions, 'nginxVersion' | 'rules' | 'pathMap' | 'keepaliveConnections'>;
+  analyze: Pick<AnalyzeOptions, 'nginxVersion' | 'rules' | 'pathMap' | 'keepaliveConnections' | 'maxFileBytes'>;
   /** Absolute path of the settings file used, if any. */
   configFile: string | undefined;
   notes: string[];
@@ -48,6 +48,7 @@ function merge(options: CheckOptions, config: ProjectConfig | undefined): RunSet
     rules: { ...config?.rules, ...options.rules },
     pathMap,
     keepaliveConnections: options.keepaliveConnections ?? config?.keepaliveConnections,
+    maxFileBytes: options.maxFileBytes ?? config?.maxFileBytes,
   };
 }
 

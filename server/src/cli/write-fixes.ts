@@ -25,6 +25,11 @@ export interface WriteGuards {
   /** Absolute files or directories that may be written (the checked paths). */
   roots: readonly string[];
   isClean: SyntaxChecker;
+  /**
+   * Called with the new text in its temporary file, right before the disk is compared with the text read: the last
+   * moment a concurrent change can still be detected. Tests change the file here; the CLI passes nothing.
+   */
+  beforeCommit?: (target: string) => void;
 }
 
 export interface WriteRefusal {
@@ -70,6 +75,7 @@ export function writeFixedFile(file: FixedFile, guards: WriteGuards): void {
     writeFileSync(temp, file.fixed, { flag: 'wx', mode: 0o600 });
     chmodSync(temp, stats.mode & 0o7777);
     keepOwner(temp, stats.uid, stats.gid);
+    guards.beforeCommit?.(target);
     // Compared as late as possible, right before the rename, to leave the smallest window for a concurrent change.
     assertUnchanged(target, file.original);
     renameSync(temp, target);

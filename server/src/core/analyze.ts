@@ -91,7 +91,7 @@ export async function analyzeWorkspace(
 ): Promise<WorkspaceAnalysis> {
   const resolved = resolveOptions(options);
   const parser = await loadNginxParser();
-  const workspace = buildWorkspace(docs, options.host ?? createFsHost(), parser, {
+  const workspace = buildWorkspace(docs, options.host ?? createFsHost({ maxFileBytes: options.maxFileBytes }), parser, {
     pathMap: options.pathMap,
     readRoots: options.readRoots,
     models: options.models,

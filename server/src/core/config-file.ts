@@ -4,6 +4,7 @@
 // constants.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { parseByteSize } from './byte-size.js';
 import { parseNginxVersion } from './options.js';
 import type { PathMapping, SeveritySetting } from './types.js';
 
@@ -13,7 +14,7 @@ export const KEEPALIVE_CONNECTIONS_RANGE = { minimum: 1, maximum: 10_000 } as co
 /** What parseNginxVersion accepts: "1", "1.25" or "1.25.3". */
 export const NGINX_VERSION_PATTERN = '^\\s*\\d+(\\.\\d+)?(\\.\\d+)?\\s*$';
 /** `$schema` lets editors find the schema; it means nothing to the checker. */
-const KEYS = ['$schema', 'rules', 'nginxVersion', 'keepaliveConnections', 'pathMap'] as const;
+const KEYS = ['$schema', 'rules', 'nginxVersion', 'keepaliveConnections', 'pathMap', 'maxFileSize'] as const;
 
 export interface ProjectConfig {
   /** Absolute path of the file the settings came from. */
@@ -24,6 +25,8 @@ export interface ProjectConfig {
   keepaliveConnections?: number;
   /** `to` made absolute against the config file's directory, so the settings mean the same from any working directory. */
   pathMap: PathMapping[];
+  /** Bytes: larger files are not checked. */
+  maxFileBytes?: number;
 }
 
 /** A settings file that cannot be used. `detail` names the key; the caller shows `file` however it shows paths. */
@@ -115,6 +118,7 @@ export function parseConfig(text: string, file: string, knownRuleIds: ReadonlySe
     config.keepaliveConnections = readKeepaliveConnections(json.keepaliveConnections, fail);
   }
   if (json.pathMap !== undefined) config.pathMap = readPathMap(json.pathMap, path.dirname(file), fail);
+  if (json.maxFileSize !== undefined) config.maxFileBytes = readMaxFileSize(json.maxFileSize, fail);
   return config;
 }
 
@@ -145,6 +149,16 @@ function readKeepaliveConnections(value: Json, fail: Fail): number {
     return fail(`"keepaliveConnections": expected an integer from ${minimum} to ${maximum}, got ${describe(value)}`);
   }
   return value;
+}
+
+/** A number of bytes, or a string with a unit as --max-file-size takes it ("20M"). */
+function readMaxFileSize(value: Json, fail: Fail): number {
+  const text = typeof value === 'string' ? value : Number.isSafeInteger(value) ? String(value) : undefined;
+  const parsed = text === undefined ? undefined : parseByteSize(text);
+  if (parsed === undefined) {
+    return fail(`"maxFileSize": expected a size such as "10M", "512K" or a number of bytes, at most 512M, got ${describe(value)}`);
+  }
+  return parsed;
 }
 
 function readPathMap(value: Json, configDirectory: string, fail: Fail): PathMapping[] {

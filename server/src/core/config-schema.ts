@@ -2,6 +2,7 @@
 // severities. schemas/nginx-keepalive.schema.json is this function's output (`npm run schema` rewrites it; a test
 // fails when it is stale). The validation that counts is config-file.ts; both read the same constants.
 import type { Rule } from '../rules/types.js';
+import { BYTE_SIZE_PATTERN, DEFAULT_MAX_FILE_BYTES, MAX_FILE_BYTES_CEILING } from './byte-size.js';
 import { KEEPALIVE_CONNECTIONS_RANGE, NGINX_VERSION_PATTERN, SEVERITY_SETTINGS } from './config-file.js';
 import { DEFAULT_KEEPALIVE_CONNECTIONS } from './options.js';
 
@@ -47,6 +48,15 @@ export function buildConfigSchema(rules: readonly Rule[]): Record<string, unknow
         type: 'object',
         propertyNames: { pattern: '^/' },
         additionalProperties: { type: 'string', minLength: 1 },
+      },
+      maxFileSize: {
+        description:
+          'Files larger than this are not checked (an error says so): bytes, or a size such as "20M" or "512K".',
+        anyOf: [
+          { type: 'integer', minimum: 1, maximum: MAX_FILE_BYTES_CEILING },
+          { type: 'string', pattern: BYTE_SIZE_PATTERN },
+        ],
+        default: `${DEFAULT_MAX_FILE_BYTES / 1024 ** 2}M`,
       },
     },
   };

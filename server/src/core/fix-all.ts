@@ -12,12 +12,13 @@
 // - applying the result again changes nothing (fixAll is idempotent), as long as the rules' fixes resolve what they
 //   report.
 import path from 'node:path';
-import { applyEdits } from '../analysis/edits.js';
+import { applyEdits, orderEdits } from '../analysis/edits.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import type { Rule } from '../rules/types.js';
 import { analyze } from './analyze.js';
 import { createFsHost } from './fs-host.js';
 import { loadSyntaxChecker, type SyntaxChecker } from './syntax-check.js';
+import { TakenEdits } from './taken-edits.js';
 import type { AnalyzeOptions, FileHost, Finding, SourceDocument, TextEdit } from './types.js';
 
 /** ESLint's limit too: fixes that keep producing new fixes (a rule fighting another) must still end. */
@@ -114,22 +115,15 @@ function candidateOf(finding: Finding): Candidate | undefined {
   return byFile;
 }
 
-/** Touching counts: two insertions at one offset (or an insertion at a replacement's edge) have no defined order. */
-function collide(a: TextEdit, b: TextEdit): boolean {
-  return a.startOffset <= b.endOffset && b.startOffset <= a.endOffset;
-}
-
-function collidesWithAny(candidate: Candidate, taken: readonly Candidate[]): boolean {
-  return taken.some((other) =>
-    [...candidate].some(([file, edits]) => (other.get(file) ?? []).some((o) => edits.some((e) => collide(e, o)))),
-  );
-}
-
 /** The texts `candidates` produce together, or undefined when their edits do not apply (out of range, overlapping). */
 function applyCandidates(candidates: readonly Candidate[], session: FixSession): Map<string, string> | undefined {
   const byFile = new Map<string, TextEdit[]>();
   for (const candidate of candidates) {
-    for (const [file, edits] of candidate) byFile.set(file, [...(byFile.get(file) ?? []), ...edits]);
+    for (const [file, edits] of candidate) {
+      const list = byFile.get(file);
+      if (list) list.push(...edits);
+      else byFile.set(file, [...edits]);
+    }
   }
   const texts = new Map<string, string>();
   for (const [file, edits] of byFile) {
@@ -142,6 +136,20 @@ function applyCandidates(candidates: readonly Candidate[], session: FixSession):
     }
   }
   return texts;
+}
+
+/** Whether applyCandidates([candidate]) would succeed, without building the texts (a fix per line of a big file). */
+function appliesAlone(candidate: Candidate, session: FixSession): boolean {
+  for (const [file, edits] of candidate) {
+    const base = session.textOf(file);
+    if (base === undefined) return false;
+    try {
+      orderEdits(base, edits);
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }
 
 export interface FixAllOptions {
@@ -164,11 +172,13 @@ class Pass {
   /** Fixes that apply alone to editable files that parse cleanly, none colliding with an earlier one. */
   select(findings: readonly Finding[]): Candidate[] {
     const taken: Candidate[] = [];
+    const takenEdits = new TakenEdits();
     for (const finding of findings) {
       const candidate = candidateOf(finding);
       if (!candidate || ![...candidate.keys()].every((file) => this.canEdit(file) && this.cleanBefore(file))) continue;
-      if (collidesWithAny(candidate, taken) || !applyCandidates([candidate], this.session)) continue;
+      if (takenEdits.collides(candidate) || !appliesAlone(candidate, this.session)) continue;
       taken.push(candidate);
+      takenEdits.take(candidate);
     }
     return taken;
   }
@@ -214,7 +224,7 @@ export async function fixAll(
 ): Promise<FixAllResult> {
   const canEdit = fixOptions.canEdit ?? (() => true);
   const isClean = await loadSyntaxChecker();
-  const session = new FixSession(docs, options.host ?? createFsHost());
+  const session = new FixSession(docs, options.host ?? createFsHost({ maxFileBytes: options.maxFileBytes }));
   const analyzeOptions: AnalyzeOptions = { ...options, host: session.host };
   for (let passes = 0; ; passes++) {
     const findings = await analyze(session.currentDocuments(), analyzeOptions, rules);

@@ -1,7 +1,9 @@
 // The FileHost of the real file system (the CLI's; the language server overlays open documents on top of it).
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_MAX_FILE_BYTES } from './byte-size.js';
 import { globToRegExp, hasGlobMagic } from './glob.js';
+import { readRegularFile } from './read-file.js';
 import type { FileHost } from './types.js';
 
 /** nginx sorts glob(3) results with the C locale: by bytes, not by UTF-16 code units or locale rules. */
@@ -52,14 +54,18 @@ export function globOnDisk(pattern: string): string[] {
   return matches.filter((match) => existsSync(match)).sort(compareBytes);
 }
 
-export function createFsHost(): FileHost {
+export interface FsHostOptions {
+  /** Included files larger than this are not read (reported as unreadable). Default: DEFAULT_MAX_FILE_BYTES. */
+  maxFileBytes?: number;
+}
+
+export function createFsHost(options: FsHostOptions = {}): FileHost {
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   return {
     readFile(filePath) {
-      try {
-        return readFileSync(filePath, 'utf8');
-      } catch {
-        return undefined;
-      }
+      // Not readFileSync: an include naming a FIFO would block forever, one naming a huge file would exhaust memory.
+      const read = readRegularFile(filePath, maxFileBytes);
+      return read.kind === 'read' ? read.bytes.toString('utf8') : undefined;
     },
     glob: globOnDisk,
     exists: (filePath) => existsSync(filePath),

@@ -32,7 +32,8 @@ export function globToRegExp(pattern: string, options: GlobOptions): RegExp {
         source += '\\[';
       } else {
         const body = pattern.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\');
-        source += `[${body}]`;
+        // A class that RegExp rejects (`[z-a]`, in a config or on a command line) matches nothing, as in glob(3).
+        source += isValidClass(body) ? `[${body}]` : '(?!)';
         i = close;
       }
     } else {
@@ -40,4 +41,13 @@ export function globToRegExp(pattern: string, options: GlobOptions): RegExp {
     }
   }
   return new RegExp(`^${source}$`);
+}
+
+function isValidClass(body: string): boolean {
+  try {
+    new RegExp(`[${body}]`);
+    return true;
+  } catch {
+    return false;
+  }
 }

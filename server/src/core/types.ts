@@ -81,6 +81,8 @@ export interface AnalyzeOptions {
   readRoots?: string[];
   /** Inserted `keepalive N;` value for fixes. */
   keepaliveConnections?: number;
+  /** Included files larger than this many bytes are not read (default 10 MB); only for the default host. */
+  maxFileBytes?: number;
   host?: FileHost;
   models?: ModelCache;
 }

@@ -67,6 +67,26 @@ function unterminatedQuote(node: Node, text: string): Node | undefined {
   return node.children.find((child): child is Node => child !== null && isQuote(child) && !child.isMissing);
 }
 
+const OPENS_ACTION = new Set(['{{', '{{-']);
+
+/**
+ * A `{{` with no `}}` anywhere after it: the action runs to the end of the file. Tree-sitter recovers by starting an
+ * ERROR region at the enclosing directive (or reading the action's words as directives), so the region's first
+ * token says nothing about the mistake; the unclosed `{{` is it.
+ */
+function unterminatedAction(node: Node, text: string): Node | undefined {
+  const visit = (parent: Node): Node | undefined => {
+    for (const child of parent.children) {
+      if (!child || child.isMissing) continue;
+      if (OPENS_ACTION.has(child.type) && !text.includes('}}', child.endIndex)) return child;
+      const inner = child.isError ? visit(child) : undefined;
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  return visit(node);
+}
+
 function errorProblem(node: Node, text: string): SyntaxProblem {
   const leaf = firstLeaf(node);
   const span = spanOfNode(leaf.endIndex > leaf.startIndex ? leaf : node);
@@ -105,6 +125,11 @@ export function collectSyntaxProblems(tree: Tree, text: string = tree.rootNode.t
     const openQuote = node.isError ? unterminatedQuote(node, text) : undefined;
     if (openQuote) {
       problems.push({ message: 'unterminated string', span: spanOfNode(openQuote) });
+      break;
+    }
+    const openAction = node.isError ? unterminatedAction(node, text) : undefined;
+    if (openAction) {
+      problems.push({ message: 'unterminated template action', span: spanOfNode(openAction) });
       break;
     }
     problems.push(node.isMissing ? { message: missingMessage(node, text), span: missingSpan(node) } : errorProblem(node, text));

@@ -98,14 +98,15 @@ function keepaliveEdits(workspace: Workspace, upstream: Upstream, state: Keepali
 function fixFor(context: RuleContext, upstream: Upstream, state: KeepaliveState, users: readonly Pass[]): Fix | undefined {
   const { workspace, options } = context;
   const count = options.keepaliveConnections;
-  const own = keepaliveEdits(workspace, upstream, state, count);
-  if (!own) return undefined;
   try {
+    // Inside the try too: an upstream whose block is not closed (a file with a syntax error) has nowhere to insert.
+    const own = keepaliveEdits(workspace, upstream, state, count);
+    if (!own) return undefined;
     const edits = mergeEdits([...own, ...upstreamUsersEdits(workspace, users, options)]);
     return { title: `Keep up to ${count} idle connections to upstream "${upstream.name}"`, edits };
   } catch {
-    // The users' edits collide with the keepalive edit (both in one line of a one-line config): offer nothing
-    // rather than a fix with no defined result.
+    // The users' edits collide with the keepalive edit (both in one line of a one-line config), or there is no
+    // closed block to insert into: offer nothing rather than a fix with no defined result.
     return undefined;
   }
 }

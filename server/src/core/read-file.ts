@@ -1,0 +1,53 @@
+// Reads a file the checker was pointed at, or that an include names, without trusting it to be one: a FIFO or a
+// device would block the read forever or never end, and a huge file would take the process's memory with it.
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+
+export type FileRead =
+  | { kind: 'read'; bytes: Buffer }
+  /** A FIFO, socket, device or directory: never read. */
+  | { kind: 'not-regular' }
+  /** Over the limit: `size` is what the file system reported (or at least limit + 1 when it grew while read). */
+  | { kind: 'too-large'; size: number }
+  | { kind: 'failed'; error: unknown };
+
+/**
+ * Opens without blocking (opening a FIFO nobody writes to would otherwise wait forever), checks the open file is a
+ * regular one of at most `maxBytes`, and reads at most that many bytes.
+ */
+export function readRegularFile(file: string, maxBytes: number): FileRead {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    return { kind: 'failed', error };
+  }
+  try {
+    const stats = fstatSync(fd);
+    // Opening a directory read-only succeeds; report it as reading it would (EISDIR), which people know.
+    if (stats.isDirectory()) return { kind: 'failed', error: Object.assign(new Error('is a directory'), { code: 'EISDIR' }) };
+    if (!stats.isFile()) return { kind: 'not-regular' };
+    if (stats.size > maxBytes) return { kind: 'too-large', size: stats.size };
+    return readBounded(fd, stats.size, maxBytes);
+  } catch (error) {
+    return { kind: 'failed', error };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads to the end, but never more than maxBytes: a file may grow between fstat and the read. */
+function readBounded(fd: number, expected: number, maxBytes: number): FileRead {
+  let buffer = Buffer.allocUnsafe(Math.min(expected, maxBytes) + 1);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > maxBytes) return { kind: 'too-large', size: length };
+      const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+    }
+    const read = readSync(fd, buffer, length, buffer.length - length, null);
+    if (read === 0) return { kind: 'read', bytes: buffer.subarray(0, length) };
+    length += read;
+  }
+}
