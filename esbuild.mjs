@@ -25,6 +25,9 @@ const common = {
 const entries = [
   { entryPoints: ['server/src/cli/main.ts'], outfile: `${dist}/cli.js`, format: 'esm',
     banner: { js: "#!/usr/bin/env node\nimport { createRequire as __nkCreateRequire } from 'node:module'; const require = __nkCreateRequire(import.meta.url);" } },
+  // The worker threads of `check --jobs N`; cli.js looks for it beside itself.
+  { entryPoints: ['server/src/cli/parallel/worker.ts'], outfile: `${dist}/cli-worker.js`, format: 'esm',
+    banner: { js: "import { createRequire as __nkCreateRequire } from 'node:module'; const require = __nkCreateRequire(import.meta.url);" } },
 ];
 if (existsSync('server/src/lsp/main.ts')) {
   // ESM like cli.js (the package is "type": "module"); editors start it with --stdio or --node-ipc.

@@ -1,168 +1,106 @@
 #!/usr/bin/env node
-// Parser benchmark (`npm run bench`): parse time of the whole test corpus, of a generated ~1 MB config, an
-// incremental re-parse after a one-character edit, and analyze() over the corpus. Prints a table; never fails on
-// numbers. The TypeScript sources are bundled with esbuild into a temp dir (beside copies of the two wasm files,
-// which the loader looks for next to itself), so this plain .mjs runs exactly the code the CLI ships.
-//   node bench/run.mjs [--runs N]
-import { build } from 'esbuild';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// The benchmark (`npm run bench`, which builds dist/ first): our CLI against its peers on the replicated corpus and
+// per file, scaling with input size and file count, the parser in process, editor latency (bench/lsp-latency.mjs,
+// when present) and the seed experiment with real nginx. Prints tables and writes bench/RESULTS.md. Never fails on
+// numbers; benchmarks are not tests.
+//   node bench/run.mjs [--quick] [--runs N] [--only throughput,cold,scaling,parser,lsp,seed] [--out FILE]
+// --quick: fewer runs and smaller inputs, written nowhere unless --out is given.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadServerModules, loadTestSupport } from './bundle.mjs';
+import { root } from './corpus.mjs';
+import { describeMachine } from './machine.mjs';
+import { parserBench } from './parser.mjs';
+import { installPeers } from './peers.mjs';
+import { writeResults } from './report.mjs';
+import { printTables, tablesOf } from './results.mjs';
+import { fileScaling, measureStartup, sizeScaling } from './scaling.mjs';
+import { seedAvailable, seedExperiment } from './seed.mjs';
+import { coldPerFile, corpusThroughput } from './throughput.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const corpusDir = path.join(root, 'test', 'corpus');
-const runsArg = process.argv.indexOf('--runs');
-const RUNS = runsArg === -1 ? 7 : Number(process.argv[runsArg + 1]);
-const TARGET_BYTES = 1_000_000;
+const SECTIONS = ['throughput', 'cold', 'scaling', 'parser', 'lsp', 'seed'];
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean' }, runs: { type: 'string' }, only: { type: 'string' }, out: { type: 'string' } },
+});
+const quick = values.quick === true;
+const runs = values.runs ? Number(values.runs) : quick ? 1 : 3;
+const only = new Set(values.only ? values.only.split(',') : SECTIONS);
+const out = values.out ?? (quick || values.only ? undefined : path.join(root, 'bench', 'RESULTS.md'));
+const wants = (section) => only.has(section);
 
-async function loadModules() {
-  const dir = mkdtempSync(path.join(tmpdir(), 'nk-bench-'));
-  const hasAnalyze = existsSync(path.join(root, 'server/src/core/analyze.ts'));
-  const entry = [
-    "export { loadNginxParser } from './server/src/parser/loader.ts';",
-    "export { Edit } from 'web-tree-sitter';",
-    hasAnalyze ? "export { analyze } from './server/src/core/analyze.ts';" : 'export const analyze = undefined;',
-  ].join('\n');
-  await build({
-    stdin: { contents: entry, resolveDir: root, loader: 'ts', sourcefile: 'bench-entry.ts' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: path.join(dir, 'bench-bundle.mjs'),
-    banner: { js: "import { createRequire as __nkCreateRequire } from 'node:module'; const require = __nkCreateRequire(import.meta.url);" },
-    logLevel: 'warning',
-  });
-  const require = createRequire(import.meta.url);
-  const runtimeWasm = path.join(path.dirname(require.resolve('web-tree-sitter')), 'web-tree-sitter.wasm');
-  copyFileSync(runtimeWasm, path.join(dir, 'web-tree-sitter.wasm'));
-  copyFileSync(path.join(root, 'grammars/nginx/tree-sitter-nginx.wasm'), path.join(dir, 'tree-sitter-nginx.wasm'));
-  const modules = await import(pathToFileURL(path.join(dir, 'bench-bundle.mjs')).href);
-  return { modules, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+if (!existsSync(path.join(root, 'dist', 'cli.js'))) {
+  console.error('bench: dist/cli.js is missing; run `npm run build` (npm run bench does)');
+  process.exit(2);
 }
 
-/** Every corpus file (all of them, templates and non-nginx sigils too: the parser must cope with anything). */
-function corpusFiles() {
-  const files = [];
-  for (const dir of ['nginx', 'sigil', 'sigil_other', 'templated']) {
-    for (const name of readdirSync(path.join(corpusDir, dir)).sort()) {
-      const file = path.join(corpusDir, dir, name);
-      files.push({ path: file, text: readFileSync(file, 'utf8') });
+async function editorLatency() {
+  const file = path.join(root, 'bench', 'lsp-latency.mjs');
+  if (!existsSync(file)) return { skipped: 'bench/lsp-latency.mjs does not exist yet: not measured' };
+  try {
+    const { measureLspLatency } = await import(file);
+    return await measureLspLatency({ edits: quick ? 20 : 60 });
+  } catch (error) {
+    return { skipped: `bench/lsp-latency.mjs failed: ${error.message.split('\n')[0]}` };
+  }
+}
+
+async function seed(workDir) {
+  const missing = seedAvailable();
+  if (missing) return { skipped: missing };
+  const { modules, cleanup } = await loadTestSupport();
+  try {
+    return await seedExperiment({ workDir, support: modules, seconds: quick ? 2 : 5 });
+  } finally {
+    cleanup();
+  }
+}
+
+const started = performance.now();
+const machine = describeMachine();
+const workDir = mkdtempSync(path.join(tmpdir(), 'nk-bench-'));
+const results = {};
+let peers = { ready: [], missing: [] };
+try {
+  if (wants('throughput') || wants('cold')) peers = installPeers();
+  for (const missing of peers.missing) console.error(`bench: ${missing.name} left out: ${missing.reason}`);
+  if (wants('throughput') || wants('cold')) {
+    console.error('bench: corpus throughput');
+    results.throughput = corpusThroughput({ workDir, peers: peers.ready, runs, copies: quick ? 2 : 10 });
+  }
+  if (wants('cold')) {
+    console.error('bench: cold per-file runs');
+    results.cold = coldPerFile({ files: results.throughput.allFiles, peers: peers.ready, count: quick ? 10 : 50 });
+    if (!wants('throughput')) delete results.throughput;
+  }
+  if (wants('scaling')) {
+    console.error('bench: scaling');
+    const startup = measureStartup(workDir, runs);
+    results.scaling = [...sizeScaling({ workDir, runs, quick, startup }), ...fileScaling({ workDir, runs, quick, startup })];
+  }
+  if (wants('parser')) {
+    console.error('bench: parser');
+    const { modules, cleanup } = await loadServerModules();
+    try {
+      results.parser = await parserBench({ modules, runs: quick ? 3 : 7 });
+    } finally {
+      cleanup();
     }
   }
-  return files;
-}
-
-/** Reads MANIFEST.tsv columns needed here (no quoted fields among them, so a plain split will do). */
-function validSnippets() {
-  const [header, ...rows] = readFileSync(path.join(corpusDir, 'MANIFEST.tsv'), 'utf8').trim().split('\n');
-  const cols = header.split('\t');
-  const at = (row, name) => row.split('\t')[cols.indexOf(name)];
-  return rows
-    .filter((row) => at(row, 'nginx_t') === 'ok' && ['http', 'server', 'location'].includes(at(row, 'nginx_t_context')))
-    .map((row) => {
-      const text = readFileSync(path.join(corpusDir, at(row, 'file')), 'utf8');
-      const context = at(row, 'nginx_t_context');
-      if (context === 'http') return text;
-      if (context === 'server') return `server {\n${text}\n}\n`;
-      return `server {\nlocation / {\n${text}\n}\n}\n`;
-    });
-}
-
-/** ~1 MB of valid nginx: corpus files (http, server, location level) replicated inside one http block. */
-function generatedConfig() {
-  const snippets = validSnippets();
-  let body = '';
-  for (let i = 0; Buffer.byteLength(body) < TARGET_BYTES; i++) body += `# copy ${i}\n${snippets[i % snippets.length]}\n`;
-  return `events {}\nhttp {\n${body}}\n`;
-}
-
-function measure(runs, fn) {
-  fn(); // warm-up: JIT and the wasm instance
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    fn();
-    times.push(performance.now() - start);
+  if (wants('lsp')) results.lsp = await editorLatency();
+  if (wants('seed')) {
+    console.error('bench: seed experiment');
+    results.seed = await seed(workDir);
   }
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)], min: times[0] };
-}
-
-async function measureAsync(runs, fn) {
-  await fn();
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    await fn();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)], min: times[0] };
-}
-
-function printTable(rows) {
-  const head = ['case', 'size', 'runs', 'median ms', 'min ms', 'MB/s'];
-  const cells = rows.map((r) => [
-    r.name,
-    `${(r.bytes / 1e6).toFixed(2)} MB`,
-    String(r.runs),
-    r.median.toFixed(2),
-    r.min.toFixed(2),
-    r.mbps === false ? '-' : (r.bytes / 1e6 / (r.median / 1000)).toFixed(1),
-  ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (c) => c.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ');
-  console.log(line(head));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const c of cells) console.log(line(c));
-}
-
-const { modules, cleanup } = await loadModules();
-try {
-  const parser = await modules.loadNginxParser();
-  const files = corpusFiles();
-  const corpusBytes = files.reduce((n, f) => n + Buffer.byteLength(f.text), 0);
-  const big = generatedConfig();
-  const bigBytes = Buffer.byteLength(big);
-  const rows = [];
-
-  const parseAll = () => {
-    for (const f of files) parser.parse(f.text).delete();
-  };
-  rows.push({ name: `parse corpus (${files.length} files)`, bytes: corpusBytes, runs: RUNS, ...measure(RUNS, parseAll) });
-  rows.push({ name: 'parse generated config', bytes: bigBytes, runs: RUNS, ...measure(RUNS, () => parser.parse(big).delete()) });
-
-  // Incremental: insert one character in the middle of the big file and re-parse with the edited old tree.
-  const at = big.indexOf('\n', Math.floor(big.length / 2));
-  const edited = `${big.slice(0, at)}#${big.slice(at)}`;
-  const base = parser.parse(big);
-  const row = big.slice(0, at).split('\n').length - 1;
-  const column = at - big.lastIndexOf('\n', at - 1) - 1;
-  const point = { row, column };
-  const reparse = () => {
-    const old = base.copy();
-    old.edit(new modules.Edit({
-      startIndex: at, oldEndIndex: at, newEndIndex: at + 1,
-      startPosition: point, oldEndPosition: point, newEndPosition: { row, column: column + 1 },
-    }));
-    parser.parse(edited, old).delete();
-    old.delete();
-  };
-  rows.push({ name: 'incremental re-parse (1 char)', bytes: bigBytes, runs: RUNS, mbps: false, ...measure(RUNS, reparse) });
-  base.delete();
-
-  if (modules.analyze) {
-    const analyzeAll = async () => {
-      for (const f of files) await modules.analyze([f]);
-    };
-    rows.push({ name: 'analyze corpus (each file alone)', bytes: corpusBytes, runs: Math.max(3, Math.floor(RUNS / 2)), ...(await measureAsync(Math.max(3, Math.floor(RUNS / 2)), analyzeAll)) });
-  }
-
-  console.log(`nginx-keepalive parser benchmark: node ${process.version}, ${RUNS} runs after a warm-up, median and min`);
-  printTable(rows);
 } finally {
-  cleanup();
+  rmSync(workDir, { recursive: true, force: true });
+}
+
+const tables = tablesOf(results);
+console.log(`nginx-keepalive benchmark${quick ? ' (quick)' : ''}: ${machine.cpu}, ${machine.cores} cores, node ${machine.node}`);
+printTables(tables);
+if (out) {
+  writeResults(out, { machine, peers, results, tables, quick, elapsed: (performance.now() - started) / 1000 });
+  console.log(`\nwritten to ${path.relative(process.cwd(), out)}`);
 }

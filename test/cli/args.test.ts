@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine, UsageError, type Command } from '../../server/src/cli/args.js';
@@ -27,6 +28,7 @@ describe('parseCommandLine', () => {
       rules: {},
       configPath: undefined,
       keepaliveConnections: undefined,
+      jobs: os.availableParallelism(),
     });
   });
 
@@ -35,7 +37,7 @@ describe('parseCommandLine', () => {
       'check', 'a.conf', 'deploy/**/*.conf', '--format', 'json', '--nginx-version', '1.22.1',
       '--path-map', '/etc/nginx/=deploy/nginx', '--path-map', '/opt/x=/abs/y', '--color', '--fix',
       '--max-warnings', '3', '--rule', 'include=off', '--rule', 'syntax=warning', '--rule', 'include=info',
-      '--config', 'ci/nk.json', '--keepalive-connections', '32',
+      '--config', 'ci/nk.json', '--keepalive-connections', '32', '--jobs', '3',
     );
     expect(options).toEqual({
       patterns: ['a.conf', 'deploy/**/*.conf'],
@@ -51,6 +53,7 @@ describe('parseCommandLine', () => {
       rules: { include: 'info', syntax: 'warning' },
       configPath: path.resolve('/work/repo', 'ci/nk.json'),
       keepaliveConnections: 32,
+      jobs: 3,
     });
   });
 

@@ -1,7 +1,9 @@
 // Turns argv into a Command. Knows nothing about files or analysis: every value is validated here so the rest of the
 // CLI can trust the options object.
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseByteSize } from '../core/byte-size.js';
 import { KEEPALIVE_CONNECTIONS_RANGE, SEVERITY_SETTINGS } from '../core/config-file.js';
 import { parseNginxVersion as parseVersionTriple } from '../core/options.js';
 import type { PathMapping, SeveritySetting } from '../core/types.js';
@@ -35,6 +37,10 @@ export interface CheckOptions {
   /** --config, absolute: this settings file instead of the nearest one. */
   configPath: string | undefined;
   keepaliveConnections: number | undefined;
+  /** Threads analysing at once (--jobs); the findings are the same for any value. */
+  jobs: number;
+  /** --max-file-size in bytes; undefined: the settings file's, else the default. */
+  maxFileBytes: number | undefined;
 }
 
 export type Command =
@@ -65,7 +71,12 @@ const OPTIONS = {
   rule: { type: 'string', multiple: true },
   config: { type: 'string', short: 'c' },
   'keepalive-connections': { type: 'string' },
+  jobs: { type: 'string', short: 'j' },
+  'max-file-size': { type: 'string' },
 } as const;
+
+/** More threads than this only adds start-up cost and memory. */
+const MAX_JOBS = 64;
 
 export function parseCommandLine(argv: string[], environment: ParseEnvironment): Command {
   const { values, positionals } = parseStrictly(argv);
@@ -96,6 +107,8 @@ export function parseCommandLine(argv: string[], environment: ParseEnvironment):
         KEEPALIVE_CONNECTIONS_RANGE.minimum,
         KEEPALIVE_CONNECTIONS_RANGE.maximum,
       ),
+      jobs: parseInteger('--jobs', values.jobs, 1, MAX_JOBS) ?? os.availableParallelism(),
+      maxFileBytes: parseMaxFileSize(values['max-file-size']),
     },
   };
 }
@@ -115,6 +128,15 @@ function parseInteger(flag: string, value: string | undefined, minimum: number, 
     throw new UsageError(`invalid ${flag} "${value}" (expected ${range})`);
   }
   return number;
+}
+
+function parseMaxFileSize(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const bytes = parseByteSize(value);
+  if (bytes === undefined) {
+    throw new UsageError(`invalid --max-file-size "${value}" (expected a size such as 10M, 512K or 1048576, at most 512M)`);
+  }
+  return bytes;
 }
 
 function parseRuleSetting(spec: string): [string, SeveritySetting] {

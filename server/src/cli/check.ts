@@ -1,6 +1,5 @@
 // The `check` command: settings, discover, read, analyze (or fix), format, exit code. All judgement lives in the
 // core's analyze() and fixAll().
-import { analyze } from '../core/analyze.js';
 import { ConfigError } from '../core/config-file.js';
 import type { AnalyzeOptions, Finding, SourceDocument } from '../core/types.js';
 import { rules as registeredRules } from '../rules/registry.js';
@@ -13,6 +12,7 @@ import { formatGithub } from './format-github.js';
 import { formatJson } from './format-json.js';
 import { formatSarif } from './format-sarif.js';
 import { formatStylish } from './format-stylish.js';
+import { analyzeWithJobs } from './parallel/analyze-parallel.js';
 import { displayPath } from './paths.js';
 import { readDocuments } from './read-documents.js';
 import { groupByFile, type FileReport } from './report.js';
@@ -29,7 +29,7 @@ export async function runCheck(options: CheckOptions, io: CheckIo): Promise<Exit
   const settings = loadSettings(options, io);
   if (!settings) return EXIT_FAILURE;
   const discovery = discoverFiles(options.patterns, io.cwd);
-  const read = readDocuments(discovery.files, io.cwd);
+  const read = readDocuments(discovery.files, io.cwd, { maxFileBytes: settings.analyze.maxFileBytes });
   const errors = [...discovery.errors, ...read.errors];
   for (const line of [...settings.notes, ...errors, ...discovery.notes, ...read.notes]) io.stderrLine(line);
 
@@ -38,7 +38,7 @@ export async function runCheck(options: CheckOptions, io: CheckIo): Promise<Exit
   let documents: SourceDocument[] = read.documents;
   let failed = errors.length > 0;
   if (options.fix === 'off') {
-    findings = documents.length === 0 ? [] : await analyze(documents, analyzeOptions);
+    findings = documents.length === 0 ? [] : await analyzeWithJobs(documents, analyzeOptions, options.jobs);
   } else {
     const fixed = await runFix(options.fix, documents, { analyzeOptions, roots: discovery.readRoots, io });
     ({ findings, documents } = fixed);

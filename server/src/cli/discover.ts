@@ -90,7 +90,8 @@ function uniqueByRealPath(files: string[]): string[] {
 
 function realPathOrSelf(file: string): string {
   try {
-    return realpathSync(file);
+    // The native call is one realpath(3); the JS one lstat()s every path component of every file.
+    return realpathSync.native(file);
   } catch {
     return file;
   }

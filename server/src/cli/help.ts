@@ -34,6 +34,10 @@ Options:
       --path-map <FROM=TO>      read includes under FROM from TO (relative to the current directory);
                                 repeatable, e.g. --path-map /etc/nginx=deploy/nginx. Includes are
                                 followed only inside the checked paths and the mapped directories
+  -j, --jobs <N>                threads analysing at once (default: the number of CPUs); the report
+                                is the same for any N (--fix and --fix-dry-run use one)
+      --max-file-size <SIZE>    files larger than this are not checked, and an error says so
+                                (default: 10M; e.g. 512K, 20M, or bytes)
   -c, --config <file>           settings file to use instead of the nearest .nginx-keepalive.json
       --color, --no-color       force color on or off (default: on for a terminal; NO_COLOR and
                                 FORCE_COLOR are respected)
@@ -42,7 +46,8 @@ Options:
 
 Settings (.nginx-keepalive.json, the nearest one above the first path; flags override it):
   {"rules": {"include": "off"}, "nginxVersion": "1.22.1", "keepaliveConnections": 32,
-   "pathMap": {"/etc/nginx": "deploy/nginx"}}          pathMap targets are relative to the file
+   "pathMap": {"/etc/nginx": "deploy/nginx"}, "maxFileSize": "20M"}
+                                                       pathMap targets are relative to the file
 
 Suppressions (comments in the checked files):
   # nginx-keepalive-ignore RULE[, RULE]: reason        the next non-comment line

@@ -1,0 +1,152 @@
+// Turns the sections' measurements into tables: printed as text, and written as Markdown to bench/RESULTS.md.
+import { markdownTable, ms, seconds, textTable } from './measure.mjs';
+
+const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
+const ratio = (x) => (x >= 10 ? `${x.toFixed(0)}×` : `${x.toFixed(1)}×`);
+
+/** Each section's tables: { title, head, rows, notes }. */
+export function tablesOf(results) {
+  const tables = [];
+  const { throughput, cold, scaling, parser, lsp, seed } = results;
+  if (throughput) tables.push(throughputTable(throughput));
+  if (cold) tables.push(coldTable(cold));
+  if (scaling) tables.push(...scaling.map(scalingTable), scalingSummary(scaling));
+  if (parser) tables.push(parserTable(parser));
+  if (lsp) tables.push(lspTable(lsp));
+  if (seed) tables.push(seedTable(seed));
+  return tables;
+}
+
+/** The fastest peer by wall time; with role 'linter', the fastest of those that analyse as we do. */
+export function fastestPeer(throughput, role) {
+  return throughput.rows.filter((row) => !row.ours && (!role || row.role === role)).sort((a, b) => a.wall - b.wall)[0];
+}
+
+function throughputTable(t) {
+  const fastest = fastestPeer(t);
+  const fastestLinter = fastestPeer(t, 'linter');
+  const rows = t.rows.map((row) => [
+    row.ours ? `**${row.name}**` : `${row.name} ${row.version}${row.role === 'parser' ? ' (parser only)' : ''}`,
+    seconds(row.wall),
+    seconds(row.cpu),
+    `${(t.bytes / 1e6 / row.wall).toFixed(2)}`,
+    (row.cpu / row.wall).toFixed(2),
+    fastest ? ratio(fastest.wall / row.wall) : '-',
+    fastestLinter ? ratio(fastestLinter.wall / row.wall) : '-',
+    row.ours ? `${row.reported ?? '?'} files reported` : row.failed === undefined ? '' : `failed on ${row.failed} files`,
+  ]);
+  const notes = [
+    ...t.rows.filter((row) => row.note).map((row) => `${row.name}: ${row.note}.`),
+    'cores busy: CPU time over wall time (V8’s garbage-collector and compiler threads count too).',
+  ];
+  return {
+    title: `Corpus throughput: ${t.files} files, ${mb(t.bytes)} in one process per tool (median of ${t.runs} runs)`,
+    head: ['tool', 'wall s', 'CPU s', 'MB/s', 'cores busy', 'vs fastest peer', 'vs fastest linter', 'notes'],
+    rows,
+    notes,
+  };
+}
+
+function coldTable(c) {
+  return {
+    title: `Cold per-file runs: one process per file, ${c.count} files (as a pre-commit hook runs)`,
+    head: ['tool', 'ms per file (wall)', 'ms per file (CPU)'],
+    rows: c.rows.map((row) => [row.ours ? `**${row.name}**` : row.name, ms(row.perFileMs), ms(row.cpuPerFileMs)]),
+    notes: [],
+  };
+}
+
+function scalingTable(s) {
+  return {
+    title: `Scaling: ${s.name}`,
+    head: [s.unit === 'MB' ? 'size' : 'files', 'wall s', 'CPU s'],
+    rows: s.points.map((p) => [p.label, seconds(p.wall), seconds(p.cpu)]),
+    notes: [],
+  };
+}
+
+const exponent = (x) => (Number.isFinite(x) ? x.toFixed(2) : '-');
+
+/** Super-linear: the fit, or the step between the two largest inputs, clearly above 1 (10% noise moves it ~0.1). */
+export function superLinear(s) {
+  return s.exponent > 1.15 || s.tailExponent > 1.15;
+}
+
+function scalingSummary(all) {
+  return {
+    title: 'Scaling summary: CPU time minus start-up against size, log-log least squares over the top two decades (1.00 = linear)',
+    head: ['series', 'exponent', 'points fitted', 'last step', 'CPU per unit at the largest'],
+    rows: all.map((s) => [s.name, exponent(s.exponent), String(s.fitted), exponent(s.tailExponent), `${ms(s.perUnitMs)} ms/${s.unit}`]),
+    notes: all.filter(superLinear).map((s) => `${s.name}: super-linear (exponent ${exponent(s.exponent)}, last step ${exponent(s.tailExponent)}).`),
+  };
+}
+
+function parserTable(rows) {
+  return {
+    title: 'Parser and analyze() in process',
+    head: ['case', 'size', 'runs', 'median ms', 'min ms', 'MB/s'],
+    rows: rows.map((r) => [
+      r.name, mb(r.bytes), String(r.runs), ms(r.median), ms(r.min),
+      r.perByte === false ? '-' : (r.bytes / 1e6 / (r.median / 1000)).toFixed(1),
+    ]),
+    notes: [],
+  };
+}
+
+/** bench/lsp-latency.mjs's measureLspLatency() result, against its own goals; a note when it was not run. */
+function lspTable(lsp) {
+  const title = 'Editor latency (language server over stdio, bench/lsp-latency.mjs)';
+  if (lsp.skipped) return { title, head: ['note'], rows: [[lsp.skipped]], notes: [] };
+  const goals = lsp.goals ?? {};
+  const verdict = (value, goal) => (goal === undefined ? '' : value <= goal ? 'met' : 'not met');
+  const typing = (label, result, goal) => [
+    [`didChange → diagnostics p50, ${label}`, `${ms(result.p50Ms)} ms`, goal === undefined ? '' : `≤ ${goal} ms`, verdict(result.p50Ms, goal)],
+    [`didChange → diagnostics p95, ${label}`, `${ms(result.p95Ms)} ms`, '', ''],
+  ];
+  const rssMb = lsp.rssBytesWithOneMegabyteOpen / 2 ** 20;
+  const rows = [
+    ...typing('5,000 lines', lsp.fiveThousandLines, goals.p50FiveThousandLinesMs),
+    ...typing(`${mb(lsp.oneMegabyte.bytes ?? 1e6)} file`, lsp.oneMegabyte, goals.p50OneMegabyteMs),
+    ['cold start (spawn → first diagnostics)', `${ms(lsp.coldStartMs)} ms`, goals.coldStartMs ? `< ${goals.coldStartMs} ms` : '', verdict(lsp.coldStartMs, goals.coldStartMs)],
+    ['RSS with the 1 MB file open', `${rssMb.toFixed(1)} MB`, goals.rssBytes ? `< ${goals.rssBytes / 2 ** 20} MB` : '', verdict(lsp.rssBytesWithOneMegabyteOpen, goals.rssBytes)],
+  ];
+  const edits = lsp.fiveThousandLines.edits;
+  return { title, head: ['measure', 'value', 'goal', ''], rows, notes: edits ? [`${edits} one-character edits per file.`] : [] };
+}
+
+function seedTable(seed) {
+  if (seed.skipped) return { title: 'Seed experiment', head: ['note'], rows: [[seed.skipped]], notes: [] };
+  const rows = seed.rows.map((r) => [
+    r.variant, r.mode, r.rps.toFixed(0), String(r.upstreamConnections),
+    r.upstreamConnections ? (r.upstreamRequests / r.upstreamConnections).toFixed(1) : '-',
+    String(r.non2xx + r.socketErrors),
+  ]);
+  const notes = [];
+  for (const mode of new Set(seed.rows.map((r) => r.mode))) {
+    const before = seed.rows.find((r) => r.mode === mode && r.variant === 'Dokku template as shipped');
+    const after = seed.rows.find((r) => r.mode === mode && r.variant === 'after check --fix');
+    if (before && after && before.rps > 0) {
+      notes.push(`${mode}: after/before ${ratio(after.rps / before.rps)} requests/s; upstream connections ${before.upstreamConnections} → ${after.upstreamConnections}.`);
+    }
+  }
+  return {
+    title: `Seed experiment: nginx + Dokku template in front of a 50 kB Node upstream, wrk ${seed.wrkConnections} connections, ${seed.seconds} s per run`,
+    head: ['config', 'clients', 'requests/s', 'upstream connections', 'requests per upstream connection', 'errors'],
+    rows,
+    notes,
+  };
+}
+
+export function printTables(tables) {
+  for (const table of tables) {
+    console.log(`\n${table.title.replace(/\*\*/g, '')}`);
+    console.log(textTable(table.head, table.rows.map((row) => row.map((cell) => String(cell).replace(/\*\*/g, '')))));
+    for (const note of table.notes) console.log(`  ${note}`);
+  }
+}
+
+export function markdownOf(tables) {
+  return tables
+    .map((t) => [`### ${t.title}`, '', markdownTable(t.head, t.rows), ...(t.notes.length ? ['', ...t.notes.map((n) => `- ${n}`)] : [])].join('\n'))
+    .join('\n\n');
+}

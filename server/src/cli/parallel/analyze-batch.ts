@@ -1,0 +1,21 @@
+// One unit of parallel work: analyze() of a batch of documents as one workspace, plus what the batch touched, so the
+// caller can prove batches independent (footprint.ts). Runs the same on the main thread and in a worker.
+import { analyzeWorkspace } from '../../core/analyze.js';
+import type { AnalyzeOptions, Finding, SourceDocument } from '../../core/types.js';
+import { footprintOf, type Footprint } from './footprint.js';
+
+export interface BatchResult {
+  findings: Finding[];
+  footprint: Footprint;
+}
+
+/** What a worker is sent: only plain data, since it crosses a thread (so no host and no model cache). */
+export interface BatchTask {
+  documents: SourceDocument[];
+  options: Omit<AnalyzeOptions, 'host' | 'models'>;
+}
+
+export async function analyzeBatch(task: BatchTask): Promise<BatchResult> {
+  const { findings, workspace } = await analyzeWorkspace(task.documents, task.options);
+  return { findings, footprint: footprintOf(workspace) };
+}

@@ -1,0 +1,69 @@
+// Worker threads running analyzeBatch (worker.ts, bundled as dist/cli-worker.js beside dist/cli.js).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { BatchResult, BatchTask } from './analyze-batch.js';
+
+export interface TaskMessage {
+  id: number;
+  task: BatchTask;
+}
+
+export interface ReplyMessage {
+  id: number;
+  result?: BatchResult;
+  /** A failure inside the worker, with its stack: a bug to surface, as the single-threaded run would. */
+  error?: string;
+}
+
+export interface BatchRunner {
+  run(task: BatchTask): Promise<BatchResult>;
+}
+
+/**
+ * The worker bundle next to the running CLI bundle; undefined when there is none (the TypeScript sources run
+ * directly, e.g. under a test runner), in which case the caller analyses on the main thread only.
+ */
+export function workerScript(): URL | undefined {
+  const script = new URL('./cli-worker.js', import.meta.url);
+  return script.protocol === 'file:' && existsSync(fileURLToPath(script)) ? script : undefined;
+}
+
+export class WorkerRunner implements BatchRunner {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve(result: BatchResult): void; reject(error: Error): void }>();
+  private nextId = 0;
+
+  constructor(script: URL) {
+    this.worker = new Worker(script);
+    this.worker.on('message', (reply: ReplyMessage) => this.settle(reply));
+    this.worker.on('error', (error) => this.failAll(error));
+    this.worker.on('exit', (code) => this.failAll(new Error(`analysis worker exited (code ${code})`)));
+  }
+
+  run(task: BatchTask): Promise<BatchResult> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, task } satisfies TaskMessage);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.worker.removeAllListeners('exit');
+    await this.worker.terminate();
+  }
+
+  private settle(reply: ReplyMessage): void {
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    this.pending.delete(reply.id);
+    if (reply.result) waiting.resolve(reply.result);
+    else waiting.reject(new Error(`analysis worker failed: ${reply.error ?? 'no result'}`));
+  }
+
+  private failAll(error: Error): void {
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
+  }
+}
