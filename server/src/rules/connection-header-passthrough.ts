@@ -80,7 +80,8 @@ export const connectionHeaderPassthroughRule: Rule = {
         span: directive.span,
         message:
           "Connection is set to the client's own Connection header ($http_connection): a client sending " +
-          '"close" (HTTP/1.0 clients, ab without -k) makes the upstream close the connection nginx would reuse; ' +
+          '"close" (one that turns keep-alive off, as many load balancers and scripts do) makes the upstream close the ' +
+          'connection nginx would reuse; ' +
           "use an upgrade map instead (map $http_upgrade $connection_upgrade { default upgrade; '' ''; })",
         fix: fixFor(context, value, directive, scopes),
       });
