@@ -2,6 +2,8 @@
 // sigil templates: variables (`$x`, `$.APP`), fields (`.APP`), string and number literals, function names, `:=` and
 // `|`, and the keywords of a control action. Never used to understand a template, only to paint it.
 
+import { TEMPLATE_CONTROL_WORDS } from '../model/template-guards.js';
+
 export type PipelineTokenKind = 'variable' | 'property' | 'string' | 'number' | 'function' | 'operator' | 'keyword' | 'macro';
 
 export interface PipelineToken {
@@ -14,18 +16,6 @@ export interface PipelineToken {
 const LEXEME =
   /\s+|"(?:[^"\\\r\n]|\\.)*"?|`[^`]*`?|'(?:[^'\\\r\n]|\\.)*'?|\$[A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*|(?:\.[A-Za-z_][A-Za-z0-9_]*)+|[0-9][0-9A-Za-z_.+-]*|:=|[=|]|[A-Za-z_][A-Za-z0-9_]*|[\s\S]/gy;
 
-const CONTROL_WORDS: ReadonlySet<string> = new Set([
-  'if',
-  'else',
-  'range',
-  'with',
-  'end',
-  'define',
-  'block',
-  'template',
-  'break',
-  'continue',
-]);
 const CONSTANTS: ReadonlySet<string> = new Set(['true', 'false', 'nil']);
 
 function kindOf(lexeme: string): PipelineTokenKind | undefined {
@@ -36,7 +26,7 @@ function kindOf(lexeme: string): PipelineTokenKind | undefined {
   if (/[0-9]/.test(first)) return 'number';
   if (lexeme === ':=' || lexeme === '=' || lexeme === '|') return 'operator';
   if (/^[A-Za-z_]/.test(lexeme)) {
-    if (CONTROL_WORDS.has(lexeme)) return 'macro';
+    if (TEMPLATE_CONTROL_WORDS.has(lexeme)) return 'macro';
     return CONSTANTS.has(lexeme) ? 'keyword' : 'function';
   }
   return undefined;

@@ -4,7 +4,8 @@ import type { TreeCursor } from 'web-tree-sitter';
 import type { LineIndex } from './line-index.js';
 import type { TemplateControl, TemplateGuard, TemplateKeyword } from './types.js';
 
-const KEYWORDS: ReadonlySet<string> = new Set<TemplateKeyword>([
+/** The words that make a `{{ }}` action a control action (also what editors colour as keywords). */
+export const TEMPLATE_CONTROL_WORDS: ReadonlySet<string> = new Set<TemplateKeyword>([
   'if',
   'else',
   'range',
@@ -37,7 +38,7 @@ export function readTemplateControl(cursor: TreeCursor, text: string, lines: Lin
   const end = cursor.endIndex;
   const fields = fieldTexts(cursor, text, ['keyword', 'pipeline']);
   const keyword = fields.get('keyword') ?? '';
-  if (!KEYWORDS.has(keyword)) return undefined;
+  if (!TEMPLATE_CONTROL_WORDS.has(keyword)) return undefined;
   const pipeline = (fields.get('pipeline') ?? '').trim();
   const elseIf = keyword === 'else' && /^if\b/.test(pipeline);
   return {
