@@ -6,6 +6,7 @@
 // The defaults are "unset" ({} / "" / null), which the server reads as "not chosen": the client sends the whole
 // section, and a default that looked like a choice would hide the server's own defaults. A project's
 // .nginx-keepalive.json overrides these settings key by key (server/src/lsp/settings-store.ts).
+import { BYTE_SIZE_PATTERN } from '../../server/src/core/byte-size.js';
 import { KEEPALIVE_CONNECTIONS_RANGE, NGINX_VERSION_PATTERN, SEVERITY_SETTINGS } from '../../server/src/core/config-file.js';
 import { DEFAULT_KEEPALIVE_CONNECTIONS } from '../../server/src/core/options.js';
 import { DEFAULT_MAX_FILE_SIZE } from '../../server/src/lsp/documents.js';
@@ -79,11 +80,13 @@ function pathMapSetting(): Record<string, unknown> {
 
 function maxFileSizeSetting(): Record<string, unknown> {
   return {
-    type: 'integer',
+    type: ['integer', 'string'],
     scope: 'resource',
     default: DEFAULT_MAX_FILE_SIZE,
     minimum: 1,
-    markdownDescription: 'Documents longer than this many characters (about bytes) are not parsed or checked.',
+    pattern: BYTE_SIZE_PATTERN,
+    markdownDescription:
+      'Documents longer than this many characters (about bytes) are not parsed or checked: a number, or `512K`, `20M` as in `.nginx-keepalive.json`.',
   };
 }
 

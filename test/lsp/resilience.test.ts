@@ -119,6 +119,13 @@ describe('huge documents', () => {
     const version = client.change(doc.uri, [{ text: 'http { upstream x { server 127.0.0.1:1; } }\n' }]);
     expect((await client.diagnosticsFor(doc.uri, version)).diagnostics.map((d) => d.code)).toEqual(['upstream-keepalive']);
   });
+
+  it('read maxFileSize in the settings file\'s forms too ("1K")', async () => {
+    const { client, dir } = await started({ maxFileSize: '1K' });
+    const big = `${'# filler\n'.repeat(120)}http { upstream x { server 127.0.0.1:1; } }\n`;
+    const doc = client.open(path.join(dir, 'big.conf'), big);
+    expect((await client.diagnosticsFor(doc.uri, doc.version)).diagnostics.map((d) => d.code)).toEqual(['file-too-large']);
+  });
 });
 
 describe('resources', () => {

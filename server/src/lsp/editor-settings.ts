@@ -47,10 +47,6 @@ function pathMapObject(value: unknown): unknown {
   return Object.fromEntries(entries);
 }
 
-function readMaxFileSize(value: unknown): number {
-  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
-  throw new Error(`expected a positive integer (characters), got ${JSON.stringify(value)}`);
-}
 
 /**
  * Reads `raw` (whatever the client sent). Relative pathMap targets are resolved against `baseDirectory` (the first
@@ -85,11 +81,8 @@ export function readEditorSettings(raw: unknown, baseDirectory: string | undefin
     else settings.pathMap = validate('pathMap', pathMapObject(raw.pathMap))?.pathMap ?? [];
   }
   if (raw.maxFileSize !== undefined && raw.maxFileSize !== null) {
-    try {
-      settings.maxFileSize = readMaxFileSize(raw.maxFileSize);
-    } catch (error) {
-      problems.push(`"maxFileSize": ${(error as Error).message}`);
-    }
+    // The same forms as the settings file and --max-file-size (20971520, "20M", "512K").
+    settings.maxFileSize = validate('maxFileSize', raw.maxFileSize)?.maxFileBytes ?? DEFAULT_MAX_FILE_SIZE;
   }
   return { settings, problems };
 }
