@@ -353,30 +353,35 @@ static enum ConcatResult scan_concat(TSLexer *lexer) {
   return CONCAT_FOUND;
 }
 
-// Zero width, after an expression action that opens a statement: true when `;` or white space and then another
-// token of the same statement follow on this line. A control action (`{{ end }}`) there closes a template scope instead.
-static bool scan_same_line(TSLexer *lexer) {
-  lexer->mark_end(lexer);
+enum SameLineResult { NOT_SAME_LINE, SAME_LINE_FOUND, SAME_LINE_LEXER_MOVED };
+
+// Zero width, after an expression action that opens a statement: found when `;` or white space and then another
+// token of the same statement follow on this line. A control action (`{{ end }}`) there closes a template scope
+// instead. The blanks are skipped (not consumed), so on NOT_SAME_LINE the caller can still lex the next statement's
+// first token in this call: falling back to the internal lexer there would read `A!` as directive_name `A`.
+static enum SameLineResult scan_same_line(TSLexer *lexer) {
   if (lexer->lookahead == ';') {
+    lexer->mark_end(lexer);
     lexer->result_symbol = SAME_LINE;
-    return true;
+    return SAME_LINE_FOUND;
   }
-  if (lexer->lookahead != ' ' && lexer->lookahead != '\t') return false;
-  while (lexer->lookahead == ' ' || lexer->lookahead == '\t') advance(lexer);
+  if (lexer->lookahead != ' ' && lexer->lookahead != '\t') return NOT_SAME_LINE;
+  while (lexer->lookahead == ' ' || lexer->lookahead == '\t') lexer->advance(lexer, true);
+  lexer->mark_end(lexer);
   int32_t c = lexer->lookahead;
-  if (lexer->eof(lexer) || c == '\n' || c == '\r' || c == '#' || c == '}') return false;
+  if (lexer->eof(lexer) || c == '\n' || c == '\r' || c == '#' || c == '}') return NOT_SAME_LINE;
   if (c == '{') {
     advance(lexer);
-    if (lexer->lookahead != '{') return false;
+    if (lexer->lookahead != '{') return SAME_LINE_LEXER_MOVED;
     advance(lexer);
     if (lexer->lookahead == '-') advance(lexer);
     while (lexer->lookahead == ' ' || lexer->lookahead == '\t') advance(lexer);
     char word[16];
     read_identifier(lexer, word, sizeof(word));
-    if (is_template_keyword(word)) return false;
+    if (is_template_keyword(word)) return SAME_LINE_LEXER_MOVED;
   }
   lexer->result_symbol = SAME_LINE;
-  return true;
+  return SAME_LINE_FOUND;
 }
 
 void *tree_sitter_nginx_external_scanner_create(void) { return NULL; }
@@ -401,7 +406,10 @@ bool tree_sitter_nginx_external_scanner_scan(void *payload, TSLexer *lexer, cons
     enum ConcatResult concat = scan_concat(lexer);
     if (concat != NO_CONCAT) return concat == CONCAT_FOUND;
   }
-  if (valid_symbols[SAME_LINE]) return scan_same_line(lexer);
+  if (valid_symbols[SAME_LINE]) {
+    enum SameLineResult same_line = scan_same_line(lexer);
+    if (same_line != NOT_SAME_LINE) return same_line == SAME_LINE_FOUND;
+  }
 
   if (valid_symbols[LUA_CODE]) {
     lexer->result_symbol = LUA_CODE;
