@@ -90,21 +90,38 @@ export function headerKey(name: string): string {
   return normaliseTemplateText(name, true);
 }
 
-export function effectiveHeaders(scope: Scope, name: string): Map<string, ProxyHeader> {
-  const headers = new Map<string, ProxyHeader>();
+// Every pass asks for its header set, and most passes share the few levels that define one: read each level's once.
+const headerSets = new WeakMap<Scope, Map<string, ReadonlyMap<string, ProxyHeader>>>();
+const NO_HEADERS: ReadonlyMap<string, ProxyHeader> = new Map();
+
+/** Shared between callers: do not mutate. */
+export function effectiveHeaders(scope: Scope, name: string): ReadonlyMap<string, ProxyHeader> {
   const definition = effectiveArray(scope, name);
-  for (const directive of definition?.directives ?? []) {
+  if (!definition) return NO_HEADERS;
+  let byName = headerSets.get(definition.level);
+  if (!byName) headerSets.set(definition.level, (byName = new Map()));
+  let headers = byName.get(name);
+  if (!headers) {
+    headers = readHeaders(definition);
+    byName.set(name, headers);
+  }
+  return headers;
+}
+
+function readHeaders(definition: Definition): Map<string, ProxyHeader> {
+  const headers = new Map<string, ProxyHeader>();
+  for (const directive of definition.directives) {
     const header = directive.args[0];
     if (!header) continue;
     const key = headerKey(header.value);
     // Appended in place: copying the list for each repeat is quadratic in a file setting one header 100,000 times.
     const directives = headers.get(key)?.directives ?? [];
     directives.push(directive);
-    headers.set(key, { name: header.value, value: directive.args[1], directive, directives, level: definition!.level });
+    headers.set(key, { name: header.value, value: directive.args[1], directive, directives, level: definition.level });
   }
   return headers;
 }
 
-export function effectiveProxyHeaders(scope: Scope): Map<string, ProxyHeader> {
+export function effectiveProxyHeaders(scope: Scope): ReadonlyMap<string, ProxyHeader> {
   return effectiveHeaders(scope, 'proxy_set_header');
 }

@@ -68,7 +68,23 @@ function coversEveryBranch(directives: readonly Directive[], body: Scope): boole
   return covered.has(undefined) && block.branches.every((branch) => covered.has(branch));
 }
 
+// Three rules ask about every upstream once per pass that uses it: decide each upstream once per target version.
+const states = new WeakMap<Upstream, Map<string, KeepaliveState>>();
+
+/** Shared between callers: do not mutate. */
 export function keepaliveState(upstream: Upstream, options: Pick<ResolvedOptions, 'nginxVersion'>): KeepaliveState {
+  const version = options.nginxVersion?.join('.') ?? '';
+  let byVersion = states.get(upstream);
+  if (!byVersion) states.set(upstream, (byVersion = new Map()));
+  let state = byVersion.get(version);
+  if (!state) {
+    state = decideKeepalive(upstream, options);
+    byVersion.set(version, state);
+  }
+  return state;
+}
+
+function decideKeepalive(upstream: Upstream, options: Pick<ResolvedOptions, 'nginxVersion'>): KeepaliveState {
   if (isUnknown(upstream)) return { kind: 'unknown' };
   const body = upstream.bodies[0];
   const unguarded = upstream.keepalive.filter((directive) => !body || guardsWithin(directive, body).length === 0);

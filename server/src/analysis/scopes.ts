@@ -8,11 +8,12 @@
 //   guardsWithin(d, s)     the template guards making d conditional inside s (those not also enclosing s's block)
 //   unfollowedIncludes(s)  the includes of s pulled in nothing (missing, outside, templated, a glob matching none)
 //
-// Built once per workspace (cached in a WeakMap, the model is immutable) from walkEffective, so include expansion,
-// cycle cuts and limits are the workspace's own.
+// Built once per workspace (cached in a WeakMap, the model is immutable) by replaying each root's expansion as
+// walkEffective does, so include expansion, cycle cuts and limits are the workspace's own.
 import { contextOpenedBy } from '../model/context.js';
 import type { ContextName, Directive, TemplateGuard } from '../model/types.js';
-import { walkEffective, type Workspace, type WorkspaceRoot } from '../model/workspace.js';
+import { expandRoot, type ExpansionHooks } from '../model/expand.js';
+import type { Workspace, WorkspaceRoot } from '../model/workspace.js';
 import { perWorkspace } from './per-workspace.js';
 
 export interface Scope {
@@ -66,22 +67,25 @@ function walkScopes(
   visit: (directive: Directive, scope: Scope, root: WorkspaceRoot) => void,
   open: (directive: Directive, scope: Scope, inner: ContextName, root: WorkspaceRoot) => Scope,
 ): void {
-  let currentRoot: WorkspaceRoot | undefined;
-  // stack[i]: the scope at block depth i on the walk's current path (depth-first, so a block's scope is open while
-  // its children are visited).
-  let stack: Scope[] = [];
-  walkEffective(workspace, (directive, where) => {
-    if (where.root !== currentRoot) {
-      currentRoot = where.root;
-      stack = [topOf(where.root)];
-    }
-    const depth = where.ancestors.length;
-    stack.length = depth + 1;
-    const scope = stack[depth]!;
-    visit(directive, scope, where.root);
-    const inner = contextOpenedBy(directive, where.context);
-    if (inner) stack[depth + 1] = open(directive, scope, inner, where.root);
-  });
+  // walkEffective's replay of each root, without the per-block scope objects it makes for its visitors: this walk
+  // runs on every analysis and visits every directive.
+  for (const root of workspace.roots) {
+    // stack[i]: the scope at block depth i on the walk's current path (depth-first, so a block's scope is open while
+    // its children are visited).
+    const stack: Scope[] = [topOf(root)];
+    const hooks: ExpansionHooks = {
+      resolve: (include) => root.includes.get(include) ?? [],
+      visit: (directive, where) => {
+        const depth = where.ancestors.length;
+        stack.length = depth + 1;
+        const scope = stack[depth]!;
+        visit(directive, scope, root);
+        const inner = contextOpenedBy(directive, where.context);
+        if (inner) stack[depth + 1] = open(directive, scope, inner, root);
+      },
+    };
+    expandRoot(root.file, root.context, hooks, workspace.limits);
+  }
 }
 
 function buildIndex(workspace: Workspace): ScopeIndex {

@@ -79,7 +79,7 @@ export function isLiteralClose(argument: Argument | undefined): boolean {
 }
 
 /** The set's headers by lower-cased name; empty when only an unfollowed proxy_params defines it (no Connection there). */
-export function effectiveHeaderSet(found: Found | undefined): Map<string, ProxyHeader> {
+export function effectiveHeaderSet(found: Found | undefined): ReadonlyMap<string, ProxyHeader> {
   return found && found.directives.length > 0 ? effectiveProxyHeaders(found.level) : new Map();
 }
 
