@@ -51,11 +51,18 @@ function pick(report: RuleReport): Pick<Finding, 'file' | 'span' | 'message' | '
 }
 
 function dedupe(findings: Finding[]): Finding[] {
-  const seen = new Set<string>();
+  // Keyed without the message: joining thousands of long messages into keys cost more than the rules on a big file.
+  // Findings at the same place from the same rule are few, so their messages are compared directly.
+  const seen = new Map<string, string[]>();
   return findings.filter((finding) => {
-    const key = [finding.ruleId, finding.file, finding.span.startOffset, finding.span.endOffset, finding.message].join('\0');
-    if (seen.has(key)) return false;
-    seen.add(key);
+    const key = `${finding.ruleId}\0${finding.file}\0${finding.span.startOffset}\0${finding.span.endOffset}`;
+    const messages = seen.get(key);
+    if (!messages) {
+      seen.set(key, [finding.message]);
+      return true;
+    }
+    if (messages.includes(finding.message)) return false;
+    messages.push(finding.message);
     return true;
   });
 }
