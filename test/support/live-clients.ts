@@ -1,8 +1,8 @@
 // Clients for the live tests, all of the kind that sends `Connection: close` (scripts, health checkers, HTTP/1.0
 // tools): Node's http client without an agent, a raw HTTP/1.1 request, and a raw HTTP/1.0 request. Each opens its own
 // connection to nginx and reads the whole response. A WebSocket upgrade client checks the tunnel end to end.
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest, type RequestOptions as HttpsRequestOptions } from 'node:https';
 import { connect } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { websocketAccept } from './live-upstream.js';
@@ -15,10 +15,12 @@ export interface Reply {
 export type ClientKind = 'node-http' | 'raw-http/1.1' | 'raw-http/1.0';
 export const CLIENT_KINDS: readonly ClientKind[] = ['node-http', 'raw-http/1.1', 'raw-http/1.0'];
 
-function nodeHttpGet(port: number, path: string): Promise<Reply> {
+type RequestFunction = (options: HttpsRequestOptions, onResponse: (res: IncomingMessage) => void) => ClientRequest;
+
+/** One request on its own connection (no agent) asking for Connection: close; resolves with the whole body. */
+function requestOnce(send: RequestFunction, options: HttpsRequestOptions): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const options = { host: '127.0.0.1', port, path, agent: false, headers: { Host: 'x', Connection: 'close' } };
-    const req = httpRequest(options, (res) => {
+    const req = send(options, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
@@ -28,6 +30,10 @@ function nodeHttpGet(port: number, path: string): Promise<Reply> {
     req.on('error', reject);
     req.end();
   });
+}
+
+function nodeHttpGet(port: number, path: string): Promise<Reply> {
+  return requestOnce(httpRequest, { host: '127.0.0.1', port, path, agent: false, headers: { Host: 'x', Connection: 'close' } });
 }
 
 /** Writes `head` on a fresh connection and reads until nginx closes it (it does, the client asked for close). */
@@ -61,19 +67,8 @@ export async function get(kind: ClientKind, port: number, path = '/'): Promise<R
 
 /** One HTTPS request (Node's client, no agent, Connection: close) to a listener with a self-signed certificate. */
 export function httpsGet(port: number, path = '/'): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const headers = { Host: 'x', Connection: 'close' };
-    const options = { host: '127.0.0.1', port, path, agent: false, rejectUnauthorized: false, headers };
-    const req = httpsRequest(options, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  const headers = { Host: 'x', Connection: 'close' };
+  return requestOnce(httpsRequest, { host: '127.0.0.1', port, path, agent: false, rejectUnauthorized: false, headers });
 }
 
 export interface LoadResult {
