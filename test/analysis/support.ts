@@ -1,11 +1,9 @@
 // Shared by the analysis tests: real files in a temp directory, the real parser, a real workspace.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { createFsHost } from '../../server/src/core/fs-host.js';
 import type { Directive } from '../../server/src/model/types.js';
 import { buildWorkspace, type Workspace, type WorkspaceOptions } from '../../server/src/model/workspace.js';
 import { loadNginxParser } from '../../server/src/parser/loader.js';
-import { allDirectives, tempTree } from '../model/support.js';
+import { allDirectives, readDocuments, tempTree } from '../model/support.js';
 
 export { tempTree };
 
@@ -24,10 +22,7 @@ export async function checkTree(
   options: WorkspaceOptions = {},
 ): Promise<Checked> {
   const root = tempTree(files);
-  const docs = documents.map((relative) => {
-    const full = path.join(root, relative);
-    return { path: full, text: readFileSync(full, 'utf8') };
-  });
+  const docs = readDocuments(root, documents);
   const workspace = buildWorkspace(docs, createFsHost(), await loadNginxParser(), { readRoots: [root], ...options });
   return { root, workspace };
 }

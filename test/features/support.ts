@@ -1,11 +1,10 @@
 // Shared by the feature tests: real files in a temp directory, analysed by the real core (analyzeWorkspace), and the
 // document's model picked out of the workspace, as the language server's snapshot would hold it.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { analyzeWorkspace } from '../../server/src/core/analyze.js';
 import type { AnalyzeOptions } from '../../server/src/core/types.js';
 import type { FeatureContext } from '../../server/src/features/context.js';
-import { tempTree } from '../model/support.js';
+import { readDocuments, tempTree } from '../model/support.js';
 
 export interface Analysed {
   root: string;
@@ -36,10 +35,7 @@ export async function analyse(
   options: AnalyzeOptions = {},
 ): Promise<Analysed> {
   const root = tempTree(files);
-  const docs = documents.map((relative) => {
-    const full = path.join(root, relative);
-    return { path: full, text: readFileSync(full, 'utf8') };
-  });
+  const docs = readDocuments(root, documents);
   const allOptions = { readRoots: [root], ...options };
   const { workspace } = await analyzeWorkspace(docs, allOptions);
   const contextOf = (relative: string): FeatureContext => {

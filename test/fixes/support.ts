@@ -8,6 +8,7 @@ import type { TextEdit } from '../../server/src/core/types.js';
 import { buildWorkspace, type Workspace } from '../../server/src/model/workspace.js';
 import { loadNginxParser } from '../../server/src/parser/loader.js';
 import { checkTree } from '../analysis/support.js';
+import { readDocuments } from '../model/support.js';
 
 export interface Tree {
   root: string;
@@ -25,10 +26,7 @@ export async function applyToTree(tree: Tree, edits: readonly TextEdit[]): Promi
   const byFile = new Map<string, TextEdit[]>();
   for (const edit of edits) byFile.set(edit.file, [...(byFile.get(edit.file) ?? []), edit]);
   for (const [file, fileEdits] of byFile) writeFileSync(file, applyEdits(readFileSync(file, 'utf8'), fileEdits));
-  const docs = tree.documents.map((relative) => {
-    const full = path.join(tree.root, relative);
-    return { path: full, text: readFileSync(full, 'utf8') };
-  });
+  const docs = readDocuments(tree.root, tree.documents);
   const workspace = buildWorkspace(docs, createFsHost(), await loadNginxParser(), { readRoots: [tree.root] });
   return { ...tree, workspace };
 }

@@ -1,9 +1,10 @@
 // Shared by the model tests: the real parser, real temp directories.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { buildConfigFile } from '../../server/src/model/build.js';
+import type { SourceDocument } from '../../server/src/core/types.js';
 import type { ConfigFile, Directive } from '../../server/src/model/types.js';
 import { loadNginxParser } from '../../server/src/parser/loader.js';
 
@@ -43,4 +44,12 @@ export function tempTree(files: Record<string, string>): string {
     writeFileSync(full, text);
   }
   return root;
+}
+
+/** The documents at `relatives` under `root`, as the disk holds them now. */
+export function readDocuments(root: string, relatives: readonly string[]): SourceDocument[] {
+  return relatives.map((relative) => {
+    const full = path.join(root, relative);
+    return { path: full, text: readFileSync(full, 'utf8') };
+  });
 }
