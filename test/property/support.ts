@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { globToRegExp } from '../../server/src/core/glob.js';
+import { compileGlob } from '../../server/src/core/glob.js';
 import type { FileHost, SourceDocument } from '../../server/src/core/types.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -211,7 +211,7 @@ export function memoryHost(docs: readonly SourceDocument[]): FileHost {
     readFile: (file) => files.get(path.resolve(file)),
     exists: (file) => files.has(path.resolve(file)),
     glob: (pattern) => {
-      const matcher = globToRegExp(path.resolve(pattern), { globstar: false });
+      const matcher = compileGlob(path.resolve(pattern), { globstar: false });
       return [...files.keys()].filter((file) => matcher.test(file)).sort();
     },
   };

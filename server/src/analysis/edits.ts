@@ -157,7 +157,11 @@ export function deleteDirectiveLine(directive: Directive): TextEdit {
   // Sharing the line: take the spaces after the directive, or before it when it ends the line.
   const spacesAfter = /^[ \t]*/.exec(text.slice(end))![0].length;
   if (end + spacesAfter < lineEnd) return edit(file, start, end + spacesAfter, '');
-  const spacesBefore = /[ \t]*$/.exec(text.slice(lineStart, start))![0].length;
+  // A loop: `/[ \t]*$/` on the line before it is quadratic in a long run of blanks that does not end it.
+  let spacesBefore = 0;
+  while (start - spacesBefore > lineStart && (text[start - spacesBefore - 1] === ' ' || text[start - spacesBefore - 1] === '\t')) {
+    spacesBefore++;
+  }
   return edit(file, start - spacesBefore, lineEnd, '');
 }
 

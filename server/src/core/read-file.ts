@@ -10,11 +10,13 @@ export type FileRead =
   | { kind: 'too-large'; size: number }
   | { kind: 'failed'; error: unknown };
 
+type NotRead = Exclude<FileRead, { kind: 'read' | 'too-large' }>;
+
 /**
  * Opens without blocking (opening a FIFO nobody writes to would otherwise wait forever), checks the open file is a
- * regular one of at most `maxBytes`, and reads at most that many bytes.
+ * regular one, and hands it to `read`; the descriptor is closed whatever happens.
  */
-export function readRegularFile(file: string, maxBytes: number): FileRead {
+function withRegularFile<T>(file: string, read: (fd: number, size: number) => T): T | NotRead {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -26,13 +28,19 @@ export function readRegularFile(file: string, maxBytes: number): FileRead {
     // Opening a directory read-only succeeds; report it as reading it would (EISDIR), which people know.
     if (stats.isDirectory()) return { kind: 'failed', error: Object.assign(new Error('is a directory'), { code: 'EISDIR' }) };
     if (!stats.isFile()) return { kind: 'not-regular' };
-    if (stats.size > maxBytes) return { kind: 'too-large', size: stats.size };
-    return readBounded(fd, stats.size, maxBytes);
+    return read(fd, stats.size);
   } catch (error) {
     return { kind: 'failed', error };
   } finally {
     closeSync(fd);
   }
+}
+
+/** A regular file's bytes when it has at most `maxBytes` (see withRegularFile). */
+export function readRegularFile(file: string, maxBytes: number): FileRead {
+  return withRegularFile<FileRead>(file, (fd, size) =>
+    size > maxBytes ? { kind: 'too-large', size } : readBounded(fd, size, maxBytes),
+  );
 }
 
 /** Reads to the end, but never more than maxBytes: a file may grow between fstat and the read. */
@@ -50,4 +58,24 @@ function readBounded(fd: number, expected: number, maxBytes: number): FileRead {
     if (read === 0) return { kind: 'read', bytes: buffer.subarray(0, length) };
     length += read;
   }
+}
+
+export type PrefixRead = NotRead | { kind: 'read'; bytes: Buffer; truncated: boolean };
+
+/**
+ * The first `maxBytes` bytes of a regular file, however large it is (`truncated` when there was more): for sniffing
+ * what a file is. Opens without blocking and never reads a FIFO or a device, as readRegularFile.
+ */
+export function readRegularFilePrefix(file: string, maxBytes: number): PrefixRead {
+  return withRegularFile<PrefixRead>(file, (fd) => {
+    // One byte more than kept tells whether there was more, even when the file grew since fstat.
+    const buffer = Buffer.allocUnsafe(maxBytes + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    return { kind: 'read', bytes: buffer.subarray(0, Math.min(length, maxBytes)), truncated: length > maxBytes };
+  });
 }

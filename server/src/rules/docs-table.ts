@@ -12,7 +12,8 @@ export function docsPath(ruleId: string): string {
 
 /** Text safe inside a markdown table cell: a `|` would end the cell, a newline the row. */
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+  // Each run of white space holding a newline becomes one space; `/\s*\n\s*/g` would be quadratic in blanks.
+  return text.replace(/\|/g, '\\|').replace(/\s+/g, (blanks) => (blanks.includes('\n') ? ' ' : blanks));
 }
 
 function versions(range: string): string {

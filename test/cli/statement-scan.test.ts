@@ -1,0 +1,73 @@
+// The --jobs statement scan (predict-groups' guess at which files are linked): the same statements as before, and no
+// hang on arguments made of template actions (issue 10, item 2).
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { predictGroups } from '../../server/src/cli/parallel/predict-groups.js';
+import { statementsOf } from '../../server/src/cli/parallel/statement-scan.js';
+import { runCli, useTempTrees } from './helpers.js';
+
+const tree = useTempTrees();
+
+/** The issue's repro: an include whose argument is forty empty actions, then a second argument. */
+const EMPTY_ACTIONS_INCLUDE = `include ${'{{}}'.repeat(40)} x\n`;
+
+describe('statementsOf', () => {
+  it('finds includes, upstreams and passes, quoted, templated or spread over lines', () => {
+    const text = [
+      'include conf.d/*.conf;',
+      'include "with space.conf" ;',
+      "include\n  'single.conf'\n;",
+      'upstream {{ $.APP }}-{{ $port }} {',
+      'proxy_pass http://{{ $.APP }}-5000;',
+      'fastcgi_pass unix:/run/php.sock;',
+      'xinclude not.conf; my_include not.conf;',
+      'include {{ if x }};{{ end }}.conf;',
+      'include "a"b;',
+    ].join('\n');
+    expect(statementsOf(text)).toEqual({
+      includes: ['conf.d/*.conf', 'with space.conf', 'single.conf', '{{ if x }}', '"a"b'],
+      upstreams: ['{{ $.APP }}-{{ $port }}'],
+      passes: ['http://{{ $.APP }}-5000', 'unix:/run/php.sock'],
+    });
+  });
+
+  it('takes an action to the first }} on its line, and a {{ without one ends the argument', () => {
+    expect(statementsOf('include a{{ x }}b;\ninclude c{{ y\n}};\ninclude d;').includes).toEqual(['a{{ x }}b', 'd']);
+  });
+
+  it("returns at once on the issue's include of forty empty actions, and on longer runs", () => {
+    expect(statementsOf(EMPTY_ACTIONS_INCLUDE).includes).toEqual([]);
+    expect(statementsOf(`include ${'{{}}'.repeat(100_000)} x;`).includes).toEqual([]);
+    expect(statementsOf(`proxy_pass ${'{{}}'.repeat(100_000)} x;`).passes).toEqual(['{{}}'.repeat(100_000)]);
+  });
+
+  it('returns at once when keywords hide inside each other\'s arguments', () => {
+    // Each include's argument runs through all the later ones to the single }}: scanned once, not once per include.
+    const nested = `${'include {{ '.repeat(50_000)}}}${'a'.repeat(100_000)}${' '.repeat(100_000)}x`;
+    expect(statementsOf(nested).includes).toEqual([]);
+    const unclosed = `${'include {{'.repeat(100_000)}`;
+    expect(statementsOf(unclosed).includes).toEqual([]);
+  });
+});
+
+describe('predictGroups', () => {
+  it('groups the issue\'s include next to a large file without hanging', () => {
+    const root = '/virtual';
+    const documents = [
+      { path: path.join(root, 'a.conf'), text: EMPTY_ACTIONS_INCLUDE },
+      { path: path.join(root, 'big.conf'), text: 'server { listen 80; }\n'.repeat(50_000) },
+      { path: path.join(root, 'c.conf'), text: 'include big.conf;\n' },
+    ];
+    expect(predictGroups(documents, { readRoots: [root], pathMap: [] })).toEqual([[0], [1, 2]]);
+  });
+
+  it('check with several jobs finishes on it (the CLI used to hang)', () => {
+    const root = tree({
+      'a.conf': EMPTY_ACTIONS_INCLUDE,
+      'big.conf': 'events {}\n'.repeat(120_000),
+    });
+    const result = runCli(root, ['check', '--jobs', '2', '--format', 'json', '--rule', 'syntax=off', '.']);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+});
