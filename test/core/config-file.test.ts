@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -126,5 +127,15 @@ describe('the shipped schema', () => {
     for (const property of Object.values(schema.properties.rules.properties)) {
       expect(property.enum).toEqual(['off', 'info', 'warning', 'error']);
     }
+  });
+});
+
+describe('readConfigFile: only a regular file is read (issue 10, item 3)', () => {
+  it('refuses a FIFO and a device instead of blocking or reading forever', () => {
+    const root = tempTree({});
+    const fifo = path.join(root, 'settings.json');
+    execFileSync('mkfifo', [fifo]);
+    expect(() => readConfigFile(fifo, known)).toThrow(/settings\.json: cannot read the settings file: not a regular file/);
+    expect(() => readConfigFile('/dev/zero', known)).toThrow(/cannot read the settings file: not a regular file/);
   });
 });

@@ -1,6 +1,8 @@
+import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFsHost } from '../../server/src/core/fs-host.js';
+import { createFsHost, globOnDisk } from '../../server/src/core/fs-host.js';
+import type { GlobConfinement } from '../../server/src/core/types.js';
 import { tempTree } from './support.js';
 
 describe('createFsHost', () => {
@@ -33,5 +35,74 @@ describe('createFsHost', () => {
     ]);
     expect(host.glob(path.join(root, 'nothing/*.conf'))).toEqual([]);
     expect(host.glob(path.join(root, 'sites/.h*/x.conf'))).toHaveLength(1);
+  });
+});
+
+/** A confinement that records what the glob asked and was told. */
+function recordingConfinement(allowed: (directory: string) => boolean, bounds: Partial<GlobConfinement> = {}) {
+  const asked: string[] = [];
+  const refused: string[] = [];
+  const limits: string[] = [];
+  const confinement: GlobConfinement = {
+    ...bounds,
+    allows: (directory) => (asked.push(directory), allowed(directory)),
+    outside: (link) => refused.push(link),
+    limited: (bound) => limits.push(bound),
+  };
+  return { confinement, asked, refused, limits };
+}
+
+describe('globOnDisk: confinement and bounds (issue 10, items 4 and 13)', () => {
+  it('asks before entering each directory, and never matches inside one it refuses', () => {
+    const elsewhere = tempTree({ 'none-x.conf': '', 'shadow': '' });
+    const root = tempTree({ 'conf.d/a/none-a.conf': '', 'conf.d/b/other.conf': '' });
+    symlinkSync(elsewhere, path.join(root, 'conf.d/evil'));
+    const evil = path.join(root, 'conf.d/evil');
+    const { confinement, asked, refused } = recordingConfinement((directory) => directory !== evil);
+    const matches = globOnDisk(path.join(root, 'conf.d/*/none-*.conf'), confinement);
+    expect(matches).toEqual([path.join(root, 'conf.d/a/none-a.conf')]);
+    expect(refused).toEqual([evil]);
+    // The refused link was asked about, and nothing below it ever was.
+    expect(asked).toContain(evil);
+    expect(asked.filter((p) => p.startsWith(`${evil}/`))).toEqual([]);
+  });
+
+  it('reports a link to a file outside matched by the last segment, without testing its target', () => {
+    const elsewhere = tempTree({ 'shadow': 'secret\n' });
+    const root = tempTree({ 'x/.keep': '' });
+    symlinkSync(path.join(elsewhere, 'shadow'), path.join(root, 'x/shadow'));
+    const link = path.join(root, 'x/shadow');
+    const { confinement, refused } = recordingConfinement((p) => p !== link);
+    expect(globOnDisk(path.join(root, '*/shadow'), confinement)).toEqual([]);
+    expect(refused).toEqual([link]);
+  });
+
+  it('enters each real directory once per segment: ten links to "." under seven wildcards give one match', () => {
+    const root = tempTree({ 'd/x.conf': '' });
+    for (let i = 0; i < 10; i++) symlinkSync('.', path.join(root, `d/l${i}`));
+    const { confinement, asked, limits } = recordingConfinement(() => true);
+    // 10^6 paths lead to x.conf; without deduplication this runs for minutes and runs out of memory.
+    const matches = globOnDisk(path.join(root, '*/*/*/*/*/*/*/x.conf'), confinement);
+    expect(matches).toEqual([path.join(root, 'd/l0/l0/l0/l0/l0/l0/x.conf')]);
+    expect(limits).toEqual([]);
+    expect(asked.length).toBeLessThan(100);
+  });
+
+  it('stops at the directory bound and says so', () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) files[`d${String(i).padStart(2, '0')}/x.conf`] = '';
+    const root = tempTree(files);
+    const { confinement, limits } = recordingConfinement(() => true, { maxDirectories: 6 });
+    const matches = globOnDisk(path.join(root, '*/x.conf'), confinement);
+    // The base, then five of the twenty directories, in byte order.
+    expect(matches.map((p) => path.relative(root, p))).toEqual(['d00', 'd01', 'd02', 'd03', 'd04'].map((d) => `${d}/x.conf`));
+    expect(limits).toEqual(['directories']);
+  });
+
+  it('stops at the match bound while expanding, keeping the first matches in byte order', () => {
+    const root = tempTree({ 'c.conf': '', 'a.conf': '', 'e.conf': '', 'b.conf': '', 'd.conf': '' });
+    const { confinement, limits } = recordingConfinement(() => true, { maxMatches: 3 });
+    expect(globOnDisk(path.join(root, '*.conf'), confinement).map((p) => path.basename(p))).toEqual(['a.conf', 'b.conf', 'c.conf']);
+    expect(limits).toEqual(['matches']);
   });
 });

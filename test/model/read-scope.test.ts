@@ -247,3 +247,38 @@ describe('the include rule', () => {
     expect(findings.map((f) => [path.relative(root, f.file), f.severity])).toEqual([['snippets/a.conf', 'warning']]);
   });
 });
+
+describe('createReadScope: links resolved one component at a time (issue 10, item 13)', () => {
+  it('follows absolute and relative links that stay inside, refuses a chain that passes outside', () => {
+    const elsewhere = tempTree({ '.keep': '' });
+    const root = tempTree({ 'a/real.conf': '', 'a/sub/.keep': '' });
+    symlinkSync(path.join(root, 'a/real.conf'), path.join(root, 'a/absolute.conf'));
+    symlinkSync('../real.conf', path.join(root, 'a/sub/relative.conf'));
+    symlinkSync(path.join(root, 'a/real.conf'), path.join(elsewhere, 'back.conf'));
+    symlinkSync(path.join(elsewhere, 'back.conf'), path.join(root, 'a/via-outside.conf'));
+    symlinkSync(elsewhere, path.join(root, 'a/out'));
+    symlinkSync('loop.conf', path.join(root, 'a/loop.conf'));
+    const scope = createReadScope([path.join(root, 'a')]);
+    expect(scope.allows(path.join(root, 'a/absolute.conf'))).toBe(true);
+    expect(scope.allows(path.join(root, 'a/sub/relative.conf'))).toBe(true);
+    // Following it would mean reading a link outside the checked paths.
+    expect(scope.allows(path.join(root, 'a/via-outside.conf'))).toBe(false);
+    expect(scope.allows(path.join(root, 'a/out'))).toBe(false);
+    expect(scope.allows(path.join(root, 'a/out/anything/below.conf'))).toBe(false);
+    // A loop resolves no further; reading it later fails with ELOOP, reported with its path.
+    expect(scope.allows(path.join(root, 'a/loop.conf'))).toBe(true);
+  });
+
+  it('follows an absolute link target written through a linked area (as /tmp -> /private/tmp on macOS)', () => {
+    const root = tempTree({ 'real-ws/real.conf': '' });
+    symlinkSync(path.join(root, 'real-ws'), path.join(root, 'alias'));
+    symlinkSync(path.join(root, 'alias/real.conf'), path.join(root, 'real-ws/absolute.conf'));
+    const scope = createReadScope([path.join(root, 'alias')]);
+    expect(scope.allows(path.join(root, 'alias/absolute.conf'))).toBe(true);
+  });
+
+  it('has one key per set of areas', () => {
+    expect(createReadScope(['/b', '/a']).key).toBe(createReadScope(['/a', '/b']).key);
+    expect(createReadScope(['/a']).key).not.toBe(createReadScope(['/a', '/b']).key);
+  });
+});

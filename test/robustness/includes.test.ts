@@ -31,11 +31,19 @@ describe('include cycles', () => {
 
 describe('symbolic link loops', () => {
   it('a directory linking to its parent is walked once; a link to itself is skipped; the rest is checked', () => {
-    const root = tree({ 'site/a.conf': ORDINARY });
-    symlinkSync('..', path.join(root, 'site/up'));
+    const root = tree({ 'site/a.conf': ORDINARY, 'site/sub/.keep': '' });
+    symlinkSync('..', path.join(root, 'site/sub/up'));
     symlinkSync('loop.conf', path.join(root, 'site/loop.conf'));
     const result = runCli(root, ['check', 'site', '--format', 'json']);
     expect(result.stderr).toBe('');
+    expect(rulesByFile(root, result.stdout)).toEqual({ 'site/a.conf': ['upstream-keepalive'] });
+  });
+
+  it('a link to the parent of the checked directory leads outside it: reported, not followed', () => {
+    const root = tree({ 'site/a.conf': ORDINARY, 'b.conf': ORDINARY });
+    symlinkSync('..', path.join(root, 'site/up'));
+    const result = runCli(root, ['check', 'site', '--format', 'json']);
+    expect(result.stderr).toBe('nginx-keepalive: site/up: a symbolic link leading outside the checked paths, not followed\n');
     expect(rulesByFile(root, result.stdout)).toEqual({ 'site/a.conf': ['upstream-keepalive'] });
   });
 

@@ -2,7 +2,8 @@
 import { realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { hasGlobMagic } from '../core/glob.js';
-import { expandGlob } from './expand-glob.js';
+import { createReadScope } from '../model/read-scope.js';
+import { expandGlob, globRoot } from './expand-glob.js';
 import { isNginxFile } from './nginx-files.js';
 import { describeFsError, displayPath } from './paths.js';
 import { walkFiles, type WalkResult } from './walk.js';
@@ -21,42 +22,66 @@ export interface Discovery {
   readRoots: string[];
 }
 
+type Argument =
+  | { pattern: string; kind: 'glob' | 'directory' | 'file'; absolute: string; root: string }
+  | { pattern: string; kind: 'error'; message: string };
+
+/** What one command-line path is, and the read root it contributes. */
+function classify(pattern: string, cwd: string): Argument {
+  const absolute = path.resolve(cwd, pattern);
+  const stats = statOrError(absolute);
+  if (stats instanceof Error && isMissing(stats) && hasGlobMagic(pattern)) {
+    return { pattern, kind: 'glob', absolute, root: globRoot(pattern, cwd) };
+  }
+  if (stats instanceof Error) return { pattern, kind: 'error', message: describeFsError(stats) };
+  if (stats.isDirectory()) return { pattern, kind: 'directory', absolute, root: absolute };
+  if (stats.isFile()) return { pattern, kind: 'file', absolute, root: path.dirname(absolute) };
+  // A FIFO or a device would block the read or never end; nginx configs are regular files.
+  return { pattern, kind: 'error', message: 'not a regular file' };
+}
+
 export function discoverFiles(patterns: string[], cwd: string): Discovery {
   const found: string[] = [];
   const errors: string[] = [];
   const notes: string[] = [];
-  const readRoots = new Set<string>();
-  const reportFailures = (walked: WalkResult) => {
+  const args = patterns.map((pattern) => classify(pattern, cwd));
+  const readRoots = new Set(args.flatMap((arg) => (arg.kind === 'error' ? [] : [arg.root])));
+  // The walks follow a link only when it leads into one of the read roots, as includes do: a committed `x -> /etc`
+  // is reported, and nothing below it is listed or read.
+  const scope = createReadScope([...readRoots]);
+  const allows = (link: string) => scope.allows(link);
+  const escaped = new Set<string>();
+  const report = (walked: WalkResult) => {
     for (const failure of walked.failures) {
       errors.push(`${displayPath(failure.path, cwd)}: ${describeFsError(failure.error)}`);
     }
+    for (const link of walked.escaped) escaped.add(link);
+  };
+  // A loop, not found.push(...files): spreading 150,000 arguments overflows the stack.
+  const add = (files: readonly string[]) => {
+    for (const file of files) found.push(file);
   };
 
-  for (const pattern of patterns) {
-    const absolute = path.resolve(cwd, pattern);
-    const stats = statOrError(absolute);
-    if (stats instanceof Error && isMissing(stats) && hasGlobMagic(pattern)) {
-      const matched = expandGlob(pattern, cwd);
-      readRoots.add(matched.base);
-      reportFailures(matched);
-      if (matched.files.length === 0 && matched.failures.length === 0) errors.push(`${pattern}: no files match`);
-      found.push(...matched.files);
-    } else if (stats instanceof Error) {
-      errors.push(`${pattern}: ${describeFsError(stats)}`);
-    } else if (stats.isDirectory()) {
-      const walked = walkFiles(absolute);
-      readRoots.add(absolute);
-      reportFailures(walked);
+  for (const arg of args) {
+    if (arg.kind === 'error') {
+      errors.push(`${arg.pattern}: ${arg.message}`);
+    } else if (arg.kind === 'glob') {
+      const matched = expandGlob(arg.pattern, cwd, { allows });
+      report(matched);
+      if (matched.files.length === 0 && matched.failures.length === 0) errors.push(`${arg.pattern}: no files match`);
+      add(matched.files);
+    } else if (arg.kind === 'directory') {
+      const walked = walkFiles(arg.absolute, { allows });
+      report(walked);
       const nginxFiles = walked.files.filter(isNginxFile);
-      if (nginxFiles.length === 0 && walked.failures.length === 0) notes.push(`${pattern}: no nginx files found`);
-      found.push(...nginxFiles);
-    } else if (stats.isFile()) {
-      found.push(absolute);
-      readRoots.add(path.dirname(absolute));
+      if (nginxFiles.length === 0 && walked.failures.length === 0) notes.push(`${arg.pattern}: no nginx files found`);
+      add(nginxFiles);
     } else {
-      // A FIFO or a device would block the read or never end; nginx configs are regular files.
-      errors.push(`${pattern}: not a regular file`);
+      found.push(arg.absolute);
     }
+  }
+  for (const link of [...escaped].sort(compareCodeUnits)) {
+    notes.push(`${displayPath(link, cwd)}: a symbolic link leading outside the checked paths, not followed`);
   }
   return { files: uniqueByRealPath(found).sort(compareCodeUnits), errors, notes, readRoots: [...readRoots].sort() };
 }

@@ -2,10 +2,12 @@
 // a settings file that is silently ignored is a check silently not done, so every unknown key or value is an error
 // that names the file and the key. The JSON schema shipped for editors (config-schema.ts) is built from the same
 // constants.
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { parseByteSize } from './byte-size.js';
 import { parseNginxVersion } from './options.js';
+import { readRegularFile, type FileRead } from './read-file.js';
+import { checkPathMapping } from './path-map.js';
 import type { PathMapping, SeveritySetting } from './types.js';
 
 export const CONFIG_FILE_NAME = '.nginx-keepalive.json';
@@ -72,16 +74,23 @@ export function findConfigFile(from: string): string | undefined {
   }
 }
 
+/** A settings file is a few hundred bytes; anything near this is not one. */
+const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
+
+function unreadableReason(read: Exclude<FileRead, { kind: 'read' }>): string {
+  if (read.kind === 'not-regular') return 'not a regular file';
+  if (read.kind === 'too-large') return `${read.size} bytes, over the ${MAX_CONFIG_FILE_BYTES} bytes a settings file may have`;
+  return (read.error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(read.error);
+}
+
 /** Reads and validates `file`; throws a ConfigError for anything that is not a valid settings file. */
 export function readConfigFile(file: string, knownRuleIds: ReadonlySet<string>): ProjectConfig {
   const absolute = path.resolve(file);
-  let text: string;
-  try {
-    text = readFileSync(absolute, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error);
-    throw new ConfigError(absolute, `cannot read the settings file: ${reason}`);
-  }
+  // Not readFileSync: a settings file named with --config, or one a workspace links to /dev/zero or a FIFO, would
+  // never end or block the language server for good.
+  const read = readRegularFile(absolute, MAX_CONFIG_FILE_BYTES);
+  if (read.kind !== 'read') throw new ConfigError(absolute, `cannot read the settings file: ${unreadableReason(read)}`);
+  const text = read.bytes.toString('utf8');
   return parseConfig(text, absolute, knownRuleIds);
 }
 
@@ -164,10 +173,9 @@ function readMaxFileSize(value: Json, fail: Fail): number {
 function readPathMap(value: Json, configDirectory: string, fail: Fail): PathMapping[] {
   if (!isPlainObject(value)) return fail('"pathMap" must be an object of include prefix -> local directory');
   return Object.entries(value).map(([from, to]) => {
-    if (!from.startsWith('/')) fail(`"pathMap": "${from}" must be an absolute include prefix such as /etc/nginx`);
-    if (typeof to !== 'string' || to === '') fail(`"pathMap.${from}": expected a directory path, got ${describe(to)}`);
-    // As --path-map: a trailing slash would stop `/etc/nginx/` from matching `/etc/nginx` itself.
-    const trimmed = from.length > 1 ? from.replace(/\/+$/, '') : from;
-    return { from: trimmed, to: path.resolve(configDirectory, to as string) };
+    // The check --path-map makes too (path-map.ts).
+    const checked = checkPathMapping(from, to, configDirectory);
+    if (!checked.ok) return fail(checked.part === 'from' ? `"pathMap": ${checked.problem}` : `"pathMap.${from}": ${checked.problem}`);
+    return checked.mapping;
   });
 }

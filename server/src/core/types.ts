@@ -48,9 +48,31 @@ export interface SourceDocument {
 /** How the core reaches files it was not handed (includes). The CLI reads the disk; the LSP overlays open documents. */
 export interface FileHost {
   readFile(path: string): string | undefined;
-  /** Absolute paths matching an nginx include glob (`*`, `?`, `[...]`), sorted as nginx does (byte order). */
-  glob(pattern: string): string[];
+  /**
+   * Absolute paths matching an nginx include glob (`*`, `?`, `[...]`), sorted as nginx does (byte order). With
+   * `confinement`, nothing inside a directory it refuses is listed or tested, and the expansion is bounded.
+   */
+  glob(pattern: string, confinement?: GlobConfinement): string[];
   exists(path: string): boolean;
+}
+
+/** How far an include glob may reach, and where it tells what it left out. */
+export interface GlobConfinement {
+  /**
+   * Asked before anything inside `directory` (or at `directory`, a match that is a link) is listed or tested; false
+   * keeps the glob out (the read scope: a link leading outside the checked paths).
+   */
+  allows(directory: string): boolean;
+  /** A directory or link matched but refused by allows(). */
+  outside?(refused: string): void;
+  /** At most this many paths are returned (the first ones in the order the directories were listed). */
+  maxMatches?: number;
+  /** At most this many directories are entered (each real directory once per pattern segment). */
+  maxDirectories?: number;
+  /** A bound cut the expansion short. */
+  limited?(bound: 'matches' | 'directories'): void;
+  /** Equal for confinements whose allows() answer alike (the same read scope): a host may reuse an expansion. */
+  cacheKey?: string;
 }
 
 /**

@@ -64,7 +64,7 @@ export class OpenDocuments {
 export function overlayHost(documents: OpenDocuments, base: FileHost = createFsHost()): FileHost {
   return {
     readFile: (file) => documents.atPath(file)?.text ?? base.readFile(file),
-    glob: (pattern) => base.glob(pattern),
+    glob: (pattern, confinement) => base.glob(pattern, confinement),
     exists: (file) => documents.atPath(file) !== undefined || base.exists(file),
   };
 }

@@ -5,6 +5,7 @@ import {
   createConnection,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
+  FileChangeType,
   MessageType,
   RequestType0,
   ShowMessageNotification,
@@ -37,6 +38,7 @@ import {
   fixAllInWorkspace,
   type WorkspaceFixContext,
 } from './fix-workspace-command.js';
+import { GlobCache } from './glob-cache.js';
 import { describeError, guardNotification, guardRequest } from './guard.js';
 import { IncludeGraph } from './include-graph.js';
 import { languageFeatureCapabilities, registerLanguageFeatures } from './language-features.js';
@@ -45,7 +47,7 @@ import { pathOfUri } from './paths.js';
 import { knownRuleIds, SettingsStore } from './settings-store.js';
 import { applyFileEvents, watchers } from './watched-files.js';
 import { WorkspaceEditBuilder } from './workspace-edit.js';
-import { WorkspaceIndex } from './workspace-index.js';
+import { MAX_REMEMBERED_ESCAPES, WorkspaceIndex } from './workspace-index.js';
 
 export const STATS_REQUEST = 'nginxKeepalive/stats';
 
@@ -67,6 +69,8 @@ class LanguageServer {
   private readonly settings: SettingsStore;
   private readonly index = new WorkspaceIndex();
   private readonly host;
+  /** Include globs, expanded once per change on disk the server hears of (see glob-cache.ts). */
+  private readonly globs = new GlobCache(createFsHost());
   private features!: ClientFeatures;
   private analyses!: AnalysisService;
   private edits!: WorkspaceEditBuilder;
@@ -82,7 +86,7 @@ class LanguageServer {
       void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }),
     );
     this.documents = new OpenDocuments(() => this.settings.editor.maxFileSize);
-    this.host = overlayHost(this.documents, createFsHost());
+    this.host = overlayHost(this.documents, this.globs.host);
   }
 
   listen(): void {
@@ -115,13 +119,16 @@ class LanguageServer {
       guardNotification(log, 'didChangeConfiguration', async ({ settings }: DidChangeConfigurationParams) => {
         if (!this.features.pullsConfiguration) this.pushedSettings = (settings as Record<string, unknown> | null)?.[SETTINGS_SECTION];
         await this.loadSettings();
+        this.globs.clear();
         this.analyses.everythingChanged();
       }),
     );
     connection.onDidChangeWatchedFiles(
-      guardNotification(log, 'didChangeWatchedFiles', ({ changes }: DidChangeWatchedFilesParams) =>
-        applyFileEvents(changes, { index: this.index, documents: this.documents, analyses: this.analyses }),
-      ),
+      guardNotification(log, 'didChangeWatchedFiles', ({ changes }: DidChangeWatchedFilesParams) => {
+        // A file created or deleted may change what a glob matches; a changed one cannot.
+        if (changes.some((change) => change.type !== FileChangeType.Changed)) this.globs.clear();
+        applyFileEvents(changes, { index: this.index, documents: this.documents, analyses: this.analyses });
+      }),
     );
     connection.onCodeAction(guardRequest(log, 'codeAction', (params) => codeActions(params, this.codeActionContext())));
     connection.onCodeActionResolve(guardRequest(log, 'codeAction/resolve', (action) => resolveFixAll(action, this.codeActionContext())));
@@ -174,7 +181,7 @@ class LanguageServer {
   private async initialized(): Promise<void> {
     const { connection, features } = this;
     try {
-      this.index.scan(this.folders);
+      this.scanFolders();
       if (features.registersWatchedFiles) {
         await connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: watchers() });
       }
@@ -186,7 +193,8 @@ class LanguageServer {
           guardNotification({ error: (m) => connection.console.error(m) }, 'didChangeWorkspaceFolders', (event: WorkspaceFoldersChangeEvent) => {
             const removed = new Set(event.removed.map((folder) => pathOfUri(folder.uri)));
             this.folders = [...this.folders.filter((f) => !removed.has(f)), ...event.added.map((f) => pathOfUri(f.uri))];
-            this.index.scan(this.folders);
+            this.scanFolders();
+            this.globs.clear();
             this.analyses.everythingChanged();
           }),
         );
@@ -198,6 +206,17 @@ class LanguageServer {
       // Analyse with whatever was loaded rather than never.
       this.markReady();
     }
+  }
+
+  /** Rescans the workspace folders; a link it did not follow (it leads outside them) is named in the log. */
+  private scanFolders(): void {
+    this.index.scan(this.folders);
+    const escaped = [...this.index.escaped];
+    if (escaped.length === 0) return;
+    this.connection.console.info(
+      `not following ${escaped.length === MAX_REMEMBERED_ESCAPES ? 'at least ' : ''}${escaped.length} symbolic link(s) ` +
+        `leading outside the workspace folders (their targets are never read): ${escaped.join(', ')}`,
+    );
   }
 
   private async loadSettings(): Promise<void> {

@@ -1,16 +1,25 @@
 // The nginx files of the workspace folders: what include graphs are built from and what "fix all in workspace"
 // fixes. The walk is bounded, so opening a home directory or a monorepo cannot stall the server; what counts as an
 // nginx file is the CLI's rule (cli/nginx-files.ts).
-import { readdirSync, type Dirent } from 'node:fs';
+//
+// Nothing is read before it is known to be a regular file inside the folders: a workspace link to /dev/zero, to a
+// FIFO or to /etc/nginx is stat()ed (a link: first resolved within the folders, see model/read-scope.ts), never
+// opened. Links leading outside are remembered so the server can say it did not follow them.
+import { lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { isNginxFile } from '../cli/nginx-files.js';
-import { isUnder } from '../model/read-scope.js';
+import { createReadScope, isUnder, type ReadScope } from '../model/read-scope.js';
 
 export const MAX_INDEXED_FILES = 2000;
 /** Directories listed at most per scan. */
 export const MAX_SCANNED_DIRECTORIES = 20_000;
 /** As the CLI's walk: version control metadata and installed packages are never configuration. */
 const SKIPPED_DIRECTORIES = new Set(['.git', '.hg', '.svn', 'node_modules']);
+/** Links leading outside remembered per scan (to name them in a log line, not to list thousands). */
+export const MAX_REMEMBERED_ESCAPES = 100;
+
+/** What a directory entry or an lstat() tells without opening the file. */
+type FileKind = Pick<Dirent, 'isFile' | 'isSymbolicLink'>;
 
 export interface IndexLimits {
   files: number;
@@ -22,6 +31,8 @@ export class WorkspaceIndex {
   private folderPaths: string[] = [];
   /** True when the last scan stopped at a limit (the index then holds the files found first). */
   truncated = false;
+  /** Symbolic links the last scan (and updates since) did not follow because they lead outside the folders. */
+  readonly escaped = new Set<string>();
 
   constructor(private readonly limits: IndexLimits = { files: MAX_INDEXED_FILES, directories: MAX_SCANNED_DIRECTORIES }) {}
 
@@ -33,7 +44,9 @@ export class WorkspaceIndex {
   scan(folders: readonly string[]): void {
     this.folderPaths = [...new Set(folders.map((folder) => path.resolve(folder)))];
     this.files.clear();
+    this.escaped.clear();
     this.truncated = false;
+    const scope = createReadScope(this.folderPaths);
     let directoriesLeft = this.limits.directories;
     const queue = [...this.folderPaths];
     // Breadth first: when a limit cuts the scan short, the files kept are the shallow ones, where configs live.
@@ -46,9 +59,7 @@ export class WorkspaceIndex {
       for (const entry of listDirectory(directory)) {
         const full = path.join(directory, entry.name);
         if (entry.isDirectory() && !SKIPPED_DIRECTORIES.has(entry.name)) queue.push(full);
-        else if ((entry.isFile() || entry.isSymbolicLink()) && this.files.size < this.limits.files && isNginxFile(full)) {
-          this.files.add(full);
-        }
+        else if (this.files.size < this.limits.files && this.admits(full, entry, scope)) this.files.add(full);
       }
     }
   }
@@ -57,9 +68,33 @@ export class WorkspaceIndex {
   update(file: string): void {
     const absolute = path.resolve(file);
     const inside = this.folderPaths.some((folder) => isUnder(absolute, folder));
-    if (inside && !this.files.has(absolute) && this.files.size < this.limits.files && isNginxFile(absolute)) {
-      this.files.add(absolute);
+    if (!inside || this.files.has(absolute) || this.files.size >= this.limits.files) return;
+    let entry: FileKind;
+    try {
+      entry = lstatSync(absolute);
+    } catch {
+      return; // gone again
     }
+    if (this.admits(absolute, entry, createReadScope(this.folderPaths))) this.files.add(absolute);
+  }
+
+  /**
+   * A regular file (or a link to one that stays inside the folders) with an nginx name or content. Types come from
+   * the directory listing or lstat, so a FIFO or a device is never opened to find out what it is.
+   */
+  private admits(file: string, entry: FileKind, scope: ReadScope): boolean {
+    if (entry.isFile()) return isNginxFile(file);
+    if (!entry.isSymbolicLink()) return false;
+    if (!scope.allows(file)) {
+      if (this.escaped.size < MAX_REMEMBERED_ESCAPES) this.escaped.add(file);
+      return false;
+    }
+    try {
+      if (!statSync(file).isFile()) return false;
+    } catch {
+      return false; // dangling, or a loop
+    }
+    return isNginxFile(file);
   }
 
   remove(file: string): void {

@@ -6,8 +6,11 @@
 // its directory is tried first and then each ancestor directory inside the read scope: `sites-enabled/x` including
 // `snippets/y.conf` finds `<parent>/snippets/y.conf`, as it would under /etc/nginx.
 import path from 'node:path';
+import { MAX_GLOB_DIRECTORIES } from '../core/fs-host.js';
 import { hasGlobMagic } from '../core/glob.js';
+import { trimTrailingSlashes } from '../core/path-map.js';
 import type { FileHost, PathMapping } from '../core/types.js';
+import { DEFAULT_INCLUDE_LIMITS } from './expand.js';
 import { globBase, isUnder, type ReadScope } from './read-scope.js';
 import type { Argument, ContextName, Directive } from './types.js';
 
@@ -18,13 +21,18 @@ export interface IncludeSearch {
   prefixes: readonly string[];
   /** Nothing outside it is read, globbed or tested for existence. */
   scope: ReadScope;
+  /**
+   * Matches one glob returns at most. Default: one past the include limit, so a glob matching more stops while it
+   * is expanded (not after listing 150,000 files) and the include limit still names the first file not followed.
+   */
+  maxGlobMatches?: number;
 }
 
 export interface IncludeResolution {
   /** Absolute paths in the order nginx reads them (a glob matching nothing gives none, as nginx accepts). */
   paths: string[];
   /** Why the include, or part of what it matches, is not followed. */
-  problem?: { kind: 'missing' | 'outside'; message: string };
+  problem?: { kind: 'missing' | 'outside' | 'limit'; message: string };
 }
 
 /** The path argument of an include we can follow; undefined for templated or `$`-variable paths, or bad arity. */
@@ -51,7 +59,7 @@ export function includePrefixes(rootPath: string, context: ContextName, scope: R
 export function mapAbsolutePath(filePath: string, pathMap: readonly PathMapping[]): string | undefined {
   let best: PathMapping | undefined;
   for (const mapping of pathMap) {
-    const from = mapping.from.replace(/(.)\/+$/, '$1');
+    const from = trimTrailingSlashes(mapping.from);
     if (isUnder(filePath, from) && (!best || from.length > best.from.length)) best = { from, to: mapping.to };
   }
   if (!best) return undefined;
@@ -82,19 +90,33 @@ export function isWellKnownNginxFile(includePath: string): boolean {
 
 type Expansion =
   | { kind: 'outside' }
-  /** `escaped`: matches that are symlinks leading outside the read scope. */
-  | { kind: 'inside'; paths: string[]; escaped: string[] };
+  /**
+   * `escaped`: matches, or directories on the way to them, that are symlinks leading outside the read scope.
+   * `cut`: the glob stopped at its directory bound, so files below the directories it did not enter are missing.
+   */
+  | { kind: 'inside'; paths: string[]; escaped: string[]; cut: boolean };
 
 /** Expands one candidate path or glob, asking the host nothing unless the candidate lies inside the read scope. */
 function expandConfined(candidate: string, search: IncludeSearch): Expansion {
   const isGlob = hasGlobMagic(candidate);
   if (!search.scope.allows(isGlob ? globBase(candidate) : candidate)) return { kind: 'outside' };
-  const found = isGlob ? search.host.glob(candidate) : search.host.exists(candidate) ? [candidate] : [];
-  return {
-    kind: 'inside',
-    paths: found.filter((match) => search.scope.allows(match)),
-    escaped: found.filter((match) => !search.scope.allows(match)),
-  };
+  if (!isGlob) return { kind: 'inside', paths: search.host.exists(candidate) ? [candidate] : [], escaped: [], cut: false };
+  const escaped: string[] = [];
+  let cut = false;
+  const maxMatches = search.maxGlobMatches ?? DEFAULT_INCLUDE_LIMITS.maxIncludedFiles + 1;
+  // The scope is asked at every directory the glob descends into, before it lists or tests anything there.
+  const found = search.host.glob(candidate, {
+    allows: (directory) => search.scope.allows(directory),
+    outside: (refused) => escaped.push(refused),
+    maxMatches,
+    maxDirectories: MAX_GLOB_DIRECTORIES,
+    cacheKey: search.scope.key,
+    // Too many matches is the include limit's to report (it names where it stopped); too many directories is not.
+    limited: (bound) => (cut ||= bound === 'directories'),
+  });
+  // A host that ignores the confinement (an overlay in a test) is still held to the scope here.
+  for (const match of found) if (!search.scope.allows(match)) escaped.push(match);
+  return { kind: 'inside', paths: found.filter((match) => search.scope.allows(match)), escaped, cut };
 }
 
 /** The prefix a user would map: the conventional `.../nginx` directory, else the directory holding the include. */
@@ -121,8 +143,20 @@ function missing(includePath: string, looked: string): IncludeResolution {
   return { paths: [], problem: { kind: 'missing', message: `include file "${includePath}" not found (${looked})` } };
 }
 
+function globCut(includePath: string): IncludeResolution['problem'] {
+  return {
+    kind: 'limit',
+    message: `include "${includePath}" reaches more than ${MAX_GLOB_DIRECTORIES} directories; the glob stopped there and the files below the others are not followed`,
+  };
+}
+
+/** Something was found: matches, a link leading outside, or a glob cut short (the one problem worth most is kept). */
+const foundAnything = (expansion: Extract<Expansion, { kind: 'inside' }>): boolean =>
+  expansion.paths.length > 0 || expansion.escaped.length > 0 || expansion.cut;
+
 function found(includePath: string, expansion: Extract<Expansion, { kind: 'inside' }>): IncludeResolution {
   const [link] = expansion.escaped;
+  if (expansion.cut) return { paths: expansion.paths, problem: globCut(includePath) };
   return link === undefined ? { paths: expansion.paths } : { paths: expansion.paths, problem: escapedLink(includePath, link) };
 }
 
@@ -136,7 +170,7 @@ function resolveAbsolute(includePath: string, search: IncludeSearch): IncludeRes
     const hint = mapped ? `mapped to ${mapped}` : `map it with --path-map ${suggestedMapping(normalized)}=<dir>`;
     return { paths: [], problem: outside(includePath, hint) };
   }
-  if (expansion.paths.length > 0 || expansion.escaped.length > 0) return found(includePath, expansion);
+  if (foundAnything(expansion)) return found(includePath, expansion);
   if (hasGlobMagic(includePath) || isWellKnownNginxFile(includePath)) return { paths: [] };
   return missing(includePath, mapped ? `mapped to ${mapped}` : 'no path mapping applies');
 }
@@ -146,7 +180,7 @@ function resolveRelative(includePath: string, search: IncludeSearch): IncludeRes
   for (const prefix of search.prefixes) {
     const expansion = expandConfined(path.join(prefix, includePath), search);
     if (expansion.kind === 'outside') reachedOutside = true;
-    else if (expansion.paths.length > 0 || expansion.escaped.length > 0) return found(includePath, expansion);
+    else if (foundAnything(expansion)) return found(includePath, expansion);
   }
   if (isWellKnownNginxFile(includePath)) return { paths: [] };
   if (reachedOutside) return { paths: [], problem: outside(includePath, undefined) };

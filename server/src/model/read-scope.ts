@@ -2,7 +2,7 @@
 // what the user asked to check (the read roots) and what they mapped explicitly (--path-map targets): an unmapped
 // `include /etc/nginx/sites-enabled/*;` describes the deployment's disk, not this one's, and reading it here would
 // both leak local files into findings and check the wrong configuration.
-import { realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { hasGlobMagic } from '../core/glob.js';
 
@@ -12,6 +12,8 @@ export interface ReadScope {
    * symlinks (a link inside a root pointing outside is outside). A path outside as written is never touched.
    */
   allows(candidate: string): boolean;
+  /** Equal for two scopes of the same areas (the disk taken as unchanged): lets a cache tell their answers alike. */
+  readonly key: string;
 }
 
 export function isUnder(filePath: string, directory: string): boolean {
@@ -60,18 +62,43 @@ export function createReadScope(areas: readonly string[]): ReadScope {
   const inner = [...written].filter((area) => !outermost.includes(area));
   let resolvedOuter: Set<string> | undefined;
   let resolvedAll: Set<string> | undefined;
-  // A scope lives for one analysis, during which the disk is taken as fixed; each included file is asked about more
-  // than once.
-  const answers = new Map<string, boolean>();
-  const decide = (absolute: string): boolean => {
-    if (!isUnderAny(absolute, written)) return false;
-    const real = realPath(absolute);
+  let ancestorsOuter: Set<string> | undefined;
+  let ancestorsAll: Set<string> | undefined;
+  const isInside = (real: string): boolean => {
     resolvedOuter ??= new Set(outermost.map(realPath));
     if (isUnderAny(real, resolvedOuter)) return true;
     resolvedAll ??= new Set([...resolvedOuter, ...inner.map(realPath)]);
     return isUnderAny(real, resolvedAll);
   };
+  // A directory above an area (`/`, `/home`): a link target may pass through it on its way back in. It is a real
+  // path (an area's real path has no link in it), so it is crossed without asking the disk.
+  const isAbove = (real: string): boolean => {
+    ancestorsOuter ??= ancestorsOf(resolvedOuter!);
+    if (ancestorsOuter.has(real)) return true;
+    ancestorsAll ??= ancestorsOf(resolvedAll!);
+    return ancestorsAll.has(real);
+  };
+  // An area as the user wrote it, or a directory above one, which may be a link (`/tmp -> /private/tmp`): a link
+  // target written through it is resolved there, as resolving the area itself does.
+  let writtenPaths: Set<string> | undefined;
+  const isAboveAsWritten = (candidate: string): boolean =>
+    (writtenPaths ??= new Set([...written, ...ancestorsOf(written)])).has(candidate);
+  const resolver = new ConfinedResolver(isInside, isAbove, isAboveAsWritten);
+  // A scope lives for one analysis, during which the disk is taken as fixed; each included file is asked about more
+  // than once.
+  const answers = new Map<string, boolean>();
+  const decide = (absolute: string): boolean => {
+    const anchor = outermostAreaAbove(absolute, written);
+    if (anchor === undefined || inVersionControlMetadata(absolute, anchor)) return false;
+    const resolved = resolver.resolve(absolute, anchor);
+    return resolved !== OUTSIDE && isInside(resolved.real) && !inVersionControlMetadata(resolved.real, realPath(anchor));
+  };
+  let key: string | undefined;
   return {
+    // One string per scope, built when first asked: a cache hashes the same string object once.
+    get key() {
+      return (key ??= [...written].sort().join('\0'));
+    },
     allows(candidate) {
       const absolute = path.resolve(candidate);
       let answer = answers.get(absolute);
@@ -82,4 +109,120 @@ export function createReadScope(areas: readonly string[]): ReadScope {
       return answer;
     },
   };
+}
+
+/**
+ * Version-control metadata is never configuration, and `.git/config` holds CI credentials (actions/checkout writes
+ * the job's token there): `include .git/config;` in a pull request would otherwise print it in a code frame. The
+ * directory walk skips these directories; includes (as written, or through a link) may not enter them either.
+ */
+const VERSION_CONTROL_DIRECTORIES = new Set(['.git', '.hg', '.svn']);
+
+function inVersionControlMetadata(filePath: string, base: string): boolean {
+  if (!isUnder(filePath, base)) return false;
+  return filePath
+    .slice(base.length)
+    .split('/')
+    .some((segment) => VERSION_CONTROL_DIRECTORIES.has(segment));
+}
+
+/** The highest of `areas` that is `filePath` or lies above it; undefined when none does. */
+function outermostAreaAbove(filePath: string, areas: ReadonlySet<string>): string | undefined {
+  let found: string | undefined;
+  for (let current = filePath; ; current = path.dirname(current)) {
+    if (areas.has(current)) found = current;
+    if (path.dirname(current) === current) return found;
+  }
+}
+
+function ancestorsOf(paths: ReadonlySet<string>): Set<string> {
+  const ancestors = new Set<string>();
+  for (const real of paths) {
+    for (let current = path.dirname(real); !ancestors.has(current); current = path.dirname(current)) {
+      ancestors.add(current);
+      if (path.dirname(current) === current) break;
+    }
+  }
+  return ancestors;
+}
+
+const OUTSIDE = Symbol('outside');
+/** `missing`: from this component on, nothing exists; the rest is kept as written. */
+type Resolution = { real: string; missing: boolean } | typeof OUTSIDE;
+/** As the kernel's own limit (ELOOP): a chain of links longer than this resolves no further. */
+const MAX_LINKS = 40;
+
+/**
+ * Resolves symbolic links one path component at a time, from an area down, and gives up (OUTSIDE) at the first
+ * component whose resolved path lies outside the areas, before asking the disk anything about it. realpath(3) would
+ * lstat every component of a link's target, so `x -> /etc` followed by `x/shadow` would test whether /etc/shadow
+ * exists: the README promises such files are never even tested for existence.
+ */
+class ConfinedResolver {
+  private readonly resolved = new Map<string, Resolution>();
+
+  constructor(
+    private readonly isInside: (real: string) => boolean,
+    private readonly isAbove: (real: string) => boolean,
+    private readonly isAboveAsWritten: (candidate: string) => boolean,
+  ) {}
+
+  /** `absolute` lies below (or is) `anchor`, an area whose own real path is trusted: the user named it. */
+  resolve(absolute: string, anchor: string): Resolution {
+    const known = this.resolved.get(absolute);
+    if (known !== undefined) return known;
+    let resolution: Resolution;
+    if (absolute === anchor) {
+      resolution = { real: realPath(anchor), missing: false };
+    } else {
+      // Iterative over the ancestors would save little: paths are a few dozen components deep at most.
+      const parent = this.resolve(path.dirname(absolute), anchor);
+      if (parent === OUTSIDE) resolution = OUTSIDE;
+      else if (parent.missing) resolution = { real: path.join(parent.real, path.basename(absolute)), missing: true };
+      else resolution = this.step(parent.real, path.basename(absolute));
+    }
+    this.resolved.set(absolute, resolution);
+    return resolution;
+  }
+
+  /** `directory` is a real path inside; `name` one component, resolved through as many links as it leads to. */
+  private step(directory: string, name: string): Resolution {
+    const pending = [name];
+    let current = directory;
+    let links = 0;
+    while (pending.length > 0) {
+      const component = pending.pop()!;
+      if (component === '' || component === '.') continue;
+      if (component === '..') {
+        // `current` has no link in it, so `..` is its parent: nothing to ask the disk.
+        current = path.dirname(current);
+        continue;
+      }
+      const next = path.join(current, component);
+      if (!this.isInside(next)) {
+        if (this.isAbove(next)) {
+          current = next;
+          continue;
+        }
+        if (!this.isAboveAsWritten(next)) return OUTSIDE;
+      }
+      let target: string | undefined;
+      try {
+        target = lstatSync(next).isSymbolicLink() ? readlinkSync(next) : undefined;
+      } catch {
+        return { real: path.join(next, ...pending.reverse()), missing: true };
+      }
+      if (target === undefined) {
+        current = next;
+      } else if (++links > MAX_LINKS) {
+        // A loop: reading it fails later with ELOOP, which is reported with the path.
+        return { real: path.join(next, ...pending.reverse()), missing: true };
+      } else {
+        if (path.isAbsolute(target)) current = path.parse(target).root;
+        const parts = target.split('/');
+        for (let i = parts.length - 1; i >= 0; i--) pending.push(parts[i]!);
+      }
+    }
+    return { real: current, missing: false };
+  }
 }
