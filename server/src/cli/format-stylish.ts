@@ -27,7 +27,7 @@ function formatFile(report: FileReport, cwd: string, palette: Palette): string {
   for (const finding of report.findings) {
     out.push(formatMessageLine(finding, widths, palette));
     const frame = codeFrame(lines, finding.span, { gutter: palette.dim, marker: severityStyle(finding.severity, palette) });
-    out.push(...frame.map((frameLine) => `    ${frameLine}`));
+    for (const frameLine of frame) out.push(`    ${frameLine}`);
   }
   return `${out.join('\n')}\n`;
 }

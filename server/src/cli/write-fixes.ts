@@ -4,11 +4,15 @@
 //   owner) is kept;
 // - through symbolic links: sites-enabled/x -> sites-available/x is fixed in sites-available/x, and the link stays;
 // - only over the text that was read: if the file changed on disk since (an editor saved it, a deploy replaced it),
-//   it is left alone and the caller says so;
+//   it is left alone and the caller says so. The comparison re-reads it without blocking, only if it is still a
+//   regular file, and no more bytes than the text read: a FIFO swapped in meanwhile would otherwise block the
+//   re-read forever (and leave the temp file behind), a device would never end;
+// - the temp file is removed on every path that does not rename it;
 // - only inside the checked paths, and only a text that parses cleanly (fixAll already ensures both; a writer that
 //   destroys configurations on a bug elsewhere is not acceptable, so it checks again).
-import { chmodSync, chownSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, closeSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readRegularFile } from '../core/read-file.js';
 import type { SyntaxChecker } from '../core/syntax-check.js';
 import { createReadScope } from '../model/read-scope.js';
 import { describeFsError } from './paths.js';
@@ -45,6 +49,9 @@ export interface WriteOutcome {
 /** Why a file was not written; the file on disk is untouched. */
 export class WriteRefused extends Error {}
 
+const CHANGED = 'changed on disk since it was read, not written';
+const NOT_REGULAR = 'not a regular file any more (replaced since it was read), not written';
+
 /** Writes each file independently: one refusal never stops the others. */
 export function writeFixes(files: readonly FixedFile[], guards: WriteGuards): WriteOutcome {
   const outcome: WriteOutcome = { written: [], refused: [] };
@@ -71,8 +78,17 @@ export function writeFixedFile(file: FixedFile, guards: WriteGuards): void {
   const target = realPathOf(file.path);
   const stats = statOf(target);
   const temp = temporaryPathFor(target);
+  // Removed on any failure once created (a full disk mid-write included), and only then: a name that happened to
+  // exist (EEXIST) is someone else's file.
+  let created = false;
   try {
-    writeFileSync(temp, file.fixed, { flag: 'wx', mode: 0o600 });
+    const fd = openSync(temp, 'wx', 0o600);
+    created = true;
+    try {
+      writeFileSync(fd, file.fixed);
+    } finally {
+      closeSync(fd);
+    }
     chmodSync(temp, stats.mode & 0o7777);
     keepOwner(temp, stats.uid, stats.gid);
     guards.beforeCommit?.(target);
@@ -80,7 +96,7 @@ export function writeFixedFile(file: FixedFile, guards: WriteGuards): void {
     assertUnchanged(target, file.original);
     renameSync(temp, target);
   } catch (error) {
-    removeQuietly(temp);
+    if (created) removeQuietly(temp);
     if (error instanceof WriteRefused) throw error;
     throw new WriteRefused(`cannot write: ${describeFsError(error)}`);
   }
@@ -95,11 +111,15 @@ function realPathOf(file: string): string {
 }
 
 function statOf(file: string) {
+  let stats;
   try {
-    return statSync(file);
+    stats = statSync(file);
   } catch (error) {
     throw new WriteRefused(`cannot write: ${describeFsError(error)}`);
   }
+  // Replaced by a FIFO, a device or a directory since it was read: not ours to replace.
+  if (!stats.isFile()) throw new WriteRefused(NOT_REGULAR);
+  return stats;
 }
 
 /** Beside the target, so the rename stays on one file system (and is atomic); hidden, and unique per process. */
@@ -109,13 +129,14 @@ function temporaryPathFor(target: string): string {
 }
 
 function assertUnchanged(target: string, original: string): void {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(target);
-  } catch (error) {
-    throw new WriteRefused(`cannot read it again before writing: ${describeFsError(error)}`);
-  }
-  if (bytes.toString('utf8') !== original) throw new WriteRefused('changed on disk since it was read, not written');
+  // The text read has at least as many UTF-8 bytes as the file it was decoded from (an invalid sequence of up to
+  // three bytes becomes U+FFFD, three bytes), so an unchanged file is never over this limit.
+  const read = readRegularFile(target, Buffer.byteLength(original, 'utf8'));
+  if (read.kind === 'failed') throw new WriteRefused(`cannot read it again before writing: ${describeFsError(read.error)}`);
+  if (read.kind === 'not-regular') throw new WriteRefused(NOT_REGULAR);
+  if (read.kind === 'too-large') throw new WriteRefused(CHANGED);
+  const bytes = read.bytes;
+  if (bytes.toString('utf8') !== original) throw new WriteRefused(CHANGED);
   // Same text, different bytes: the file is not valid UTF-8, and writing the decoded text back would corrupt it.
   if (!bytes.equals(Buffer.from(original, 'utf8'))) throw new WriteRefused('not valid UTF-8, not rewritten');
 }

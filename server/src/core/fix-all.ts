@@ -13,6 +13,7 @@
 //   report.
 import path from 'node:path';
 import { applyEdits, orderEdits } from '../analysis/edits.js';
+import { FileIdentities } from '../model/file-identity.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import type { Rule } from '../rules/types.js';
 import { analyze } from './analyze.js';
@@ -26,8 +27,8 @@ export const MAX_FIX_PASSES = 10;
 
 export interface FixAllResult {
   /**
-   * The fixed text of every file whose text changed: documents under their `path` as given, included files under
-   * their absolute path (the `file` their findings carry).
+   * The fixed text of every file whose text changed, once per real file however many paths reach it: documents
+   * under their `path` as given, included files under their absolute path (the `file` their findings carry).
    */
   texts: Map<string, string>;
   /** The text each file in `texts` had before the first fix: what a writer checks the disk against. */
@@ -38,11 +39,18 @@ export interface FixAllResult {
   passes: number;
 }
 
-/** The texts fixes are applied to: documents, then included files as the host reads them, overlaid by the fixes. */
+/**
+ * The texts fixes are applied to: documents, then included files as the host reads them, overlaid by the fixes.
+ * Keyed by one absolute name per real file (model/file-identity.ts): a file reached under two paths (a
+ * sites-enabled link and its sites-available target) is fixed once, and its new text is what both paths read.
+ */
 class FixSession {
+  private readonly identities = new FileIdentities();
+  /** By real path: the absolute name the file goes by here, a document's own first. */
+  private readonly names = new Map<string, string>();
+  /** The rest by that name. */
   private readonly documents = new Map<string, SourceDocument>();
   private readonly current = new Map<string, string>();
-  private readonly names = new Map<string, string>();
   readonly originals = new Map<string, string>();
   readonly host: FileHost;
 
@@ -51,49 +59,58 @@ class FixSession {
     private readonly baseHost: FileHost,
   ) {
     for (const doc of docs) {
-      const key = path.resolve(doc.path);
-      if (!this.documents.has(key)) this.documents.set(key, doc);
+      const name = this.nameOf(doc.path);
+      if (!this.documents.has(name)) this.documents.set(name, doc);
     }
     this.host = {
-      readFile: (file) => this.current.get(path.resolve(file)) ?? baseHost.readFile(file),
-      glob: (pattern) => baseHost.glob(pattern),
+      readFile: (file) => this.current.get(this.nameOf(file)) ?? baseHost.readFile(file),
+      glob: (pattern, confinement) => baseHost.glob(pattern, confinement),
       exists: (file) => baseHost.exists(file),
     };
   }
 
-  /** By absolute path; undefined when the file cannot be read. */
+  /** The absolute name `file`'s real file goes by in this session: the first it was met under. */
+  nameOf(file: string): string {
+    const absolute = path.resolve(file);
+    const identity = this.identities.of(absolute);
+    let name = this.names.get(identity);
+    if (name === undefined) this.names.set(identity, (name = absolute));
+    return name;
+  }
+
+  /** By name (see nameOf); undefined when the file cannot be read. */
   textOf(file: string): string | undefined {
     return this.current.get(file) ?? this.documents.get(file)?.text ?? this.baseHost.readFile(file);
   }
 
   currentDocuments(): SourceDocument[] {
     return this.docs.map((doc) => {
-      const text = this.current.get(path.resolve(doc.path));
+      const text = this.current.get(this.nameOf(doc.path));
       return text === undefined ? doc : { ...doc, text };
     });
   }
 
-  /** Records new texts; returns false when none of them differs from what it replaces. */
+  /** Records new texts (by name); returns false when none of them differs from what it replaces. */
   commit(texts: Map<string, string>): boolean {
     let changed = false;
     for (const [file, text] of texts) {
       const before = this.textOf(file);
       if (before === text) continue;
       if (!this.originals.has(file) && before !== undefined) this.originals.set(file, before);
-      if (!this.names.has(file)) this.names.set(file, this.documents.get(file)?.path ?? file);
       this.current.set(file, text);
       changed = true;
     }
     return changed;
   }
 
+  /** Texts under the path a document was given by (as the caller wrote it), else the absolute name. */
   result(remaining: Finding[], passes: number): FixAllResult {
     const texts = new Map<string, string>();
     const originals = new Map<string, string>();
     for (const [file, text] of this.current) {
       const original = this.originals.get(file);
       if (original === undefined || original === text) continue;
-      const name = this.names.get(file) ?? file;
+      const name = this.documents.get(file)?.path ?? file;
       texts.set(name, text);
       originals.set(name, original);
     }
@@ -101,16 +118,20 @@ class FixSession {
   }
 }
 
-/** One fix's edits, by absolute file path (edits re-labelled with that path so applyEdits sees one file name). */
+/** One fix's edits, by the session's name of their file (edits re-labelled with it so applyEdits sees one name). */
 type Candidate = Map<string, TextEdit[]>;
 
-function candidateOf(finding: Finding): Candidate | undefined {
+function candidateOf(finding: Finding, session: FixSession): Candidate | undefined {
   const edits = finding.fix?.edits ?? [];
   if (edits.length === 0) return undefined;
   const byFile: Candidate = new Map();
   for (const edit of edits) {
-    const file = path.resolve(edit.file);
-    byFile.set(file, [...(byFile.get(file) ?? []), { ...edit, file }]);
+    const file = session.nameOf(edit.file);
+    // Appended in place: copying the list per edit made one fix of 150,000 edits (an upstream with that many users)
+    // quadratic.
+    const list = byFile.get(file);
+    if (list) list.push({ ...edit, file });
+    else byFile.set(file, [{ ...edit, file }]);
   }
   return byFile;
 }
@@ -120,9 +141,10 @@ function applyCandidates(candidates: readonly Candidate[], session: FixSession):
   const byFile = new Map<string, TextEdit[]>();
   for (const candidate of candidates) {
     for (const [file, edits] of candidate) {
-      const list = byFile.get(file);
-      if (list) list.push(...edits);
-      else byFile.set(file, [...edits]);
+      // A loop, not push(...edits): spreading 150,000 edits into one call overflows the stack.
+      let list = byFile.get(file);
+      if (!list) byFile.set(file, (list = []));
+      for (const edit of edits) list.push(edit);
     }
   }
   const texts = new Map<string, string>();
@@ -174,7 +196,7 @@ class Pass {
     const taken: Candidate[] = [];
     const takenEdits = new TakenEdits();
     for (const finding of findings) {
-      const candidate = candidateOf(finding);
+      const candidate = candidateOf(finding, this.session);
       if (!candidate || ![...candidate.keys()].every((file) => this.canEdit(file) && this.cleanBefore(file))) continue;
       if (takenEdits.collides(candidate) || !appliesAlone(candidate, this.session)) continue;
       taken.push(candidate);

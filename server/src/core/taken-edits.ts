@@ -2,17 +2,25 @@
 // Edits of different taken fixes never collide (touching counts), so per file they are all but disjoint: kept sorted,
 // one binary search answers the question. A linear scan over every taken fix made a pass quadratic, minutes long for a file
 // with tens of thousands of fixable findings (a generated config, all on one line).
+//
+// Kept as a few sorted runs rather than one sorted array: inserting into one array (splice) moves every later
+// edit, which is quadratic again when fixes arrive out of order (an upstream's fix with 150,000 edits, or findings
+// whose edits land before earlier ones). The runs work like a binary counter: each edit is added as a run of one, and
+// two runs of equal length are merged, so each edit is copied O(log n) times and there are O(log n) runs to search.
 import type { TextEdit } from './types.js';
 
 export class TakenEdits {
-  /** By file: taken edits sorted by start offset, then end offset; their end offsets never decrease either. */
-  private readonly byFile = new Map<string, TextEdit[]>();
+  /**
+   * By file: runs of taken edits, each sorted by start offset, then end offset (so its end offsets never decrease
+   * either); their lengths are distinct powers of two, largest first.
+   */
+  private readonly byFile = new Map<string, TextEdit[][]>();
 
   /** Whether any of `edits` (by file) overlaps or touches a taken edit of the same file. */
   collides(edits: ReadonlyMap<string, readonly TextEdit[]>): boolean {
     for (const [file, list] of edits) {
-      const taken = this.byFile.get(file);
-      if (taken && list.some((edit) => collidesIn(taken, edit))) return true;
+      const runs = this.byFile.get(file);
+      if (runs && list.some((edit) => runs.some((run) => collidesIn(run, edit)))) return true;
     }
     return false;
   }
@@ -20,9 +28,13 @@ export class TakenEdits {
   /** Records non-colliding edits (the caller has checked `collides` first). */
   take(edits: ReadonlyMap<string, readonly TextEdit[]>): void {
     for (const [file, list] of edits) {
-      let taken = this.byFile.get(file);
-      if (!taken) this.byFile.set(file, (taken = []));
-      for (const edit of list) taken.splice(insertionIndex(taken, edit), 0, edit);
+      let runs = this.byFile.get(file);
+      if (!runs) this.byFile.set(file, (runs = []));
+      for (const edit of list) {
+        let run = [edit];
+        while (runs.length > 0 && runs[runs.length - 1]!.length === run.length) run = merge(runs.pop()!, run);
+        runs.push(run);
+      }
     }
   }
 }
@@ -34,20 +46,21 @@ function collidesIn(taken: readonly TextEdit[], edit: TextEdit): boolean {
 }
 
 /**
- * Where `edit` goes to keep the list ordered by start, then end. One fix's own edits may touch each other (an
- * insertion at the start of its replacement), so ties exist; this order keeps the end offsets non-decreasing.
+ * Start, then end. One fix's own edits may touch each other (an insertion at the start of its replacement), so ties
+ * exist; this order keeps the end offsets non-decreasing.
  */
-function insertionIndex(taken: readonly TextEdit[], edit: TextEdit): number {
-  let low = 0;
-  let high = taken.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    const other = taken[middle]!;
-    const before = other.startOffset < edit.startOffset || (other.startOffset === edit.startOffset && other.endOffset <= edit.endOffset);
-    if (before) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+function before(a: TextEdit, b: TextEdit): boolean {
+  return a.startOffset < b.startOffset || (a.startOffset === b.startOffset && a.endOffset <= b.endOffset);
+}
+
+function merge(a: readonly TextEdit[], b: readonly TextEdit[]): TextEdit[] {
+  const merged: TextEdit[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) merged.push(before(a[i]!, b[j]!) ? a[i++]! : b[j++]!);
+  while (i < a.length) merged.push(a[i++]!);
+  while (j < b.length) merged.push(b[j++]!);
+  return merged;
 }
 
 /** Index of the last taken edit with startOffset <= offset, or -1. */

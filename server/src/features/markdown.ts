@@ -4,7 +4,9 @@ import type { Directive } from '../model/types.js';
 /** Inline code that survives backticks in `text` (a fence longer than any run inside). */
 export function code(text: string): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
-  const longestRun = Math.max(0, ...[...oneLine.matchAll(/`+/g)].map((match) => match[0].length));
+  // A loop, not Math.max(...runs): a 300 KB argument of backticks has more runs than a call takes arguments.
+  let longestRun = 0;
+  for (const match of oneLine.matchAll(/`+/g)) longestRun = Math.max(longestRun, match[0].length);
   const fence = '`'.repeat(longestRun + 1);
   const pad = oneLine.startsWith('`') || oneLine.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${oneLine}${pad}${fence}`;

@@ -85,8 +85,12 @@ function collect(directives: readonly Directive[]): OutlineSymbol[] {
   for (const directive of directives) {
     if (directive.name.endsWith('_by_lua_block')) continue;
     const nested = collect(directive.children);
-    if (isSymbol(directive)) symbols.push(symbolOf(directive, nested));
-    else symbols.push(...nested);
+    if (isSymbol(directive)) {
+      symbols.push(symbolOf(directive, nested));
+    } else {
+      // A loop: push(...nested) overflows the stack once a block holds ~125,000 symbols (a generated config).
+      for (const symbol of nested) symbols.push(symbol);
+    }
   }
   return symbols;
 }

@@ -55,7 +55,7 @@ export async function codeActions(params: CodeActionParams, context: CodeActionC
   const actions: CodeAction[] = [];
   if (wanted(CodeActionKind.QuickFix, only)) {
     for (const finding of snapshot.findings.filter((candidate) => inRange(candidate, start, end))) {
-      actions.push(...quickFixes(finding, document, snapshot, context));
+      for (const action of quickFixes(finding, document, snapshot, context)) actions.push(action);
     }
   }
   if (wanted(FIX_ALL_KIND, only) && snapshot.findings.some((finding) => finding.fix)) {

@@ -2,6 +2,7 @@
 // documents with their unsaved texts), sent to the client as one workspace/applyEdit. Answers how many files changed.
 import type { CancellationToken, WorkspaceEdit } from 'vscode-languageserver/node.js';
 import type { AnalyzeOptions, FileHost, SourceDocument } from '../core/types.js';
+import { FileIdentities } from '../model/file-identity.js';
 import { createReadScope } from '../model/read-scope.js';
 import type { OpenDocuments } from './documents.js';
 import { fixFiles } from './fix-document.js';
@@ -27,7 +28,7 @@ export interface WorkspaceFixContext {
 export async function fixAllInWorkspace(context: WorkspaceFixContext, token: CancellationToken): Promise<number> {
   const { documents, index, host } = context;
   const openFiles = documents.all().filter((document) => isFileUri(document.uri)).map((document) => document.path);
-  const sources: SourceDocument[] = [...new Set([...index.list(), ...openFiles])].flatMap((file) => {
+  const sources: SourceDocument[] = onePathPerFile([...index.list(), ...openFiles], new Set(openFiles)).flatMap((file) => {
     const text = host.readFile(file);
     return text === undefined || text.length > context.maxFileSize() ? [] : [{ path: file, text }];
   });
@@ -39,4 +40,21 @@ export async function fixAllInWorkspace(context: WorkspaceFixContext, token: Can
   // A document edited while the fixes were computed: its edit would be stale; the user can run the command again.
   if (!edit) return 0;
   return (await context.applyEdit(edit)) ? files.length : 0;
+}
+
+/**
+ * One path per real file (model/file-identity.ts), in the order first listed. The index lists a sites-enabled link
+ * and its sites-available target both; fixed under both names, the file got two edits, which an editor keeping one
+ * buffer per real file (Neovim) applied one after the other. An open document's path is preferred: its unsaved text
+ * is the one to fix, and the client knows the file by that URI and version.
+ */
+export function onePathPerFile(paths: readonly string[], open: ReadonlySet<string>): string[] {
+  const identities = new FileIdentities();
+  const chosen = new Map<string, string>();
+  for (const file of paths) {
+    const identity = identities.of(file);
+    const taken = chosen.get(identity);
+    if (taken === undefined || (!open.has(taken) && open.has(file))) chosen.set(identity, file);
+  }
+  return [...chosen.values()];
 }

@@ -3,6 +3,7 @@
 // file's carries null. An edit whose open document no longer has that text is not offered at all.
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { TextDocumentEdit, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver/node.js';
+import { FileIdentities } from '../model/file-identity.js';
 import { rangeOf } from './diagnostics.js';
 import type { OpenDocuments } from './documents.js';
 import { uriOfPath } from './paths.js';
@@ -28,11 +29,20 @@ export class WorkspaceEditBuilder {
     private readonly documentChanges: boolean,
   ) {}
 
-  /** Undefined when an open document's text is no longer the one the edits were computed for. */
+  /**
+   * Undefined when an open document's text is no longer the one the edits were computed for. Two entries for one
+   * real file (a link and its target) would each be applied to the one buffer an editor keeps for it, so only the
+   * first is kept; the fixes compute one per real file, this is the last line of defence.
+   */
   build(files: readonly FileEdits[]): WorkspaceEdit | undefined {
     const changes: TextDocumentEdit[] = [];
+    const identities = new FileIdentities();
+    const seen = new Set<string>();
     for (const file of files) {
       if (file.edits.length === 0) continue;
+      const identity = identities.of(file.path);
+      if (seen.has(identity)) continue;
+      seen.add(identity);
       const open = this.documents.atPath(file.path);
       if (open && open.text !== file.text) return undefined;
       const uri = open?.uri ?? uriOfPath(file.path);

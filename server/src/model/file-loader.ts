@@ -1,9 +1,12 @@
 // Parses each file once, whoever asks for it: documents handed to analyze() (whose text may be unsaved) win over
-// the host's copy of the same path.
+// the host's copy of the same path. "Once" per real file (file-identity.ts): a path reaching a file already loaded
+// under another name (a sites-enabled link to sites-available, two includes of one file) gets that same model, under
+// the name it was first loaded by, so its findings and fixes exist once.
 import path from 'node:path';
 import type { FileHost, ModelCache, SourceDocument } from '../core/types.js';
 import type { NginxParser } from '../parser/loader.js';
 import { buildConfigFile, buildPlainConfigFile, unparsedConfigFile } from './build.js';
+import { FileIdentities } from './file-identity.js';
 import type { ConfigFile } from './types.js';
 
 export type ParserLike = Pick<NginxParser, 'parse'>;
@@ -31,7 +34,11 @@ export function parseFile(parser: ParserLike, filePath: string, text: string): C
 export class FileLoader {
   /** By absolute path; null records a file that could not be read. */
   private readonly cache = new Map<string, ConfigFile | null>();
+  /** By real path: every file parsed. */
+  private readonly byIdentity = new Map<string, ConfigFile>();
+  /** By real path: the first document naming each file. */
   private readonly documents = new Map<string, SourceDocument>();
+  private readonly identities = new FileIdentities();
   /** Every parsed file, in the order first parsed. */
   readonly files: ConfigFile[] = [];
 
@@ -42,12 +49,12 @@ export class FileLoader {
     private readonly models?: ModelCache,
   ) {
     for (const doc of docs) {
-      const key = path.resolve(doc.path);
-      if (!this.documents.has(key)) this.documents.set(key, doc);
+      const identity = this.identities.of(doc.path);
+      if (!this.documents.has(identity)) this.documents.set(identity, doc);
     }
   }
 
-  /** The model of a document, under the path the caller gave it. */
+  /** The model of a document, under the path the caller gave it (or of the document naming the same file first). */
   document(doc: SourceDocument): ConfigFile {
     return this.load(path.resolve(doc.path))!;
   }
@@ -57,12 +64,21 @@ export class FileLoader {
     const key = path.resolve(filePath);
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached ?? undefined;
-    const doc = this.documents.get(key);
+    const identity = this.identities.of(key);
+    const known = this.byIdentity.get(identity);
+    if (known) {
+      this.cache.set(key, known);
+      return known;
+    }
+    const doc = this.documents.get(identity);
     const text = doc ? doc.text : this.host.readFile(key);
     const modelPath = doc ? doc.path : key;
     const file = text === undefined ? null : (this.models?.get(modelPath, text) ?? parseFile(this.parser, modelPath, text));
     this.cache.set(key, file);
-    if (file) this.files.push(file);
+    if (file) {
+      this.byIdentity.set(identity, file);
+      this.files.push(file);
+    }
     return file ?? undefined;
   }
 }

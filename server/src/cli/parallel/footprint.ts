@@ -7,13 +7,16 @@
 // Anything else a rule reads (scopes, maps, inherited headers) stays inside one root. A new cross-root lookup in
 // analysis must be added here, or --jobs would silently differ from a single-threaded run; test/cli/jobs.test.ts
 // compares the two on the corpus and on hand-made cross-file cases.
-import path from 'node:path';
 import { passes } from '../../analysis/passes.js';
 import { findUpstreams, upstreamKey, upstreams } from '../../analysis/upstreams.js';
+import { FileIdentities } from '../../model/file-identity.js';
 import type { Workspace } from '../../model/workspace.js';
 
 export interface Footprint {
-  /** Every file the workspace parsed (absolute, as the file loader keys them). */
+  /**
+   * Every file the workspace parsed, by real path: a batch reaching sites-enabled/app.conf and one checking its
+   * target sites-available/app.conf share that file, and must be analysed together to report it once.
+   */
   files: string[];
   /** Keys of every http upstream{} defined. */
   defines: string[];
@@ -27,6 +30,7 @@ export interface Footprint {
 export const GENERATED_UPSTREAM_PREFIX = 'backend_';
 
 export function footprintOf(workspace: Workspace): Footprint {
+  const identities = new FileIdentities();
   const defines = new Set(upstreams(workspace).map((upstream) => upstream.key));
   const needs = new Set<string>();
   for (const pass of passes(workspace)) {
@@ -38,7 +42,7 @@ export function footprintOf(workspace: Workspace): Footprint {
     if (!inOwnRoot) needs.add(upstreamKey(host));
   }
   return {
-    files: workspace.files.map((file) => path.resolve(file.path)),
+    files: workspace.files.map((file) => identities.of(file.path)),
     defines: [...defines],
     needs: [...needs],
     generates: needs.size > 0,

@@ -10,7 +10,7 @@ export function packBatches(groups: readonly number[][], documents: readonly Sou
   let current: number[] = [];
   let currentSize = 0;
   for (const group of groups) {
-    current.push(...group);
+    for (const index of group) current.push(index);
     currentSize += sizeOf(group);
     if (currentSize >= perBatch) {
       batches.push(current.sort((a, b) => a - b));

@@ -4,44 +4,18 @@
 // (conflicts.ts), so a wrong guess costs time, never a different result.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { globToRegExp, hasGlobMagic } from '../../core/glob.js';
+import { compileGlob, hasGlobMagic } from '../../core/glob.js';
 import type { PathMapping, SourceDocument } from '../../core/types.js';
 import { parsePassTarget } from '../../analysis/passes.js';
 import { upstreamKey } from '../../analysis/upstreams.js';
 import { mapAbsolutePath } from '../../model/includes.js';
-import { globBase, isUnder } from '../../model/read-scope.js';
+import { createReadScope, globBase, isUnder } from '../../model/read-scope.js';
+import { statementsOf, type Statements } from './statement-scan.js';
 import { UnionFind } from './union-find.js';
 
 export interface GroupHints {
   readRoots: readonly string[];
   pathMap: readonly PathMapping[];
-}
-
-/** One argument: quoted, or bare text in which Go template actions may hold spaces. */
-const ARG = String.raw`("[^"]*"|'[^']*'|(?:\{\{.*?\}\}|[^\s;{}])+)`;
-// A leading \b and a literal let the regexp engine skip ahead to candidates; `_pass` also matches other modules'
-// passes, which can only add links.
-const INCLUDE = new RegExp(String.raw`\binclude\s+${ARG}\s*;`, 'g');
-const UPSTREAM = new RegExp(String.raw`\bupstream\s+${ARG}\s*\{`, 'g');
-const PASS = new RegExp(String.raw`_pass\s+${ARG}`, 'g');
-
-/** The statements that link files: `include X;`, `upstream NAME {` and `*_pass TARGET`. */
-interface Statements {
-  includes: string[];
-  upstreams: string[];
-  passes: string[];
-}
-
-function unquote(raw: string): string {
-  return /^(["']).*\1$/s.test(raw) ? raw.slice(1, -1) : raw;
-}
-
-function argumentsOf(pattern: RegExp, text: string): string[] {
-  return Array.from(text.matchAll(pattern), (match) => unquote(match[1]!));
-}
-
-function statementsOf(text: string): Statements {
-  return { includes: argumentsOf(INCLUDE, text), upstreams: argumentsOf(UPSTREAM, text), passes: argumentsOf(PASS, text) };
 }
 
 /** Where `include value` may point: nginx's prefix and, for a file that is not main, each ancestor in the roots. */
@@ -74,10 +48,10 @@ class DocumentIndex {
 
   /** Documents a glob matches; only the glob's own directory is searched when that part has no wildcard. */
   matching(glob: string): number[] {
-    const regExp = globToRegExp(glob, { globstar: false });
+    const matcher = compileGlob(glob, { globstar: false });
     const directory = path.dirname(glob);
     const pool = hasGlobMagic(directory) ? this.paths.map((_, index) => index) : (this.byDirectory.get(directory) ?? []);
-    return pool.filter((index) => regExp.test(this.paths[index]!));
+    return pool.filter((index) => matcher.test(this.paths[index]!));
   }
 }
 
@@ -93,8 +67,10 @@ function linkIncludes(statements: readonly Statements[], index: DocumentIndex, h
   const exists = (file: string) => existing.get(file) ?? existing.set(file, existsSync(file)).get(file)!;
   // analyze() reads nothing outside the read roots and path-map targets (model/read-scope.ts). Only what it may read
   // can tie two includers: a missing `mime.types` tried in every ancestor directory would tie them all.
-  const areas = [...hints.readRoots, ...hints.pathMap.map((mapping) => mapping.to)];
-  const readable = (file: string) => areas.some((area) => isUnder(file, area)) && exists(file);
+  // Asked of the scope first, which resolves links without following one out: `include etclink/shadow` must not
+  // stat /etc/shadow even to guess groups.
+  const scope = createReadScope([...hints.readRoots, ...hints.pathMap.map((mapping) => mapping.to)]);
+  const readable = (file: string) => scope.allows(file) && exists(file);
   // The same include in the same directory reaches the same files: sibling documents share most of their includes.
   const reaches = new Map<string, IncludeReach>();
   const reachOf = (value: string, includer: string): IncludeReach => {
@@ -105,7 +81,8 @@ function linkIncludes(statements: readonly Statements[], index: DocumentIndex, h
       for (const candidate of includeCandidates(value, includer, hints)) {
         const isGlob = hasGlobMagic(candidate);
         const found = isGlob ? index.matching(candidate) : [index.byPath.get(candidate)];
-        reach.targets.push(...found.filter((target) => target !== undefined));
+        // A loop: a glob may match 150,000 files, too many arguments for push(...).
+        for (const target of found) if (target !== undefined) reach.targets.push(target);
         if (readable(isGlob ? globBase(candidate) : candidate)) reach.shared.push(candidate);
       }
       reaches.set(key, reach);
