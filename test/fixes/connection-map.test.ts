@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { applyEdits } from '../../server/src/analysis/edits.js';
 import { scopeOf } from '../../server/src/analysis/scopes.js';
 import { ensureUpgradeMap, type UpgradeMap } from '../../server/src/fixes/connection-map.js';
+import { NoFix, UNKNOWN_CONTEXT } from '../../server/src/fixes/placement.js';
 import type { ResolvedOptions } from '../../server/src/rules/types.js';
 import { checkTree, directiveIn } from '../analysis/support.js';
 import { nginxTest, wrapInclude } from '../support/nginx.js';
@@ -15,8 +16,21 @@ async function ensureFor(files: Record<string, string>, file = Object.keys(files
   const checked = await checkTree(files, documents);
   const header = directiveIn(checked.workspace, file, 'proxy_set_header');
   const scope = scopeOf(checked.workspace, header)[0]!;
-  const result = ensureUpgradeMap(checked.workspace, { file: header.file, scope }, options);
-  return { ...checked, result };
+  const outcome = ensureUpgradeMap(checked.workspace, { file: header.file, scope }, options);
+  // A getter: only the tests reading `result` expect a map; the one reading `outcome` expects it withheld.
+  return {
+    ...checked,
+    outcome,
+    get result() {
+      return mapOrFail(outcome);
+    },
+  };
+}
+
+/** The map, or undefined; a withheld map fails the test that did not expect it. */
+function mapOrFail(outcome: UpgradeMap | NoFix | undefined): UpgradeMap | undefined {
+  if (outcome instanceof NoFix) throw new Error(`map withheld: ${outcome.why}`);
+  return outcome;
 }
 
 /** The text of `file` after the result's edits (all must name that file). */
@@ -49,7 +63,7 @@ describe('ensureUpgradeMap: inserting the map', () => {
     const checked = await checkTree(files);
     const http = checked.workspace.files[0]!.directives[1]!;
     const scope = scopeOf(checked.workspace, http.children[0]!)[0]!;
-    const result = ensureUpgradeMap(checked.workspace, { file: http.file, scope }, options);
+    const result = mapOrFail(ensureUpgradeMap(checked.workspace, { file: http.file, scope }, options));
     expect(fixed(checked.root, files, 'nginx.conf', result)).toBe(
       "events {}\nhttp {\n  sendfile on;\n  map $http_upgrade $connection_upgrade {\n    default upgrade;\n    '' '';\n  }\n}\n",
     );
@@ -125,6 +139,18 @@ describe('ensureUpgradeMap: inserting the map', () => {
     const files = { 'snippet.conf': '# nginx-keepalive: context=location\nproxy_set_header Connection $http_connection;\n' };
     const { result } = await ensureFor(files);
     expect(result).toBeUndefined();
+  });
+
+  it("is withheld, saying why, at the top of a snippet whose context is unknown (it may be a location's)", async () => {
+    const { outcome } = await ensureFor({ 'proxy.conf': 'proxy_set_header Connection $http_connection;\n' });
+    expect(outcome).toBeInstanceOf(NoFix);
+    expect((outcome as NoFix).why).toBe(UNKNOWN_CONTEXT);
+  });
+
+  it('goes to the top of the same snippet once its context is stated as http', async () => {
+    const files = { 'proxy.conf': '# nginx-keepalive: context=http\nproxy_set_header Connection $http_connection;\n' };
+    const { root, result } = await ensureFor(files);
+    expect(fixed(root, files, 'proxy.conf', result)).toContain("\n\nmap $http_upgrade $connection_upgrade {\n    default upgrade;");
   });
 });
 

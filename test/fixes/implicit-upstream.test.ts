@@ -9,6 +9,7 @@ import {
   rewritePassEdit,
   upstreamName,
 } from '../../server/src/fixes/implicit-upstream.js';
+import type { TextEdit } from '../../server/src/core/types.js';
 import type { Workspace } from '../../server/src/model/workspace.js';
 import { checkTree } from '../analysis/support.js';
 
@@ -59,6 +60,23 @@ describe('reusableUpstream', () => {
     expect(reusableUpstream(workspace, pass, implicitTarget(pass)!)).toBeUndefined();
   });
 
+  it('does not take a block nginx reads after the server (a forward name can be left to DNS: "host not found")', async () => {
+    const text = `${site('http://127.0.0.1:8081')}upstream app0 { server 127.0.0.1:8081; }\n`;
+    const { workspace, pass } = await firstPass(text);
+    expect(reusableUpstream(workspace, pass, implicitTarget(pass)!)).toBeUndefined();
+  });
+
+  it('follows the includes: a block included before the site is taken, one included after is not', async () => {
+    const upstream = 'upstream app0 { server 127.0.0.1:8081; }\n';
+    const siteFile = site('http://127.0.0.1:8081');
+    for (const [order, expected] of [['ups.conf;\n  include site.conf', 'app0'], ['site.conf;\n  include ups.conf', undefined]] as const) {
+      const files = { 'nginx.conf': `events {}\nhttp {\n  include ${order};\n}\n`, 'ups.conf': upstream, 'site.conf': siteFile };
+      const { workspace } = await checkTree(files);
+      const pass = passes(workspace).find((p) => p.resolution.kind === 'implicit')!;
+      expect(reusableUpstream(workspace, pass, implicitTarget(pass)!)?.name, order).toBe(expected);
+    }
+  });
+
   it('does not take an http-port server for an https pass', async () => {
     const { workspace, pass } = await firstPass(site('https://localhost', 'upstream app { server localhost; }\n'));
     expect(reusableUpstream(workspace, pass, implicitTarget(pass)!)).toBeUndefined();
@@ -82,7 +100,7 @@ describe('insertUpstreamEdit and rewritePassEdit', () => {
     const text = `# app\nserver {\n    listen 80;\n    location /api/ {\n        proxy_pass "http://127.0.0.1:3000/v1/";\n    }\n}\n`;
     const { pass } = await firstPass(text);
     const target = implicitTarget(pass)!;
-    const edits = [insertUpstreamEdit(pass, 'up', target, 16)!, rewritePassEdit(pass, 'up', target)];
+    const edits = [insertUpstreamEdit(pass, 'up', target, 16) as TextEdit, rewritePassEdit(pass, 'up', target)];
     expect(applyEdits(text, edits)).toBe(
       `upstream up {\n    server 127.0.0.1:3000;\n    keepalive 16;\n}\n\n# app\nserver {\n    listen 80;\n    location /api/ {\n        proxy_pass "http://up/v1/";\n    }\n}\n`,
     );
@@ -91,7 +109,7 @@ describe('insertUpstreamEdit and rewritePassEdit', () => {
   it('insert before the template action enclosing the server, so it renders once', async () => {
     const text = `{{ range $p := $.PORTS | split " " }}\nserver {\n  listen {{ $p }};\n  location / {\n    proxy_pass http://127.0.0.1:5000;\n  }\n}\n{{ end }}\n`;
     const { pass } = await firstPass(text, 'nginx.conf.sigil');
-    const edit = insertUpstreamEdit(pass, 'up', implicitTarget(pass)!, 16)!;
+    const edit = insertUpstreamEdit(pass, 'up', implicitTarget(pass)!, 16) as TextEdit;
     expect(applyEdits(text, [edit]).startsWith('upstream up {\n  server 127.0.0.1:5000;\n  keepalive 16;\n}\n\n{{ range')).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contextOpenedBy, inferRootContext } from '../../server/src/model/context.js';
+import { contextOpenedBy, inferRootContext, rootContextOf } from '../../server/src/model/context.js';
 import { findDirective, parseModel } from './support.js';
 
 describe('contextOpenedBy', () => {
@@ -71,5 +71,30 @@ describe('inferRootContext', () => {
   it('defaults to http', async () => {
     expect(await infer('gzip on;\n')).toBe('http');
     expect(await infer('')).toBe('http');
+  });
+
+  it('reads a top-level server proxying outside any location as a stream snippet (http rejects that)', async () => {
+    expect(await infer('upstream db { server 127.0.0.1:5432; }\nserver { listen 5433; proxy_pass db; }\n')).toBe('stream');
+    expect(await infer('server { listen 53 udp; }\n')).toBe('stream');
+    expect(await infer('server { listen 443; ssl_preread on; proxy_pass $upstream; }\nmap $ssl_preread_server_name $upstream { default a; }\n')).toBe(
+      'stream',
+    );
+    // A location makes it http's, whatever else the server holds; so does an http-only top-level directive.
+    expect(await infer('server { listen 80; proxy_pass db; location / {} }\n')).toBe('http');
+    expect(await infer('proxy_cache_path /c keys_zone=c:1m;\nserver { listen 80; proxy_pass db; }\n')).toBe('http');
+  });
+});
+
+describe('rootContextOf', () => {
+  const basis = async (text: string, filePath?: string) => rootContextOf(await parseModel(text, filePath)).basis;
+
+  it('says whether the context was stated, inferred from a directive that demands it, or is unknown', async () => {
+    expect(await basis('# nginx-keepalive: context=location\nproxy_set_header Host $host;\n')).toBe('stated');
+    expect(await basis('upstream u { server a; }\n')).toBe('inferred');
+    expect(await basis('server { listen 80; }\n', '/app/nginx.conf.sigil')).toBe('inferred');
+    expect(await basis('proxy_pass http://u;\n')).toBe('inferred');
+    // Fits http, server and location alike: read as http, but nothing says so.
+    expect(await basis('proxy_set_header Connection $http_connection;\n')).toBe('unknown');
+    expect(await basis('')).toBe('unknown');
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../server/src/core/analyze.js';
 import { connectionHeaderPassthroughRule } from '../../server/src/rules/connection-header-passthrough.js';
 import { connectionMapCloseRule } from '../../server/src/rules/connection-map-close.js';
+import { UNKNOWN_CONTEXT } from '../../server/src/fixes/placement.js';
 import { tempTree } from '../model/support.js';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -57,6 +58,30 @@ describe('connection-header-passthrough', () => {
       'ws.conf': 'proxy_set_header Connection $http_connection;\n',
     };
     expect(await findings(files)).toEqual(['ws.conf:1 connection-header-passthrough']);
+  });
+
+  it('offers no map for a snippet checked alone whose context is unknown, and says why in the message', async () => {
+    const root = tempTree({ 'snippets/proxy.conf': 'proxy_set_header Connection $http_connection;\n' });
+    const file = path.join(root, 'snippets/proxy.conf');
+    const [finding, ...rest] = await analyze([{ path: file, text: readFileSync(file, 'utf8') }], { readRoots: [root] }, RULES);
+    expect(rest).toEqual([]);
+    expect(finding?.ruleId).toBe('connection-header-passthrough');
+    expect(finding?.fix).toBeUndefined();
+    expect(finding!.message.endsWith(`; no fix offered: ${UNKNOWN_CONTEXT}`)).toBe(true);
+  });
+
+  it('fixes the same snippet checked with the file including it in a location: the map goes to its http level', async () => {
+    const root = tempTree({
+      'nginx.conf': 'events {}\nhttp {\n  server {\n    location / { include snippets/proxy.conf; proxy_pass http://127.0.0.1:1; }\n  }\n}\n',
+      'snippets/proxy.conf': 'proxy_set_header Connection $http_connection;\n',
+    });
+    const docs = ['nginx.conf', 'snippets/proxy.conf'].map((name) => {
+      const file = path.join(root, name);
+      return { path: file, text: readFileSync(file, 'utf8') };
+    });
+    const [finding] = (await analyze(docs, { readRoots: [root] }, RULES)).filter((f) => f.ruleId === 'connection-header-passthrough');
+    expect(finding?.message).not.toContain('no fix offered');
+    expect(finding?.fix?.edits.map((edit) => path.relative(root, edit.file)).sort()).toEqual(['nginx.conf', 'snippets/proxy.conf']);
   });
 
   it('ignores values that are not exactly $http_connection and headers other than Connection', async () => {

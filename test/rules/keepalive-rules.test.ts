@@ -1,5 +1,8 @@
 // Rule behaviour a fixture cannot express: option values, severities, and configurations nginx itself rejects
 // (fixtures' valid- files must pass real nginx -t).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../server/src/core/analyze.js';
 import { applyEdits } from '../../server/src/analysis/edits.js';
@@ -27,6 +30,23 @@ describe('upstream-keepalive', () => {
 
   it('does not report keepalive 0 before 1.29.7 (a configuration error nginx reports itself)', async () => {
     expect(await findings('upstream app {\n  server a;\n  keepalive 0;\n}\n')).toEqual([]);
+  });
+});
+
+describe('upstream-keepalive in a stream snippet checked alone', () => {
+  it('reports nothing and inserts nothing: its server proxies outside a location, so it is stream (no keepalive there)', async () => {
+    const text = 'upstream db {\n  server 127.0.0.1:5432;\n}\nserver {\n  listen 5433;\n  proxy_pass db;\n}\n';
+    expect(await findings(text)).toEqual([]);
+  });
+
+  it("reports nothing in kubernetes-ingress's TransportServer templates (real stream configs from the corpus)", async () => {
+    const corpus = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'corpus', 'templated');
+    for (const flavour of ['nginx', 'nginx-plus']) {
+      const file = path.join(corpus, `nginx__kubernetes-ingress__internal__configs__version2__${flavour}.transportserver.tmpl`);
+      const text = readFileSync(file, 'utf8');
+      expect(text, flavour).toMatch(/^upstream \{\{ \$u\.Name \}\} \{$/m);
+      expect(await findings(text, {}, `/virtual/${flavour}.transportserver.tmpl`), flavour).toEqual([]);
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 // Where a config snippet goes when real nginx tests it: the fixture's stated `context=` option, else the context the
 // tool itself infers for the file's top level (model/context.ts: main for events/http/user..., http for top-level
-// server/upstream/map and for Dokku sigils, server for location/listen, location for proxy_pass...).
+// server/upstream/map and for Dokku sigils, stream when a top-level server proxies outside any location, server for
+// location/listen, location for proxy_pass...).
 import { buildConfigFile } from '../../server/src/model/build.js';
 import { inferRootContext } from '../../server/src/model/context.js';
 import { loadNginxParser } from '../../server/src/parser/loader.js';

@@ -2,7 +2,7 @@
 // the http level already has one, inserted otherwise. Used by every fix that replaces a Connection value which must
 // keep WebSocket upgrades working (`$http_connection` passthrough, proxy fixes copying headers).
 //
-//   ensureUpgradeMap(ws, near, options) -> { variable: '$connection_upgrade', edits } | undefined
+//   ensureUpgradeMap(ws, near, options) -> { variable: '$connection_upgrade', edits } | NoFix | undefined
 //
 // Decisions:
 // - An equivalent map (`default upgrade`, `''` arm empty, either quotes, any order, extra arms mapping to `upgrade`)
@@ -22,6 +22,8 @@
 //   first such statement, or before the outermost template action (`{{ range }}`, `{{ if }}`) that encloses it, so
 //   the map is rendered exactly once. The table's quotes follow the file (single quotes unless it quotes with `"`).
 // - undefined when the scope is not inside http (a server or location snippet checked alone): nowhere to put a map.
+//   A NoFix when a new map would be needed at a level placement.ts refuses (a snippet whose context is unknown:
+//   its top level is only read as http). Reusing an existing map needs no placement.
 //   `options` is accepted for symmetry with the other fix helpers; the map does not depend on the target version.
 import type { TextEdit } from '../core/types.js';
 import { detectIndentUnit, insertIntoBlock, insertLineBefore, lineStartOf } from '../analysis/edits.js';
@@ -32,6 +34,7 @@ import { perWorkspace } from '../analysis/per-workspace.js';
 import type { ResolvedOptions } from '../rules/types.js';
 import { effectiveMaps, emptyArm, emptyArmFix, httpScopeOf, upgradeMapKind, type MapReading } from './upgrade-maps.js';
 import { preferredQuote } from './quote-style.js';
+import { NoFix, refusal } from './placement.js';
 
 export interface UpgradeMap {
   /** With its `$`, e.g. `$connection_upgrade`. */
@@ -58,7 +61,7 @@ export function ensureUpgradeMap(
   workspace: Workspace,
   near: { file: ConfigFile; scope: Scope },
   _options: ResolvedOptions,
-): UpgradeMap | undefined {
+): UpgradeMap | NoFix | undefined {
   const http = httpScopeOf(near.scope);
   if (!http) return undefined;
   const { reusable, closing } = candidatesAt(http);
@@ -66,6 +69,8 @@ export function ensureUpgradeMap(
   const fix = closing && emptyArmFix(emptyArm(closing)!);
   if (closing && fix) return { variable: `$${closing.variable}`, edits: [fix] };
 
+  const refused = refusal(http, 'map');
+  if (refused) return refused;
   const variable = freeName(workspace, http);
   const target = http.block?.file ?? http.root.file;
   const text = mapText(variable, target, near.file);

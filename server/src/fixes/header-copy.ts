@@ -24,6 +24,7 @@ import type { Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import { headerKeysOf, lookupDirective } from './effective-lookup.js';
 import { firstHeaderAnchor } from './header-anchor.js';
+import { refusal } from './placement.js';
 import { effectiveHeaderSet, type Found } from './proxy-state.js';
 
 export interface DroppedHeaders {
@@ -63,5 +64,6 @@ export function copyDownEdits(drop: DroppedHeaders): TextEdit[] {
   const keys = new Set(drop.dropped.map((header) => headerKey(header.name)));
   const copies = drop.inherited.directives.filter((d) => d.args[0] && keys.has(headerKey(d.args[0].value)));
   if (!copies.every((directive) => copyable(directive, drop))) return [];
+  if (refusal(drop.own.level, 'proxy_set_header')) return [];
   return [insertLineBefore(drop.anchor, copies.map(sourceLine).join('\n'))];
 }

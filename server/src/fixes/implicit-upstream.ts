@@ -3,20 +3,26 @@
 //
 //   implicitTarget(pass)                     the address facts of an implicit http(s) target, or undefined
 //   looksLikeUpstreamName(pass)              `http://backend`: probably an upstream{} defined elsewhere (no fix)
-//   reusableUpstream(ws, pass, target)       an upstream of the pass's root holding exactly that one server
+//   reusableUpstream(ws, pass, target)       an upstream holding exactly that one server, defined before the pass
 //   upstreamName(ws, target)                 a new, unused, valid name: `backend_127_0_0_1_3000`
 //   insertUpstreamEdit(pass, name, t, n)     the new block at http level, before the first `server` of the file that
 //                                            holds the pass's server (before the outermost template action around
-//                                            it, so a template renders it once); undefined outside http
+//                                            it, so a template renders it once); undefined outside http, a NoFix
+//                                            where placement.ts refuses an upstream (a snippet of unknown context)
 //   rewritePassEdit(pass, name, target)      `proxy_pass <scheme>://<name><uri>;`, quotes kept
 //
 // Decisions:
 // - Name: `backend_` + the address with every run of other characters than [a-z0-9] turned into `_` (lower case):
 //   `backend_127_0_0_1_3000`, `backend_unix_run_app_sock`, `backend_api_example_com_443`. Deterministic, valid as
 //   a URL host for nginx, and `_2`, `_3`... when the name is taken anywhere in the workspace.
-// - Reuse: an upstream{} of the same root whose only member is `server <same address>` (host compared without case,
-//   default ports made explicit: 80 for `server`, 80/443 for http/https passes) is used as it is. That is also what
-//   makes fix-all converge: the second pass to an address reuses the block the first one's fix inserted.
+// - Reuse: an upstream{} whose only member is `server <same address>` (host compared without case, default ports made
+//   explicit: 80 for `server`, 80/443 for http/https passes) is used as it is, when nginx reads it before the pass's
+//   server{}: at the same http level (includes expanded, so in nginx's read order), earlier. nginx resolves a
+//   proxy_pass name while reading: a name not yet defined makes an implicit upstream per port, and only one of them
+//   becomes the later upstream{} (`http://app0` next to an existing `https://app0` leaves the other one to DNS:
+//   "host not found in upstream"). A later block is not reused; a new one is inserted before the server instead.
+//   Reuse is also what makes fix-all converge: the second pass to an address reuses the block the first one's fix
+//   inserted (before the first server of its file, so before every pass there).
 // - The server keeps the address as written; an https pass without a port gets `:443` (a `server` defaults to 80).
 import { detectIndentUnit, insertLineBefore, lineStartOf, replaceSpan } from '../analysis/edits.js';
 import { parsePassTarget, type Pass } from '../analysis/passes.js';
@@ -27,6 +33,7 @@ import type { TextEdit } from '../core/types.js';
 import type { ConfigFile, Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import { enclosingGuardsWithin } from '../analysis/template-blocks.js';
+import { refusal, type NoFix } from './placement.js';
 
 export interface ImplicitTarget {
   /** `http` or `https`, as written. */
@@ -108,13 +115,35 @@ function indexReusable(workspace: Workspace): Map<string, Upstream[]> {
 // Every literal proxy_pass asks: one index per workspace keeps that linear in the number of upstreams.
 const reusableByKey = perWorkspace(indexReusable);
 
+// Every literal proxy_pass compares positions at its http level: index each level's statements once.
+const positions = new WeakMap<Scope, Map<Directive, number>>();
+
+/** Where each statement of `http` is read (includes expanded): the first place, for a file included twice. */
+function positionsAt(http: Scope): Map<Directive, number> {
+  let byStatement = positions.get(http);
+  if (!byStatement) {
+    byStatement = new Map();
+    for (const [index, statement] of http.statements.entries()) {
+      if (!byStatement.has(statement)) byStatement.set(statement, index);
+    }
+    positions.set(http, byStatement);
+  }
+  return byStatement;
+}
+
 export function reusableUpstream(workspace: Workspace, pass: Pass, target: ImplicitTarget): Upstream | undefined {
+  const levels = serverAndHttp(pass);
+  if (!levels) return undefined;
+  const order = positionsAt(levels.http);
+  const server = order.get(levels.server.block!);
+  if (server === undefined) return undefined;
   const candidates = reusableByKey(workspace).get(target.key) ?? [];
-  return candidates.find((upstream) => upstream.bodies.some((body) => body.root === pass.scope.root));
+  // Only a block at the pass's own http level (so of its root) that nginx has read by the time it reads the server.
+  return candidates.find((upstream) => (order.get(upstream.directive) ?? Infinity) < server);
 }
 
 export function upstreamName(workspace: Workspace, target: ImplicitTarget): string {
-  const slug = target.address.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const slug = target.address.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
   const base = `backend_${slug}`;
   let name = base;
   for (let n = 2; findUpstreams(workspace, name).length > 0; n++) name = `${base}_${n}`;
@@ -162,9 +191,16 @@ function aboveComments(text: string, lineStart: number): number {
   return start;
 }
 
-export function insertUpstreamEdit(pass: Pass, name: string, target: ImplicitTarget, count: number): TextEdit | undefined {
+export function insertUpstreamEdit(
+  pass: Pass,
+  name: string,
+  target: ImplicitTarget,
+  count: number,
+): TextEdit | NoFix | undefined {
   const found = serverAndHttp(pass);
   if (!found) return undefined;
+  const refused = refusal(found.http, 'upstream');
+  if (refused) return refused;
   const own = found.server.block!;
   const first = firstServerOf(found.http, own.file) ?? own;
   const file = first.file;

@@ -2,6 +2,7 @@
 // server to close the connection after each response (FCGI_KEEP_CONN unset), so upstream keepalive caches nothing.
 //
 //   keepConnEdits(ws, pass, options)   [] when the pass already has it, is not a fastcgi_pass, or the state is unknown
+//                                      (or placement.ts does not allow the directive in its location)
 //
 // Decisions (as for proxy_http_version in proxy-reuse.ts): an explicit `off` on the pass's own location is turned
 // `on` where it is written (a second definition there would be rejected as a duplicate); an `off` on an enclosing
@@ -14,6 +15,7 @@ import type { TextEdit } from '../core/types.js';
 import type { Workspace } from '../model/workspace.js';
 import type { ResolvedOptions } from '../rules/types.js';
 import { isOwnLevel, passHome } from './pass-home.js';
+import { refusal } from './placement.js';
 import { keepConnState } from './proxy-state.js';
 
 export const KEEP_CONN_LINE = 'fastcgi_keep_conn on;';
@@ -31,5 +33,5 @@ export function keepConnEdits(workspace: Workspace, pass: Pass, _options: Resolv
       return [replaceSpan(directive.file, flag.span, flag.raw.replace(/off/i, 'on'))];
     });
   }
-  return [insertLineBefore(home.anchor, KEEP_CONN_LINE)];
+  return refusal(home.location, 'fastcgi_keep_conn') ? [] : [insertLineBefore(home.anchor, KEEP_CONN_LINE)];
 }

@@ -8,7 +8,8 @@
 //   proxyReuseEditsForPasses(ws, ps, opts)    the same for several passes at once, merged across them
 //
 // Each returns [] when there is nothing to do or nothing safe to do: a grpc/fastcgi pass, a templated or guarded
-// (unknown) value, a Connection set from a variable (`$http_connection`, a map: other rules' business).
+// (unknown) value, a Connection set from a variable (`$http_connection`, a map: other rules' business), a level
+// where placement.ts does not allow the directive.
 //
 // Decisions:
 // - proxy_http_version 1.0 written on the pass's own location (or an `if` in it) is changed where it is; one written
@@ -53,6 +54,7 @@ import {
   isLiteralClose,
   type Found,
 } from './proxy-state.js';
+import { NoFix, refusal } from './placement.js';
 import { emptyString } from './quote-style.js';
 
 export const HTTP11_LINE = 'proxy_http_version 1.1;';
@@ -71,7 +73,7 @@ export function http11Edits(workspace: Workspace, pass: Pass, options: ResolvedO
       return [replaceSpan(directive.file, version.span, version.raw.replace('1.0', '1.1'))];
     });
   }
-  return [insertLineBefore(home.anchor, HTTP11_LINE)];
+  return refusal(home.location, 'proxy_http_version') ? [] : [insertLineBefore(home.anchor, HTTP11_LINE)];
 }
 
 interface ConnectionValue {
@@ -94,7 +96,8 @@ function clearedValue(
 ): ConnectionValue | undefined {
   if (!forwardsUpgrade(effectiveHeaderSet(definition))) return { text: emptyString(near.file), edits: [] };
   const map = ensureUpgradeMap(workspace, near, options);
-  return map && { text: map.variable, edits: map.edits };
+  // No map possible (or allowed): the Connection edit is left out, the rest of the fix stands.
+  return map && !(map instanceof NoFix) ? { text: map.variable, edits: map.edits } : undefined;
 }
 
 interface Insertion {
@@ -115,6 +118,11 @@ function dropsInheritedConnection(workspace: Workspace, level: Scope): boolean {
 
 /** Where `proxy_set_header Connection ...;` goes: with the effective set's headers, or into the location. */
 function connectionInsertion(workspace: Workspace, pass: Pass, definition: Found | undefined): Insertion | undefined {
+  const insertion = connectionPlace(workspace, pass, definition);
+  return insertion && !refusal(insertion.near.scope, 'proxy_set_header') ? insertion : undefined;
+}
+
+function connectionPlace(workspace: Workspace, pass: Pass, definition: Found | undefined): Insertion | undefined {
   if (definition) {
     const level = definition.level;
     if (dropsInheritedConnection(workspace, level)) {

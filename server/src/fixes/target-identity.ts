@@ -40,6 +40,7 @@ import { ensureUpgradeMap } from './connection-map.js';
 import { headerKeysOf, lookupDirective } from './effective-lookup.js';
 import type { ImplicitTarget } from './implicit-upstream.js';
 import { passHome, type PassHome } from './pass-home.js';
+import { NoFix, refusal } from './placement.js';
 import { forwardsUpgrade } from './proxy-state.js';
 import { emptyString } from './quote-style.js';
 
@@ -69,7 +70,7 @@ function isClose(directive: Directive): boolean {
 function cleared(workspace: Workspace, pass: Pass, home: PassHome, options: ResolvedOptions): { text: string; edits: TextEdit[] } | undefined {
   if (!forwardsUpgrade(effectiveProxyHeaders(pass.scope))) return { text: emptyString(home.anchor.file), edits: [] };
   const map = ensureUpgradeMap(workspace, { file: home.anchor.file, scope: home.location }, options);
-  return map && { text: map.variable, edits: map.edits };
+  return map && !(map instanceof NoFix) ? { text: map.variable, edits: map.edits } : undefined;
 }
 
 function headerLines(
@@ -105,6 +106,9 @@ function headerLines(
   return { lines, edits: value.edits, setsConnection: true };
 }
 
+/** What the identity lines are made of (placement.ts asks about each). */
+const IDENTITY_DIRECTIVES = ['proxy_set_header', 'proxy_redirect', 'proxy_ssl_name'];
+
 function redirectLine(workspace: Workspace, pass: Pass, home: PassHome, target: ImplicitTarget): string | undefined {
   const argument = pass.directive.args[0]!;
   if (target.socket || argument.variables.length > 0) return undefined;
@@ -136,6 +140,7 @@ export function targetIdentityEdits(
   const home = passHome(pass);
   // A second proxy_pass in the location (one in an `if`) would get this pass's Host and redirect too.
   if (!home || proxyPassesIn(home.location) !== 1) return undefined;
+  if (IDENTITY_DIRECTIVES.some((name) => refusal(home.location, name))) return undefined;
   const headers = headerLines(workspace, pass, home, target, options);
   if (!headers) return undefined;
   const lines = [...headers.lines, redirectLine(workspace, pass, home, target), tlsNameLine(workspace, pass, target)].filter(

@@ -67,25 +67,42 @@ const MAIN_ONLY = new Set([
   'env',
 ]);
 
-const HTTP_ONLY = new Set([
+/** Top-level directives of http that stream has too: a file holding them is an http or a stream snippet. */
+const HTTP_OR_STREAM = new Set([
   'server',
   'upstream',
   'map',
   'geo',
   'split_clients',
   'log_format',
+  'limit_conn_zone',
+  'map_hash_bucket_size',
+  'map_hash_max_size',
+  'variables_hash_bucket_size',
+  'variables_hash_max_size',
+]);
+
+/** Top-level directives only http has. */
+const HTTP_ONLY = new Set([
   'proxy_cache_path',
   'fastcgi_cache_path',
   'uwsgi_cache_path',
   'scgi_cache_path',
   'limit_req_zone',
-  'limit_conn_zone',
-  'map_hash_bucket_size',
-  'map_hash_max_size',
   'server_names_hash_bucket_size',
   'server_names_hash_max_size',
-  'variables_hash_bucket_size',
-  'variables_hash_max_size',
+]);
+
+/** Statements of a stream `server {}` that http's server has not (proxy_pass is a location's in http). */
+const STREAM_SERVER_ONLY = new Set([
+  'proxy_pass',
+  'ssl_preread',
+  'proxy_timeout',
+  'proxy_responses',
+  'proxy_download_rate',
+  'proxy_upload_rate',
+  'preread_buffer_size',
+  'preread_timeout',
 ]);
 
 const SERVER_ONLY = new Set(['location', 'listen', 'server_name']);
@@ -116,10 +133,25 @@ function isMainOnly(directive: Directive): boolean {
 }
 
 /**
+ * How the model knows a root's top-level context: `stated` by a `# nginx-keepalive: context=` comment, `inferred` from
+ * directives that demand it, or `unknown` when none does (`proxy_set_header ...;` alone fits http, server and
+ * location alike). An unknown context is read as http so the rules still see the file, but a fix must not insert
+ * anything that relies on it: the same snippet included in a location makes a top-level `map` an nginx error.
+ */
+export type ContextBasis = 'stated' | 'inferred' | 'unknown';
+
+export interface RootContext {
+  name: ContextName;
+  basis: ContextBasis;
+}
+
+/**
  * The context of a file's top level when it is checked on its own: a stated context wins, a Dokku sigil is an http
  * snippet, and otherwise the most outer context any top-level directive demands (main > http > server > location).
+ * Top-level `server`/`upstream`/`map` exist in stream too: a server holding stream-only statements (a proxy_pass
+ * outside any location, ssl_preread, ...) makes the file a stream snippet, anything else an http one.
  */
-export function inferRootContext(file: ConfigFile): ContextName {
+export function rootContextOf(file: ConfigFile): RootContext {
   let context = rootContexts.get(file);
   if (context === undefined) {
     context = readRootContext(file);
@@ -128,16 +160,38 @@ export function inferRootContext(file: ConfigFile): ContextName {
   return context;
 }
 
-// Choosing roots asks about every document several times; a file is immutable once built.
-const rootContexts = new WeakMap<ConfigFile, ContextName>();
+export function inferRootContext(file: ConfigFile): ContextName {
+  return rootContextOf(file).name;
+}
 
-function readRootContext(file: ConfigFile): ContextName {
-  if (file.statedContext) return file.statedContext;
-  if (path.basename(file.path).endsWith('.sigil')) return 'http';
+// Choosing roots asks about every document several times; a file is immutable once built.
+const rootContexts = new WeakMap<ConfigFile, RootContext>();
+
+const inferred = (name: ContextName): RootContext => ({ name, basis: 'inferred' });
+
+function readRootContext(file: ConfigFile): RootContext {
+  if (file.statedContext) return { name: file.statedContext, basis: 'stated' };
+  if (path.basename(file.path).endsWith('.sigil')) return inferred('http');
   const top = file.directives;
-  if (top.some(isMainOnly)) return 'main';
-  if (top.some((d) => HTTP_ONLY.has(d.name))) return 'http';
-  if (top.some((d) => SERVER_ONLY.has(d.name))) return 'server';
-  if (top.some((d) => LOCATION_ONLY.has(d.name))) return 'location';
-  return 'http';
+  if (top.some(isMainOnly)) return inferred('main');
+  if (top.some((d) => HTTP_ONLY.has(d.name))) return inferred('http');
+  if (top.some((d) => HTTP_OR_STREAM.has(d.name))) return inferred(isStreamSnippet(top) ? 'stream' : 'http');
+  if (top.some((d) => SERVER_ONLY.has(d.name))) return inferred('server');
+  if (top.some((d) => LOCATION_ONLY.has(d.name))) return inferred('location');
+  return { name: 'http', basis: 'unknown' };
+}
+
+/**
+ * A top-level server{} holds a statement only stream's server has, and none holds a location: in http, proxy_pass
+ * outside a location is an error ("not allowed here"), so `server { listen 5433; proxy_pass db; }` is stream's.
+ */
+function isStreamSnippet(top: readonly Directive[]): boolean {
+  const servers = top.filter((d) => d.name === 'server' && d.blockSpan);
+  if (servers.some((server) => server.children.some((child) => child.name === 'location'))) return false;
+  return servers.some((server) => server.children.some(isStreamServerStatement));
+}
+
+function isStreamServerStatement(directive: Directive): boolean {
+  if (STREAM_SERVER_ONLY.has(directive.name)) return true;
+  return directive.name === 'listen' && directive.args.some((arg) => arg.value === 'udp');
 }

@@ -12,12 +12,15 @@
 // ensureUpgradeMap. Deliberately minimal: an `Upgrade $http_upgrade` header is not added where the set lacks one.
 // Without it WebSocket could not work before either (the upstream never saw the Upgrade header), and the map keeps
 // what the upstream sees for an upgrade request: `Connection: upgrade`. No fix where no http level can hold a map (a
-// location snippet checked on its own).
+// location snippet checked on its own), and none, with the reason in the message, where the only http level is the
+// top of a snippet whose context is unknown (fixes/placement.ts): it may be included in a location.
 import { allScopes, type Scope } from '../analysis/scopes.js';
 import { headerKey } from '../analysis/inheritance.js';
 import type { Fix } from '../core/types.js';
 import { ensureUpgradeMap } from '../fixes/connection-map.js';
+import { NoFix } from '../fixes/placement.js';
 import type { Argument, Directive } from '../model/types.js';
+import { withFix } from './message-parts.js';
 import type { Rule, RuleContext } from './types.js';
 
 const PASSTHROUGH = /^\$(http_connection|\{http_connection\})$/i;
@@ -38,15 +41,23 @@ function outsideHttp(scope: Scope): boolean {
   return false;
 }
 
-function fixFor(context: RuleContext, value: Argument, directive: Directive, scopes: readonly Scope[]): Fix | undefined {
+function fixFor(
+  context: RuleContext,
+  value: Argument,
+  directive: Directive,
+  scopes: readonly Scope[],
+): Fix | NoFix | undefined {
+  // A reason to withhold it in one scope is reported only if no other scope (another includer) can take the map.
+  let withheld: NoFix | undefined;
   for (const scope of scopes) {
     const map = ensureUpgradeMap(context.workspace, { file: directive.file, scope }, context.options);
-    if (!map) continue;
+    if (map instanceof NoFix) withheld ??= map;
+    if (!map || map instanceof NoFix) continue;
     const quote = value.quoted || '';
     const replacement = { file: directive.file.path, ...spanOf(value), newText: quote + map.variable + quote };
     return { title: `Use ${map.variable} (the upgrade map) instead of $http_connection`, edits: [replacement, ...map.edits] };
   }
-  return undefined;
+  return withheld;
 }
 
 function spanOf(argument: Argument): { startOffset: number; endOffset: number } {
@@ -75,15 +86,15 @@ export const connectionHeaderPassthroughRule: Rule = {
       }
     }
     for (const [directive, { value, scopes }] of found) {
+      const message =
+        "Connection is set to the client's own Connection header ($http_connection): a client sending " +
+        '"close" (one that turns keep-alive off, as many load balancers and scripts do) makes the upstream close the ' +
+        'connection nginx would reuse; ' +
+        "use an upgrade map instead (map $http_upgrade $connection_upgrade { default upgrade; '' ''; })";
       context.report({
         file: directive.file.path,
         span: directive.span,
-        message:
-          "Connection is set to the client's own Connection header ($http_connection): a client sending " +
-          '"close" (one that turns keep-alive off, as many load balancers and scripts do) makes the upstream close the ' +
-          'connection nginx would reuse; ' +
-          "use an upgrade map instead (map $http_upgrade $connection_upgrade { default upgrade; '' ''; })",
-        fix: fixFor(context, value, directive, scopes),
+        ...withFix(message, fixFor(context, value, directive, scopes)),
       });
     }
   },

@@ -10,15 +10,17 @@
 // is named `host` (nginx rejects that configuration itself: "upstream may not have port").
 //
 // Fix, all in one:
-// - the upstream: an existing one of the same root holding exactly that one server is reused; otherwise
-//   `upstream backend_<address> { server <address>; keepalive N; }` is inserted at http level (implicit-upstream.ts);
+// - the upstream: an existing one holding exactly that one server, read by nginx before the pass's server, is
+//   reused; otherwise `upstream backend_<address> { server <address>; keepalive N; }` is inserted at http level
+//   (implicit-upstream.ts);
 // - the pass becomes `proxy_pass <scheme>://<name><uri>;` (scheme and URI part kept);
 // - Host, the default proxy_redirect and the TLS name the literal address implied are kept (target-identity.ts);
 // - HTTP/1.1 and a cleared Connection for the pass (proxy-reuse.ts), so the new upstream's keepalive is effective.
 // No fix when the pass is not inside http (a snippet checked alone: nowhere to put an upstream), when its location
 // also holds another proxy_pass, when its header set cannot be copied faithfully, or when the target is a bare name
 // like `http://backend` (most likely an upstream{} in a file that was not checked: replacing it with a server
-// nginx must resolve by DNS would break the configuration).
+// nginx must resolve by DNS would break the configuration). Where the http level is only a guess (a snippet whose
+// context is unknown, fixes/placement.ts) the message says that is why there is no fix.
 import type { Pass } from '../analysis/passes.js';
 import { passes } from '../analysis/passes.js';
 import { findUpstreams } from '../analysis/upstreams.js';
@@ -33,20 +35,23 @@ import {
   upstreamName,
   type ImplicitTarget,
 } from '../fixes/implicit-upstream.js';
+import { NoFix } from '../fixes/placement.js';
 import { http11Edits, proxyReuseEdits } from '../fixes/proxy-reuse.js';
 import { targetIdentityEdits } from '../fixes/target-identity.js';
+import { withFix } from './message-parts.js';
 import type { Rule, RuleContext } from './types.js';
 
 function describe(target: ImplicitTarget): string {
   return target.socket ? `the socket "${target.address}"` : `the address "${target.proxyHost}"`;
 }
 
-function fixFor(context: RuleContext, pass: Pass, target: ImplicitTarget): Fix | undefined {
+function fixFor(context: RuleContext, pass: Pass, target: ImplicitTarget): Fix | NoFix | undefined {
   const { workspace, options } = context;
   if (looksLikeUpstreamName(pass)) return undefined;
   const existing = reusableUpstream(workspace, pass, target);
   const name = existing?.name ?? upstreamName(workspace, target);
   const insert = existing ? undefined : insertUpstreamEdit(pass, name, target, options.keepaliveConnections);
+  if (insert instanceof NoFix) return insert;
   if (!existing && !insert) return undefined;
   const identity = targetIdentityEdits(workspace, pass, target, options);
   if (!identity) return undefined;
@@ -80,14 +85,11 @@ export const proxyPassNoUpstreamRule: Rule = {
       const target = implicitTarget(pass);
       if (!target) continue;
       if (pass.target?.host && findUpstreams(context.workspace, pass.target.host).length > 0) continue;
-      context.report({
-        file: pass.directive.file.path,
-        span: pass.directive.span,
-        message:
-          `proxy_pass to ${describe(target)} without an upstream{}: nginx makes an implicit upstream that never keeps ` +
-          `connections, so every request opens a new one (proxy to an upstream{} with "keepalive ${context.options.keepaliveConnections};")`,
-        fix: fixFor(context, pass, target),
-      });
+      const message =
+        `proxy_pass to ${describe(target)} without an upstream{}: nginx makes an implicit upstream that never keeps ` +
+        `connections, so every request opens a new one (proxy to an upstream{} with "keepalive ${context.options.keepaliveConnections};")`;
+      const fix = fixFor(context, pass, target);
+      context.report({ file: pass.directive.file.path, span: pass.directive.span, ...withFix(message, fix) });
     }
   },
 };

@@ -17,6 +17,7 @@
 // - `keepalive 0` (>= 1.29.7): the 0 becomes N;
 // - the Dokku opt-in in a sigil: made default-on, `keepalive {{ $.PROXY_KEEPALIVE | default "N" }};`
 //   (template-opt-in.ts); other guarded shapes get no fix;
+// - none either where `keepalive` may not be inserted (fixes/placement.ts): the message then says why;
 // - plus, in every case, what each user needs to reuse the connections: HTTP/1.1 and a cleared Connection for
 //   proxy_pass, `fastcgi_keep_conn on` for fastcgi_pass (upstream-users.ts), so the fix leaves no new finding.
 import { keepaliveState, type KeepaliveState } from '../analysis/keepalive-state.js';
@@ -29,8 +30,10 @@ import type { TemplateGuard } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import { mergeEdits } from '../fixes/edit-set.js';
 import { defaultOnEdits } from '../fixes/template-opt-in.js';
+import { NoFix, refusal } from '../fixes/placement.js';
 import { insertAfterMembers } from '../fixes/upstream-members.js';
 import { upstreamUsersEdits } from '../fixes/upstream-users.js';
+import { withFix } from './message-parts.js';
 import type { ResolvedOptions, Rule, RuleContext } from './types.js';
 
 const NO_KEEPALIVE_PROTOCOLS = new Set(['uwsgi', 'scgi']);
@@ -86,22 +89,37 @@ function message(state: KeepaliveState, upstream: Upstream, count: number): stri
   return `${name} has no keepalive: nginx opens a new connection for every request (add "keepalive ${count};")`;
 }
 
-function keepaliveEdits(workspace: Workspace, upstream: Upstream, state: KeepaliveState, count: number): TextEdit[] | undefined {
+function keepaliveEdits(
+  workspace: Workspace,
+  upstream: Upstream,
+  state: KeepaliveState,
+  count: number,
+): TextEdit[] | NoFix | undefined {
   if (state.kind === 'zero') return [replaceSpan(state.directive.file, state.directive.args[0]!.span, String(count))];
   if (state.kind === 'guarded') {
     return state.directives.length === 1 ? defaultOnEdits(state.directives[0]!, upstream.directive, count) : undefined;
+  }
+  // A new directive, so a question of placement; every place the block is included must take it.
+  for (const body of upstream.bodies) {
+    const refused = refusal(body, 'keepalive');
+    if (refused) return refused;
   }
   const insert = insertAfterMembers(workspace, upstream, `keepalive ${count};`);
   return insert && [insert];
 }
 
-function fixFor(context: RuleContext, upstream: Upstream, state: KeepaliveState, users: readonly Pass[]): Fix | undefined {
+function fixFor(
+  context: RuleContext,
+  upstream: Upstream,
+  state: KeepaliveState,
+  users: readonly Pass[],
+): Fix | NoFix | undefined {
   const { workspace, options } = context;
   const count = options.keepaliveConnections;
   try {
     // Inside the try too: an upstream whose block is not closed (a file with a syntax error) has nowhere to insert.
     const own = keepaliveEdits(workspace, upstream, state, count);
-    if (!own) return undefined;
+    if (!own || own instanceof NoFix) return own;
     const edits = mergeEdits([...own, ...upstreamUsersEdits(workspace, users, options)]);
     return { title: `Keep up to ${count} idle connections to upstream "${upstream.name}"`, edits };
   } catch {
@@ -136,9 +154,8 @@ export const upstreamKeepaliveRule: Rule = {
       context.report({
         file: upstream.directive.file.path,
         span: name.span,
-        message: message(state, upstream, context.options.keepaliveConnections),
         severity: state.kind === 'guarded' ? 'info' : undefined,
-        fix: fixFor(context, upstream, state, users),
+        ...withFix(message(state, upstream, context.options.keepaliveConnections), fixFor(context, upstream, state, users)),
       });
     }
   },
