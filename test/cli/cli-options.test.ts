@@ -81,14 +81,16 @@ describe('.nginx-keepalive.json', () => {
   });
 
   it('maps includes through its pathMap, relative to the file', () => {
+    // The target must lie in the checked paths (test/robustness/settings-trust.test.ts); `.inc` keeps the walk from
+    // picking the included file itself, so its finding shows the include was followed.
     const root = tree({
-      'repo/.nginx-keepalive.json': '{"pathMap": {"/etc/nginx": "deploy/nginx"}}',
-      'repo/root/nginx.conf': 'events {}\nhttp {\n  include /etc/nginx/conf.d/*.conf;\n}\n',
-      'repo/deploy/nginx/conf.d/site.conf': 'server { listen 80 }\n',
+      'repo/.nginx-keepalive.json': '{"pathMap": {"/etc/nginx": "root/deploy"}}',
+      'repo/root/nginx.conf': 'events {}\nhttp {\n  include /etc/nginx/conf.d/*.inc;\n}\n',
+      'repo/root/deploy/conf.d/site.inc': 'server { listen 80 }\n',
     });
     const result = runCli(root, ['check', 'repo/root']);
     expect(result.status).toBe(1);
-    expect(result.stdout).toContain('repo/deploy/nginx/conf.d/site.conf\n  1:19  error');
+    expect(result.stdout).toContain('repo/root/deploy/conf.d/site.inc\n  1:19  error');
   });
 
   it('stops the run with exit 2 when invalid, naming the file and the key', () => {
@@ -204,7 +206,8 @@ describe('--fix', () => {
       'nginx-keepalive: deploy/nginx/conf.d/site.conf: outside the checked paths, its fixes are not applied (check it, or its directory, to fix it)\n',
     );
     expect(result.stdout).toContain('deploy/nginx/conf.d/site.conf\n  1:26  warning  unused suppression');
-    expect(result.status).toBe(1);
+    // A fix not written fails the run, whatever the reason (README, Guarantees).
+    expect(result.status).toBe(2);
   });
 
   it('fixes nothing in a file with a syntax error', () => {

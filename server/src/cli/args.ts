@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { parseByteSize } from '../core/byte-size.js';
 import { KEEPALIVE_CONNECTIONS_RANGE, SEVERITY_SETTINGS } from '../core/config-file.js';
 import { parseNginxVersion as parseVersionTriple } from '../core/options.js';
+import { checkPathMapping } from '../core/path-map.js';
 import type { PathMapping, SeveritySetting } from '../core/types.js';
 import { findRule } from '../rules/registry.js';
 import { shouldUseColor, type ColorEnvironment } from './color.js';
@@ -189,7 +190,8 @@ function parsePathMapping(spec: string, cwd: string): PathMapping {
   if (from === '' || to === '') {
     throw new UsageError(`invalid --path-map "${spec}" (expected FROM=TO, e.g. /etc/nginx=deploy/nginx)`);
   }
-  // A trailing slash on `from` would stop `/etc/nginx/` from matching `/etc/nginx` itself.
-  const trimmedFrom = from.length > 1 ? from.replace(/\/+$/, '') : from;
-  return { from: trimmedFrom, to: path.resolve(cwd, to) };
+  // The settings file's own check, so a mapping is valid on the command line exactly when it is valid there.
+  const checked = checkPathMapping(from, to, cwd);
+  if (!checked.ok) throw new UsageError(`invalid --path-map "${spec}": ${checked.problem}`);
+  return checked.mapping;
 }

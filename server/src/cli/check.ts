@@ -1,7 +1,8 @@
 // The `check` command: settings, discover, read, analyze (or fix), format, exit code. All judgement lives in the
 // core's analyze() and fixAll().
 import { ConfigError } from '../core/config-file.js';
-import type { AnalyzeOptions, Finding, SourceDocument } from '../core/types.js';
+import type { AnalyzeOptions, Finding, PathMapping, SourceDocument } from '../core/types.js';
+import { createReadScope } from '../model/read-scope.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import type { CheckOptions, OutputFormat } from './args.js';
 import { discoverFiles } from './discover.js';
@@ -16,7 +17,7 @@ import { analyzeWithJobs } from './parallel/analyze-parallel.js';
 import { displayPath } from './paths.js';
 import { readDocuments } from './read-documents.js';
 import { groupByFile, type FileReport } from './report.js';
-import { resolveSettings, type RunSettings } from './settings.js';
+import { mappingsOutsideRoots, resolveSettings, type RunSettings } from './settings.js';
 
 export interface CheckIo {
   cwd: string;
@@ -29,6 +30,11 @@ export async function runCheck(options: CheckOptions, io: CheckIo): Promise<Exit
   const settings = loadSettings(options, io);
   if (!settings) return EXIT_FAILURE;
   const discovery = discoverFiles(options.patterns, io.cwd);
+  const refused = mappingsOutsideRoots(settings, discovery.readRoots);
+  if (refused.length > 0) {
+    for (const mapping of refused) io.stderrLine(refusalLine(mapping, settings.configFile!, io.cwd));
+    return EXIT_FAILURE;
+  }
   const read = readDocuments(discovery.files, io.cwd, { maxFileBytes: settings.analyze.maxFileBytes });
   const errors = [...discovery.errors, ...read.errors];
   for (const line of [...settings.notes, ...errors, ...discovery.notes, ...read.notes]) io.stderrLine(line);
@@ -45,7 +51,15 @@ export async function runCheck(options: CheckOptions, io: CheckIo): Promise<Exit
     failed ||= fixed.failed;
   }
   // A dry run's stdout is the patch alone.
-  if (options.fix !== 'dry-run') io.stdout(format(options.format, groupByFile(documents, findings, io.cwd), options, io.cwd));
+  if (options.fix !== 'dry-run') {
+    // Code frames show text only from where the user said reading is fine: the checked paths and --path-map targets.
+    const shown = createReadScope([...discovery.readRoots, ...options.pathMap.map((mapping) => mapping.to)]);
+    const reports = groupByFile(documents, findings, io.cwd, {
+      mayShow: (file) => shown.allows(file),
+      maxFileBytes: settings.analyze.maxFileBytes,
+    });
+    io.stdout(format(options.format, reports, options, io.cwd));
+  }
 
   const status = exitStatus(findings, failed, options.maxWarnings);
   if (status.note) io.stderrLine(status.note);
@@ -61,6 +75,13 @@ function loadSettings(options: CheckOptions, io: CheckIo): RunSettings | undefin
     io.stderrLine(`${displayPath(error.file, io.cwd)}: ${error.detail}`);
     return undefined;
   }
+}
+
+function refusalLine(mapping: PathMapping, configFile: string, cwd: string): string {
+  return (
+    `${displayPath(configFile, cwd)}: "pathMap.${mapping.from}": ${displayPath(mapping.to, cwd)} is outside the checked ` +
+    `paths, and a settings file may only map into them (to read it, pass --path-map ${mapping.from}=<dir>)`
+  );
 }
 
 function format(kind: OutputFormat, reports: FileReport[], options: CheckOptions, cwd: string): string {

@@ -8,7 +8,7 @@ import type { AnalyzeOptions, Finding, SourceDocument } from '../core/types.js';
 import { createReadScope, type ReadScope } from '../model/read-scope.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import type { CheckIo } from './check.js';
-import { displayPath } from './paths.js';
+import { displayPath, relativeIfInside } from './paths.js';
 import { readDocuments } from './read-documents.js';
 import { countSeverities } from './report.js';
 import { unifiedDiff } from './unified-diff.js';
@@ -37,13 +37,17 @@ export async function runFix(mode: 'write' | 'dry-run', documents: SourceDocumen
   const result = await fixAll(documents, context.analyzeOptions, registeredRules, {
     canEdit: (file) => scope.allows(path.resolve(io.cwd, file)),
   });
-  for (const line of unfixableNotes(result.remaining, scope, io.cwd)) io.stderrLine(line);
+  const outside = unfixableNotes(result.remaining, scope, io.cwd);
+  for (const line of outside) io.stderrLine(line);
   if (mode === 'dry-run') {
     io.stdout(diffOf(result, io.cwd));
     io.stderrLine(dryRunSummary(result));
     return { findings: result.remaining, documents, failed: false };
   }
-  return write(result, documents, context);
+  const written = await write(result, documents, context);
+  // A fix refused because its file lies outside the checked paths is a file not written, like any other refusal:
+  // exit 2, as the README promises, so CI does not take a partly fixed tree for a fixed one.
+  return outside.length > 0 ? { ...written, failed: true } : written;
 }
 
 async function write(result: FixAllResult, documents: SourceDocument[], context: FixContext): Promise<FixRun> {
@@ -89,7 +93,8 @@ function diffOf(result: FixAllResult, cwd: string): string {
   return [...result.texts]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([name, fixed]) => {
-      const shown = displayPath(path.resolve(cwd, name), cwd);
+      // Unescaped: a patch must name the real file.
+      const shown = relativeIfInside(path.resolve(cwd, name), cwd);
       const [oldName, newName] = path.isAbsolute(shown) ? [shown, shown] : [`a/${shown}`, `b/${shown}`];
       return unifiedDiff(result.originals.get(name)!, fixed, oldName, newName);
     })

@@ -6,6 +6,7 @@ import type { Finding, Severity, Span } from '../core/types.js';
 import { docsUrl } from '../rules/docs-url.js';
 import type { RuleMeta } from '../rules/types.js';
 import { VERSION } from './help.js';
+import { leavesDirectory } from './paths.js';
 import type { FileReport } from './report.js';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -36,7 +37,7 @@ interface RuleDescriptor {
 /** Relative to the working directory (GitHub resolves %SRCROOT% to the checkout), or a file: URI outside it. */
 function artifactLocation(file: string, cwd: string): ArtifactLocation {
   const relative = path.relative(cwd, file);
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return { uri: pathToFileURL(file).href };
+  if (relative === '' || leavesDirectory(relative)) return { uri: pathToFileURL(file).href };
   return { uri: relative.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: SOURCE_ROOT };
 }
 

@@ -3,11 +3,16 @@ import { parseCommandLine, UsageError, type Command } from './args.js';
 import { runCheck } from './check.js';
 import { EXIT_CLEAN, EXIT_FAILURE, type ExitCode } from './exit-codes.js';
 import { HELP_TEXT, VERSION } from './help.js';
+import { withoutControlCharacters } from './paths.js';
 
 const PROGRAM = 'nginx-keepalive';
 
+/**
+ * One message line. Control characters are escaped here, at the one way out: a message may repeat a path as typed (a
+ * shell's `*` can expand to a hostile name) or a file's name, and a terminal must never receive an escape sequence.
+ */
 function stderrLine(message: string): void {
-  process.stderr.write(`${PROGRAM}: ${message}\n`);
+  process.stderr.write(`${PROGRAM}: ${withoutControlCharacters(message)}\n`);
 }
 
 /**

@@ -1,8 +1,8 @@
 // Reads the discovered files into SourceDocuments. An unreadable file is reported and the rest are still read.
 import { DEFAULT_MAX_FILE_BYTES, formatByteSize } from '../core/byte-size.js';
-import { readRegularFile } from '../core/read-file.js';
+import { readRegularFile, type FileRead } from '../core/read-file.js';
 import type { SourceDocument } from '../core/types.js';
-import { describeFsError, displayPath } from './paths.js';
+import { describeFsError, displayPath, hasUndecodableName, undecodableNameError } from './paths.js';
 
 export interface ReadResult {
   documents: SourceDocument[];
@@ -25,7 +25,10 @@ export function readDocuments(files: string[], cwd: string, options: ReadOptions
   const result: ReadResult = { documents: [], errors: [], notes: [] };
   for (const file of files) {
     const shown = displayPath(file, cwd);
-    const read = readRegularFile(file, maxFileBytes);
+    // A name that was not valid UTF-8 (walk.ts) cannot be opened through a string: say so rather than "no such file".
+    const read: FileRead = hasUndecodableName(file)
+      ? { kind: 'failed', error: undecodableNameError() }
+      : readRegularFile(file, maxFileBytes);
     if (read.kind === 'failed') {
       result.errors.push(`${shown}: ${describeFsError(read.error)}`);
     } else if (read.kind === 'not-regular') {

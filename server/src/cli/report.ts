@@ -1,6 +1,7 @@
 // Findings grouped per file, the shape both formatters print.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_MAX_FILE_BYTES } from '../core/byte-size.js';
+import { readRegularFile } from '../core/read-file.js';
 import type { Finding, Severity, SourceDocument } from '../core/types.js';
 
 export interface FileReport {
@@ -14,11 +15,22 @@ export interface FileReport {
 
 export type SeverityCounts = Record<Severity, number>;
 
+export interface GroupOptions {
+  /**
+   * Whether the text of a file that was not checked may be read for code frames. The CLI allows the checked paths
+   * and the --path-map targets only: a frame prints file contents, and a file outside them (reached however) may be
+   * a host's secret. Default: none is read.
+   */
+  mayShow?(file: string): boolean;
+  /** The largest file read for code frames (a larger one gets none). */
+  maxFileBytes?: number;
+}
+
 /**
  * One report per checked file, even a clean one (the JSON output lists every file, as ESLint does), plus one for
  * any other file a finding points into (an included file that was not on the command line).
  */
-export function groupByFile(documents: SourceDocument[], findings: Finding[], cwd: string): FileReport[] {
+export function groupByFile(documents: SourceDocument[], findings: Finding[], cwd: string, options: GroupOptions = {}): FileReport[] {
   const reports = new Map<string, FileReport>();
   for (const document of documents) {
     reports.set(document.path, { path: document.path, text: document.text, findings: [] });
@@ -27,7 +39,8 @@ export function groupByFile(documents: SourceDocument[], findings: Finding[], cw
     const file = path.resolve(cwd, finding.file);
     let report = reports.get(file);
     if (report === undefined) {
-      report = { path: file, text: readTextOrUndefined(file), findings: [] };
+      const text = options.mayShow?.(file) ? readTextOrUndefined(file, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES) : undefined;
+      report = { path: file, text, findings: [] };
       reports.set(file, report);
     }
     report.findings.push(finding);
@@ -50,10 +63,8 @@ function bySourcePosition(a: Finding, b: Finding): number {
   );
 }
 
-function readTextOrUndefined(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+/** A regular file only, bounded: a FIFO swapped in since the analysis must not block the report. */
+function readTextOrUndefined(file: string, maxBytes: number): string | undefined {
+  const read = readRegularFile(file, maxBytes);
+  return read.kind === 'read' ? read.bytes.toString('utf8') : undefined;
 }

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { CONFIG_FILE_NAME, findConfigFile, readConfigFile, type ProjectConfig } from '../core/config-file.js';
 import type { AnalyzeOptions, PathMapping } from '../core/types.js';
+import { createReadScope } from '../model/read-scope.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import type { CheckOptions } from './args.js';
 import { displayPath } from './paths.js';
@@ -16,6 +17,8 @@ export interface RunSettings {
   analyze: Pick<AnalyzeOptions, 'nginxVersion' | 'rules' | 'pathMap' | 'keepaliveConnections' | 'maxFileBytes'>;
   /** Absolute path of the settings file used, if any. */
   configFile: string | undefined;
+  /** The settings file's own mappings still in force (a --path-map of the same prefix replaces one). */
+  configPathMap: PathMapping[];
   notes: string[];
 }
 
@@ -31,22 +34,31 @@ export function resolveSettings(options: CheckOptions, cwd: string): RunSettings
     const starts = options.patterns.map((pattern) => path.resolve(cwd, pattern));
     const found = findConfigFile(starts[0] ?? cwd);
     if (found !== undefined) config = readConfigFile(found, knownRuleIds());
-    notes.push(...unusedConfigNotes(options.patterns, starts, found, cwd));
+    for (const note of unusedConfigNotes(options.patterns, starts, found, cwd)) notes.push(note);
   }
-  return { analyze: merge(options, config), configFile: config?.path, notes };
+  // A --path-map replaces the settings file's mapping of the same prefix.
+  const fromCommandLine = new Set(options.pathMap.map((mapping) => mapping.from));
+  const configPathMap = (config?.pathMap ?? []).filter((mapping) => !fromCommandLine.has(mapping.from));
+  return { analyze: merge(options, config, configPathMap), configFile: config?.path, configPathMap, notes };
 }
 
-/** The command line wins key by key; a --path-map replaces the settings file's mapping of the same prefix. */
-function merge(options: CheckOptions, config: ProjectConfig | undefined): RunSettings['analyze'] {
-  const fromCommandLine = new Set(options.pathMap.map((mapping) => mapping.from));
-  const pathMap: PathMapping[] = [
-    ...options.pathMap,
-    ...(config?.pathMap ?? []).filter((mapping) => !fromCommandLine.has(mapping.from)),
-  ];
+/**
+ * The settings file's mappings whose target lies outside the checked paths (as written or through a link). The file
+ * comes with the tree being checked, and a pull request can change it: `{"pathMap": {"/etc": "/etc"}}` beside an
+ * `include /etc/passwd;` would otherwise print the CI machine's files in code frames. So it may only map into the
+ * checked paths; mapping anywhere else takes --path-map, given by whoever runs the check.
+ */
+export function mappingsOutsideRoots(settings: RunSettings, readRoots: readonly string[]): PathMapping[] {
+  const scope = createReadScope(readRoots);
+  return settings.configPathMap.filter((mapping) => !scope.allows(mapping.to));
+}
+
+/** The command line wins key by key. */
+function merge(options: CheckOptions, config: ProjectConfig | undefined, configPathMap: PathMapping[]): RunSettings['analyze'] {
   return {
     nginxVersion: options.nginxVersion ?? config?.nginxVersion,
     rules: { ...config?.rules, ...options.rules },
-    pathMap,
+    pathMap: [...options.pathMap, ...configPathMap],
     keepaliveConnections: options.keepaliveConnections ?? config?.keepaliveConnections,
     maxFileBytes: options.maxFileBytes ?? config?.maxFileBytes,
   };

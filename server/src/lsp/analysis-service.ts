@@ -104,7 +104,8 @@ export class AnalysisService {
   /** The options analyses of `root` run with (fix-all reuses them). */
   analyzeOptionsFor(root: string): AnalyzeOptions {
     const { host, models, settings } = this.deps;
-    return { ...settings.settingsFor(root), readRoots: this.readRootsFor(root), host, models };
+    const readRoots = this.readRootsFor(root);
+    return { ...settings.settingsFor(root, readRoots), readRoots, host, models };
   }
 
   rootFor(document: OpenDocument): string {
@@ -192,7 +193,7 @@ export class AnalysisService {
       members,
       host: this.deps.host,
       models: this.deps.models,
-      settings: this.deps.settings.settingsFor(root),
+      settings: this.deps.settings.settingsFor(root, this.readRootsFor(root)),
       readRoots: this.readRootsFor(root),
     });
     for (const [member, snapshot] of result?.snapshots ?? []) {
@@ -215,7 +216,8 @@ export class AnalysisService {
     this.editedSinceGraph.clear();
     if (!graph.isStale) return;
     const before = new Map(documents.all().map((document) => [document, graph.rootFor(document.path)] as const));
-    const settings = this.deps.settings.settingsForDirectory(this.deps.index.folders[0] ?? '/');
+    const folders = this.deps.index.folders;
+    const settings = this.deps.settings.settingsForDirectory(folders[0] ?? '/', folders.length > 0 ? folders : undefined);
     const paths = new Set([...this.deps.index.list(), ...documents.all().filter((d) => !d.isTooLarge).map((d) => d.path)]);
     const sources = [...paths].flatMap((file) => {
       const text = this.deps.host.readFile(file);

@@ -5,6 +5,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, findConfigFile, readConfigFile, type ProjectConfig } from '../core/config-file.js';
 import type { AnalyzeOptions } from '../core/types.js';
+import { createReadScope } from '../model/read-scope.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import { DEFAULT_EDITOR_SETTINGS, type EditorSettings, type SettingsReading } from './editor-settings.js';
 
@@ -44,6 +45,8 @@ export function mergeSettings(editor: EditorSettings, project: ProjectConfig | u
 export class SettingsStore {
   private editorSettings: EditorSettings = DEFAULT_EDITOR_SETTINGS;
   private readonly configs = new Map<string, CachedConfig>();
+  /** Refused mappings already reported: file, prefix and target. */
+  private readonly refusals = new Set<string>();
 
   constructor(private readonly warn: (message: string) => void) {}
 
@@ -58,14 +61,41 @@ export class SettingsStore {
     }
   }
 
-  /** The settings for analysing `file` (absolute) as a root. */
-  settingsFor(file: string): RuleSettings {
-    return this.settingsForDirectory(path.dirname(file));
+  /**
+   * The settings for analysing `file` (absolute) as a root, reading within `readRoots` (the workspace folders; by
+   * default the file's directory).
+   */
+  settingsFor(file: string, readRoots?: readonly string[]): RuleSettings {
+    return this.settingsForDirectory(path.dirname(file), readRoots);
   }
 
   /** The settings of files in `directory` (workspace-wide work uses the first workspace folder's). */
-  settingsForDirectory(directory: string): RuleSettings {
-    return mergeSettings(this.editorSettings, this.projectConfigFor(directory));
+  settingsForDirectory(directory: string, readRoots: readonly string[] = [directory]): RuleSettings {
+    const project = this.projectConfigFor(directory);
+    return mergeSettings(this.editorSettings, project && this.confined(project, readRoots));
+  }
+
+  /**
+   * The project's settings without the mappings that lead outside `readRoots`, each reported once. As in the CLI: a
+   * `.nginx-keepalive.json` comes with the workspace (a cloned repository can hold anything), so it may only map into
+   * it; mapping elsewhere takes the editor's own nginxKeepalive.pathMap setting, which the user wrote.
+   */
+  private confined(project: ProjectConfig, readRoots: readonly string[]): ProjectConfig {
+    const scope = createReadScope(readRoots);
+    const pathMap = project.pathMap.filter((mapping) => {
+      if (scope.allows(mapping.to)) return true;
+      const key = `${project.path}\0${mapping.from}\0${mapping.to}`;
+      if (!this.refusals.has(key)) {
+        this.refusals.add(key);
+        this.warn(
+          `nginx-keepalive: ${project.path}: "pathMap.${mapping.from}": ${mapping.to} is outside the workspace folders, ` +
+            'and a workspace settings file may only map into them (the mapping is ignored; map it in the ' +
+            'nginxKeepalive.pathMap setting instead)',
+        );
+      }
+      return false;
+    });
+    return pathMap.length === project.pathMap.length ? project : { ...project, pathMap };
   }
 
   private projectConfigFor(directory: string): ProjectConfig | undefined {
