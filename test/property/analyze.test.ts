@@ -5,41 +5,12 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyze, INTERNAL_ERROR_RULE_ID } from '../../server/src/core/analyze.js';
-import type { Finding, SourceDocument } from '../../server/src/core/types.js';
-import { LineIndex } from '../../server/src/model/line-index.js';
+import type { SourceDocument } from '../../server/src/core/types.js';
+import { misplaced } from './findings.js';
 import { checkProperty, memoryHost, mutate, mutation, seedFiles, VIRTUAL_DIR } from './support.js';
 
 const seeds = seedFiles();
 const seedTexts = seeds.map((seed) => seed.text);
-
-/** Problems with where findings point; empty when every span and edit is inside its file's text. */
-function misplaced(findings: readonly Finding[], texts: ReadonlyMap<string, string>): string[] {
-  const problems: string[] = [];
-  for (const finding of findings) {
-    const text = texts.get(finding.file);
-    if (text === undefined) {
-      problems.push(`${finding.ruleId}: finding in a file nobody gave: ${finding.file}`);
-      continue;
-    }
-    const { span } = finding;
-    if (!(span.startOffset >= 0 && span.startOffset <= span.endOffset && span.endOffset <= text.length)) {
-      problems.push(`${finding.ruleId}: span [${span.startOffset}, ${span.endOffset}) outside a text of ${text.length}`);
-      continue;
-    }
-    const lines = new LineIndex(text);
-    const expected = { start: lines.position(span.startOffset), end: lines.position(span.endOffset) };
-    if (JSON.stringify(expected) !== JSON.stringify({ start: span.start, end: span.end })) {
-      problems.push(`${finding.ruleId}: positions ${JSON.stringify(span)} do not match their offsets`);
-    }
-    for (const edit of finding.fix?.edits ?? []) {
-      const target = texts.get(edit.file);
-      if (target === undefined || edit.startOffset < 0 || edit.endOffset < edit.startOffset || edit.endOffset > target.length) {
-        problems.push(`${finding.ruleId}: fix edit [${edit.startOffset}, ${edit.endOffset}) outside ${edit.file}`);
-      }
-    }
-  }
-  return problems;
-}
 
 /** One to three mutated seed files, named so that they can include each other (x.conf, *.conf). */
 const workspaceCase = fc.array(fc.record({ seed: fc.nat({ max: seeds.length - 1 }), mutation }), { minLength: 1, maxLength: 3 });
