@@ -9,7 +9,7 @@ import { MANIFEST_PATH, entries, isSyntaxInvalid, mustParseClean, parseTsv, type
 
 // Expected set sizes for the committed corpus (recount when scripts/import-corpus.mjs re-imports it): a loader or
 // classifier that silently drops rows must not turn the corpus checks into checks of nothing.
-const EXPECTED = { entries: 587, mustParseClean: 402, syntaxInvalid: 0 };
+const EXPECTED = { entries: 610, mustParseClean: 425, syntaxInvalid: 0, jinja: 23 };
 
 const isolated: FileHost = { readFile: () => undefined, glob: () => [], exists: () => false };
 
@@ -50,10 +50,23 @@ describe('corpus manifest', () => {
     expect(entries.filter(isSyntaxInvalid).length).toBe(EXPECTED.syntaxInvalid);
     // Every Dokku template is in the clean set, whatever nginx -t said (templates are not rendered for it).
     expect(entries.filter((e) => e.kind === 'sigil').every(mustParseClean)).toBe(true);
+    // So is every Jinja2 template (test/corpus/jinja/, issue 11 item 2).
+    const jinja = entries.filter((e) => e.kind === 'jinja');
+    expect(jinja.length).toBe(EXPECTED.jinja);
+    expect(jinja.every(mustParseClean)).toBe(true);
   });
 });
 
 describe('corpus parses like nginx', () => {
+  it(`Jinja2 templates give no syntax finding (${EXPECTED.jinja} files)`, async () => {
+    const failures: string[] = [];
+    for (const entry of entries.filter((e) => e.kind === 'jinja')) {
+      const found = await syntaxFindings(entry);
+      if (found.length > 0) failures.push(describeFinding(entry, found[0], found.length));
+    }
+    expect(failures, failures.join('\n')).toEqual([]);
+  });
+
   it(`valid files and templates give no syntax finding (${EXPECTED.mustParseClean} files)`, async () => {
     const clean = entries.filter(mustParseClean);
     const failures: string[] = [];

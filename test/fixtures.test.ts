@@ -1,4 +1,4 @@
-// Fixture-driven rule tests. Every file test/fixtures/**/*.{conf,sigil,tmpl} is analysed alone, as a root; every
+// Fixture-driven rule tests. Every file test/fixtures/**/*.{conf,sigil,tmpl,j2} is analysed alone, as a root; every
 // directory test/fixtures/**/<name>.d/ is one case whose files are analysed together (its nginx.conf first, as the
 // main file). Expectations are `# expect: <rule-id>` markers in the files (see support/expectations.ts): every
 // finding must be expected and every expectation met.

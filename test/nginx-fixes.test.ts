@@ -3,7 +3,8 @@
 // Where a file goes: its `context=` option, else the context the tool infers (support/nginx-context.ts). A `.d` case is
 // copied to a temporary directory with its goldens in place of the inputs and tested from its nginx.conf. A `.sigil`
 // is rendered first (support/render-sigil.ts, Go's text/template with sigil's functions) with a Dokku host's
-// variables, for each variant in support/dokku.ts, and tested inside an http block.
+// variables, for each variant in support/dokku.ts, and tested inside an http block. A Jinja2 `.j2` is rendered first
+// with Python's jinja2 (support/render-jinja.ts: no variables, so its fixtures render with literals and defaults).
 // The examples are checked here too, before and after fixAll (the Dokku corpus templates: dokku.test.ts).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { DokkuHost, DOKKU_APPS, describeFailures, nginxTestDokkuTemplate } from 
 import { parseFixture, type FixtureOptions } from './support/expectations.js';
 import { FIXTURES_DIR, collectCases, expectedFixedTexts, fixtureHost, type FixtureCase } from './support/fixture-cases.js';
 import { nginxContextOf } from './support/nginx-context.js';
+import { renderJinja } from './support/render-jinja.js';
 import { makePrefix, nginxTestFile, requireNginx, wrapInclude } from './support/nginx.js';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -53,8 +55,14 @@ async function nginxTestMainFile(main: string, text: string, options: FixtureOpt
 
 /** Writes `texts` (input path -> text) into a temporary copy of the case, and tests it from its main file. */
 async function nginxTestCase(fixture: FixtureCase, texts: Map<string, string>): Promise<string[]> {
-  const mainInput = fixture.files[0]!;
+  let mainInput = fixture.files[0]!;
   const caseDir = fixture.name.endsWith('/') ? path.join(FIXTURES_DIR, fixture.name) : path.dirname(mainInput);
+  if (mainInput.endsWith('.j2')) {
+    if (texts.size > 1) return [`${fixture.name}: a Jinja2 template with other files cannot be rendered by this test`];
+    const rendered = renderJinja(texts.get(mainInput)!);
+    mainInput = mainInput.slice(0, -'.j2'.length);
+    texts = new Map([[mainInput, rendered]]);
+  }
   const mainText = texts.get(mainInput)!;
   const options = optionsOf(mainInput, mainText);
   if (mainInput.endsWith('.sigil')) {

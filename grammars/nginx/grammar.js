@@ -1,6 +1,12 @@
 /**
  * nginx configuration, as nginx's own tokenizer (ngx_conf_read_token) reads it, plus Go-template actions
- * (`{{ ... }}`) so Dokku sigils, ingress-nginx and nginx-proxy templates parse too.
+ * (`{{ ... }}`) so Dokku sigils, ingress-nginx and nginx-proxy templates parse too, and Jinja2 tags (`{% ... %}`,
+ * `{# ... #}`; its `{{ ... }}` are read as above) for Ansible/Salt templates.
+ *
+ * Jinja delimiters are recognised in every file: `{%` cannot begin anything meaningful in nginx (`{` opens a block,
+ * and no directive name starts with `%`), and a `{#` is a Jinja comment only when a `#}` closes it (before the next
+ * `{#`, and inside a quoted string before the string's closing quote); otherwise it stays nginx's `{` and a `#` comment
+ * (`server {# main`).
  *
  * The external scanner (src/scanner.c) lexes what a regular expression cannot: bare-word fragments (where `#`, `"`
  * and `}` are special only at the start of a token), the zero-width `_concat` that glues adjacent parts of one word,
@@ -25,6 +31,9 @@ module.exports = grammar({
     $.template_pipeline,
     $._template_comment_text,
     $._same_line,
+    $._jinja_keyword,
+    $._jinja_pipeline,
+    $._jinja_comment,
     $._error_sentinel,
   ],
 
@@ -109,15 +118,29 @@ module.exports = grammar({
 
     comment: ($) => token(seq('#', /[^\r\n]*/)),
 
+    // `{{ if X }}` (Go), or any Jinja tag `{% if X %}`, `{% endfor %}`, `{% set x = 1 %}` (its first word is the keyword).
     template_control: ($) =>
-      seq($._template_open, field('keyword', $.template_keyword), optional(field('pipeline', $.template_pipeline)), $._template_close),
+      choice(
+        seq($._template_open, field('keyword', $.template_keyword), optional(field('pipeline', $.template_pipeline)), $._template_close),
+        seq(
+          $._jinja_open,
+          optional(field('keyword', alias($._jinja_keyword, $.template_keyword))),
+          optional(field('pipeline', alias($._jinja_pipeline, $.template_pipeline))),
+          $._jinja_close,
+        ),
+      ),
 
     template_expression: ($) => seq($._template_open, optional(field('pipeline', $.template_pipeline)), $._template_close),
 
-    template_comment: ($) => seq($._template_open, $._template_comment_text, $._template_close),
+    // `{{/* ... */}}` (Go) or `{# ... #}` (Jinja: one token, so an unclosed `{#` can fall back to nginx's `{`).
+    template_comment: ($) => choice(seq($._template_open, $._template_comment_text, $._template_close), $._jinja_comment),
 
     _template_open: ($) => choice('{{', '{{-'),
 
     _template_close: ($) => choice('}}', '-}}'),
+
+    _jinja_open: ($) => choice('{%', '{%-', '{%+'),
+
+    _jinja_close: ($) => choice('%}', '-%}', '+%}'),
   },
 });

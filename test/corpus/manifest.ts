@@ -97,7 +97,9 @@ function isIngressNginxTemplate(e: CorpusEntry): boolean {
 
 /** Files that are valid nginx (real nginx -t passed) or templates our grammar must read: no syntax findings. */
 export function mustParseClean(e: CorpusEntry): boolean {
-  return e.nginx_t === 'ok' || e.valid_in_either === 'ok' || e.kind === 'sigil' || isIngressNginxTemplate(e);
+  return (
+    e.nginx_t === 'ok' || e.valid_in_either === 'ok' || e.kind === 'sigil' || e.kind === 'jinja' || isIngressNginxTemplate(e)
+  );
 }
 
 // nginx's tokenizer and block-structure errors (ngx_conf_file.c): the messages a syntax finding corresponds to.

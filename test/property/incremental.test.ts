@@ -37,7 +37,8 @@ interface TextChange {
   inserted: string;
 }
 
-const INSERTIONS = ['{', '}', ';', '"', "'", '{{', '}}', '{{ end }}', '\n', '\r\n', '#', ' ', 'x', 'location / {', 'é', '😀'];
+const INSERTIONS = ['{', '}', ';', '"', "'", '{{', '}}', '{{ end }}', '\n', '\r\n', '#', ' ', 'x', 'location / {', 'é', '😀',
+  '{%', '%}', '{% endif %}', '{#', '#}'];
 
 const change: fc.Arbitrary<TextChange> = fc.record({
   at: fc.nat({ max: 1_000_000 }),

@@ -82,7 +82,9 @@ const { statement } = fc.letrec((tie) => ({
 const config = fc
   .tuple(fc.boolean(), fc.array(fc.tuple(space, statement), { maxLength: 6 }))
   .map(([bom, parts]) => (bom ? '\uFEFF' : '') + parts.map(([s, p]) => s + String(p)).join(''));
-const SOUP = ['a', '_', '1', '$', '{', '}', ';', '"', "'", '\\', '#', '(', ')', ' ', '\n', '\r', '-', 'if ', '${', '$a', ' {', 'é'];
+// Jinja2 delimiters too: a tag or a closed comment sends the text to the tree; an unclosed `{#` is nginx's brace and comment.
+const SOUP = ['a', '_', '1', '$', '{', '}', ';', '"', "'", '\\', '#', '(', ')', ' ', '\n', '\r', '-', 'if ', '${', '$a', ' {', 'é',
+  '{%', '%}', '{#', '#}'];
 const soup = fc.array(fc.constantFrom(...SOUP), { minLength: 1, maxLength: 16 }).map((parts) => parts.join(''));
 
 describe('the plain text reader and the tree walks build the same model', () => {
@@ -132,7 +134,7 @@ describe('the plain text reader and the tree walks build the same model', () => 
     const parser = await loadNginxParser();
     const corpus = path.resolve(import.meta.dirname, '../corpus');
     let compared = 0;
-    for (const dir of ['nginx', 'sigil', 'sigil_other', 'templated']) {
+    for (const dir of ['nginx', 'sigil', 'sigil_other', 'templated', 'jinja']) {
       for (const name of readdirSync(path.join(corpus, dir))) {
         const text = readFileSync(path.join(corpus, dir, name), 'utf8');
         const tree = parser.parse(text);

@@ -1,7 +1,8 @@
 // Finds the fixture cases under test/fixtures and their fix goldens, for the fixture harness and the real-nginx checks.
 //
-// A case is one input file (`<name>.conf`, `.sigil`, `.tmpl`), or a directory `<name>.d/` whose files are analysed
-// together (its nginx.conf first, as the main file). A fix golden is a sibling named `<stem>.fixed.<ext>`: the exact
+// A case is one input file (`<name>.conf`, `.sigil`, `.tmpl`, Jinja2 `<name>.conf.j2`), or a directory `<name>.d/`
+// whose files are analysed together (its nginx.conf first, as the main file). A fix golden is a sibling named
+// `<stem>.fixed.<ext>` (`<name>.conf.fixed.j2` for a Jinja2 input): the exact
 // text the input has after every fix is applied (fixAll to a fixpoint). Goldens are never inputs themselves, and the
 // analysis never sees them (fixtureHost hides them from include globs and reads), so a golden next to an included
 // file cannot leak into the case it belongs to.
@@ -12,8 +13,8 @@ import { createFsHost } from '../../server/src/core/fs-host.js';
 import type { FileHost } from '../../server/src/core/types.js';
 
 export const FIXTURES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
-const FIXTURE_FILE = /\.(conf|sigil|tmpl)$/;
-const GOLDEN_FILE = /\.fixed\.(conf|sigil|tmpl)$/;
+const FIXTURE_FILE = /\.(conf|sigil|tmpl|j2)$/;
+const GOLDEN_FILE = /\.fixed\.(conf|sigil|tmpl|j2)$/;
 
 export interface FixtureCase {
   /** Name shown in test titles and problem lines, relative to test/fixtures (a directory case ends in `/`). */

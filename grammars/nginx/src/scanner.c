@@ -3,7 +3,8 @@
 // nginx's tokenizer treats `#`, quotes and `}` as special only at the start of a token, lets `\` escape anything,
 // and ends a bare word at white space, `;` or `{`. Regular expressions in grammar.js cannot express "special only at
 // the start", nor the peeking needed for `$name` vs a lone `$`, `{{` vs `{`, or the `)` that closes an `if`
-// condition, so those tokens are produced here.
+// condition, so those tokens are produced here. It also lexes the inside of Jinja tags (`{% ... %}`) and whole Jinja
+// comments (`{# ... #}`); see grammar.js for when `{#` is one.
 
 #include "tree_sitter/parser.h"
 
@@ -23,6 +24,9 @@ enum TokenType {
   TEMPLATE_PIPELINE,
   TEMPLATE_COMMENT_TEXT,
   SAME_LINE,
+  JINJA_KEYWORD,
+  JINJA_PIPELINE,
+  JINJA_COMMENT,
   ERROR_SENTINEL,
 };
 
@@ -45,6 +49,42 @@ static void skip_space(TSLexer *lexer) {
 static bool dollar_starts_variable(TSLexer *lexer) {
   advance(lexer);
   return is_variable_char(lexer->lookahead) || lexer->lookahead == '{';
+}
+
+enum JinjaCommentEnd { COMMENT_CLOSED, COMMENT_UNCLOSED, COMMENT_RESTARTED };
+
+// After `{#`: consumes the comment up to and including its `#}` (COMMENT_CLOSED). Jinja comments do not nest, so a
+// comment is unclosed when another `{#` comes first (COMMENT_RESTARTED, the lexer past that `{#`) or the text ends;
+// inside a quoted string (`quote` not 0) also when the string's closing quote comes first (the lexer left at the
+// quote). Stopping at the next `{#` keeps a text of many unclosed `{#` linear.
+static enum JinjaCommentEnd scan_jinja_comment_rest(TSLexer *lexer, int32_t quote) {
+  for (;;) {
+    if (lexer->eof(lexer)) return COMMENT_UNCLOSED;
+    int32_t c = lexer->lookahead;
+    if (quote != 0 && c == quote) return COMMENT_UNCLOSED;
+    advance(lexer);
+    if (c == '#' && lexer->lookahead == '}') {
+      advance(lexer);
+      return COMMENT_CLOSED;
+    }
+    if (c == '{' && lexer->lookahead == '#') {
+      advance(lexer);
+      return COMMENT_RESTARTED;
+    }
+    if (c == '\\' && quote != 0 && !lexer->eof(lexer)) advance(lexer);
+  }
+}
+
+// At `{`: a whole Jinja comment `{# ... #}` (trim markers included) when one is closed here.
+static bool scan_jinja_comment(TSLexer *lexer) {
+  if (lexer->lookahead != '{') return false;
+  advance(lexer);
+  if (lexer->lookahead != '#') return false;
+  advance(lexer);
+  if (scan_jinja_comment_rest(lexer, 0) != COMMENT_CLOSED) return false;
+  lexer->mark_end(lexer);
+  lexer->result_symbol = JINJA_COMMENT;
+  return true;
 }
 
 // A fragment of a bare word. At the start of a token `#`, quotes and `}` belong to other tokens; after a `_concat`
@@ -79,8 +119,9 @@ static bool scan_word_fragment(TSLexer *lexer, bool at_token_start, bool *is_ide
   return has_content;
 }
 
-// Contents of a quoted string up to the closing quote, a variable or a template action. An unterminated string runs
-// to the end of the file, as in nginx; the grammar then reports the missing quote.
+// Contents of a quoted string up to the closing quote, a variable or a template action (a closed Jinja comment at the
+// start is returned whole, as JINJA_COMMENT). An unterminated string runs to the end of the file, as in nginx; the
+// grammar then reports the missing quote.
 static bool scan_quoted_content(TSLexer *lexer, int32_t quote) {
   bool has_content = false;
   for (;;) {
@@ -91,7 +132,20 @@ static bool scan_quoted_content(TSLexer *lexer, int32_t quote) {
       if (dollar_starts_variable(lexer)) break;
     } else if (c == '{') {
       advance(lexer);
-      if (lexer->lookahead == '{') break;
+      if (lexer->lookahead == '{' || lexer->lookahead == '%') break;
+      if (lexer->lookahead == '#') {
+        // A Jinja comment ends the content before its `{`; an unclosed `{#` is content (up to the quote at most).
+        advance(lexer);
+        enum JinjaCommentEnd end;
+        while ((end = scan_jinja_comment_rest(lexer, quote)) == COMMENT_RESTARTED) {
+        }
+        if (end == COMMENT_CLOSED) {
+          if (has_content) break;
+          lexer->mark_end(lexer);
+          lexer->result_symbol = JINJA_COMMENT;
+          return true;
+        }
+      }
     } else if (c == '\\') {
       advance(lexer);
       if (!lexer->eof(lexer)) advance(lexer);
@@ -337,6 +391,49 @@ static bool scan_template_inside(TSLexer *lexer, const bool *valid_symbols) {
   return scan_template_pipeline(lexer, has_content);
 }
 
+// The rest of a Jinja tag after its keyword, up to `%}`, `-%}` or `+%}`, with Jinja string literals (which may hold
+// `%}`) skipped whole; a string does not run past its line. Trailing white space is left out of the token.
+static bool scan_jinja_pipeline(TSLexer *lexer, bool has_content) {
+  for (;;) {
+    if (lexer->eof(lexer)) break;
+    int32_t c = lexer->lookahead;
+    if (c == '"' || c == '\'') {
+      scan_go_quoted(lexer, c);
+    } else if (c == '%') {
+      advance(lexer);
+      if (lexer->lookahead == '}') break;
+    } else if (c == '-' || c == '+') {
+      advance(lexer);
+      if (lexer->lookahead == '%') {
+        advance(lexer);
+        if (lexer->lookahead == '}') break;
+      }
+    } else if (is_space(c)) {
+      advance(lexer);
+      continue;
+    } else {
+      advance(lexer);
+    }
+    has_content = true;
+    lexer->mark_end(lexer);
+  }
+  return has_content;
+}
+
+// Inside `{% ... %}`: the tag's first word (any identifier: `if`, `endfor`, `set`, `include`...), then the rest.
+static bool scan_jinja_inside(TSLexer *lexer, const bool *valid_symbols) {
+  skip_space(lexer);
+  if (valid_symbols[JINJA_KEYWORD] && is_identifier_start(lexer->lookahead)) {
+    while (is_variable_char(lexer->lookahead)) advance(lexer);
+    lexer->mark_end(lexer);
+    lexer->result_symbol = JINJA_KEYWORD;
+    return true;
+  }
+  if (!valid_symbols[JINJA_PIPELINE]) return false;
+  lexer->result_symbol = JINJA_PIPELINE;
+  return scan_jinja_pipeline(lexer, false);
+}
+
 enum ConcatResult { NO_CONCAT, CONCAT_FOUND, LEXER_MOVED };
 
 // Zero width: the next character continues the current word. Peeking past a lone `{` (a block opening) moves the
@@ -347,7 +444,14 @@ static enum ConcatResult scan_concat(TSLexer *lexer) {
   lexer->mark_end(lexer);
   if (c == '{') {
     advance(lexer);
-    if (lexer->lookahead != '{') return LEXER_MOVED;
+    int32_t next = lexer->lookahead;
+    // `{{`, `{%` and a closed `{#...#}` continue the word; a lone `{` (or an unclosed `{#`) opens a block.
+    if (next == '#') {
+      advance(lexer);
+      if (scan_jinja_comment_rest(lexer, 0) != COMMENT_CLOSED) return LEXER_MOVED;
+    } else if (next != '{' && next != '%') {
+      return LEXER_MOVED;
+    }
   }
   lexer->result_symbol = CONCAT;
   return CONCAT_FOUND;
@@ -372,6 +476,7 @@ static enum SameLineResult scan_same_line(TSLexer *lexer) {
   if (lexer->eof(lexer) || c == '\n' || c == '\r' || c == '#' || c == '}') return NOT_SAME_LINE;
   if (c == '{') {
     advance(lexer);
+    // A Jinja tag (always a control) or comment there closes a template scope or stands alone, as `{{ end }}` does.
     if (lexer->lookahead != '{') return SAME_LINE_LEXER_MOVED;
     advance(lexer);
     if (lexer->lookahead == '-') advance(lexer);
@@ -425,6 +530,14 @@ bool tree_sitter_nginx_external_scanner_scan(void *payload, TSLexer *lexer, cons
   }
   if (valid_symbols[TEMPLATE_KEYWORD] || valid_symbols[TEMPLATE_PIPELINE] || valid_symbols[TEMPLATE_COMMENT_TEXT]) {
     return scan_template_inside(lexer, valid_symbols);
+  }
+  if (valid_symbols[JINJA_KEYWORD] || valid_symbols[JINJA_PIPELINE]) {
+    return scan_jinja_inside(lexer, valid_symbols);
+  }
+  if (valid_symbols[JINJA_COMMENT]) {
+    // Where an action may start (and no quoted content is read: there `{#` is handled by the content scan).
+    skip_space(lexer);
+    if (lexer->lookahead == '{') return scan_jinja_comment(lexer);
   }
   if (valid_symbols[CONDITION_TEXT]) {
     lexer->result_symbol = CONDITION_TEXT;

@@ -10,7 +10,9 @@
 //                                          container's block (a guard spanning blocks: nothing safe to say)
 //   guardsExclusive(a, b)                  a and b sit in different branches of one `{{ if }}`: never rendered together
 //
-// Pairing follows model/template-guards.ts (a stack in document order, unbalanced actions tolerated).
+// Pairing follows model/template-guards.ts (a stack in document order, unbalanced actions tolerated). Jinja tags are
+// read as their Go counterparts (`{% for %}` as `range`, `{% endfor %}` as `end`), so the same pairing serves both.
+import { TEMPLATE_OPENERS } from '../model/template-guards.js';
 import type { ConfigFile, Directive, TemplateControl, TemplateGuard } from '../model/types.js';
 
 export interface TemplateBlock {
@@ -20,7 +22,6 @@ export interface TemplateBlock {
   end: TemplateControl;
 }
 
-const OPENERS = new Set(['if', 'range', 'with', 'define', 'block']);
 const cache = new WeakMap<ConfigFile, Map<TemplateControl, TemplateBlock>>();
 
 function pair(file: ConfigFile): Map<TemplateControl, TemplateBlock> {
@@ -28,7 +29,7 @@ function pair(file: ConfigFile): Map<TemplateControl, TemplateBlock> {
   const open: { opener: TemplateControl; branches: TemplateControl[] }[] = [];
   const ordered = [...file.templateControls].sort((a, b) => a.span.startOffset - b.span.startOffset);
   for (const control of ordered) {
-    if (OPENERS.has(control.keyword)) open.push({ opener: control, branches: [] });
+    if (TEMPLATE_OPENERS.has(control.keyword)) open.push({ opener: control, branches: [] });
     else if (control.keyword === 'else' || control.keyword === 'else if') open.at(-1)?.branches.push(control);
     else if (control.keyword === 'end') {
       const top = open.pop();

@@ -1,24 +1,37 @@
-// Text that may hold Go-template actions (`{{ $.APP }}`), as in Dokku sigils: where the actions are, and a normal
-// form so `{{$.APP}}` and `{{ $.APP }}` name the same thing. Template text is never rendered or guessed.
+// Text that may hold template actions: Go's (`{{ $.APP }}`), as in Dokku sigils, or Jinja's (`{{ item.name }}`,
+// `{% if x %}`, `{# note #}`): where the actions are, and a normal form so `{{$.APP}}` and `{{ $.APP }}` name the same
+// thing. Template text is never rendered or guessed.
 
-/** [start, end) offsets of each `{{ ... }}` action; an unclosed action runs to the end of the text. */
+/** What closes each kind of action. */
+const CLOSERS: Readonly<Record<string, string>> = { '{': '}', '%': '}', '#': '}' };
+
+/** [start, end) offsets of each `{{ ... }}` (or Jinja `{% ... %}`, `{# ... #}`) action; an unclosed one runs to the end. */
 export function actionRanges(text: string): Array<[number, number]> {
   const ranges: Array<[number, number]> = [];
-  let index = text.indexOf('{{');
-  while (index !== -1) {
-    const end = actionEnd(text, index + 2);
-    ranges.push([index, end]);
-    index = text.indexOf('{{', end);
+  // A scan from one `{` to the next: linear, where a regexp rebuilt per call would be a second matcher to review.
+  for (let index = text.indexOf('{'); index !== -1; ) {
+    const kind = text[index + 1];
+    if (kind === '{' || kind === '%' || kind === '#') {
+      const end = actionEnd(text, index + 2, kind);
+      ranges.push([index, end]);
+      index = text.indexOf('{', end);
+    } else {
+      index = text.indexOf('{', index + 1);
+    }
   }
   return ranges;
 }
 
-/** The offset just past the `}}` closing an action whose body starts at `from`; `}}` inside Go literals is skipped. */
-function actionEnd(text: string, from: number): number {
+/**
+ * The offset just past the closing delimiter of an action whose body starts at `from`: `}}` for `{{`, `%}` for `{%`,
+ * `#}` for `{#`; a delimiter inside a literal is skipped (Go's three quotes; Jinja has only the first two).
+ */
+function actionEnd(text: string, from: number, kind: string): number {
+  const close = kind === '{' ? '}' : kind;
   for (let i = from; i < text.length; i++) {
     const ch = text[i]!;
-    if (ch === '"' || ch === "'" || ch === '`') i = literalEnd(text, i);
-    else if (ch === '}' && text[i + 1] === '}') return i + 2;
+    if (kind !== '#' && (ch === '"' || ch === "'" || (ch === '`' && kind === '{'))) i = literalEnd(text, i);
+    else if (ch === close && text[i + 1] === CLOSERS[kind]) return i + 2;
   }
   return text.length;
 }
@@ -60,9 +73,10 @@ export function hasNginxVariable(text: string): boolean {
   return indexOutsideActions(text, '$') !== -1;
 }
 
-/** An action's body with trim markers dropped and white space outside Go literals collapsed to single spaces. */
-function normaliseAction(body: string): string {
-  const inner = body.replace(/^-(?=\s)/, '').replace(/(?<=\s)-$/, '');
+/** An action's body with trim markers dropped and white space outside literals collapsed to single spaces. */
+function normaliseAction(body: string, open: string, close: string): string {
+  // Go wants a space after `{{-`; Jinja's `{%-` and `{{-` need none (and `+` keeps white space: no trimming).
+  const inner = open === '{{' ? body.replace(/^-(?=\s)/, '').replace(/(?<=\s)-$/, '') : body.replace(/^[-+]/, '').replace(/[-+]$/, '');
   let out = '';
   let spaced = false;
   for (let i = 0; i < inner.length; i++) {
@@ -77,7 +91,7 @@ function normaliseAction(body: string): string {
     }
     spaced = space;
   }
-  return `{{ ${out.trim()} }}`;
+  return `${open} ${out.trim()} ${close}`;
 }
 
 /**
@@ -91,8 +105,10 @@ export function normaliseTemplateText(text: string, caseFold = false): string {
   for (const [start, end] of actionRanges(text)) {
     const literal = text.slice(cursor, start);
     out += caseFold ? literal.toLowerCase() : literal;
-    const closed = text.endsWith('}}', end) && end - start >= 4;
-    out += closed ? normaliseAction(text.slice(start + 2, end - 2)) : text.slice(start, end);
+    const open = text.slice(start, start + 2);
+    const close = (open === '{{' ? '}' : open[1]!) + '}';
+    const closed = text.endsWith(close, end) && end - start >= 4;
+    out += closed ? normaliseAction(text.slice(start + 2, end - 2), open, close) : text.slice(start, end);
     cursor = end;
   }
   const rest = text.slice(cursor);

@@ -1,6 +1,7 @@
 // Semantic tokens from the syntax tree, so nginx configs and Go-template sigils are coloured where no TextMate
 // grammar knows them: directive names, `$variables`, strings, plain numbers, comments, and template actions (the
-// `{{ }}` delimiters and control keywords as macros, the pipeline lexed by template-lexer.ts).
+// `{{ }}` delimiters and control keywords as macros, the pipeline lexed by template-lexer.ts). Jinja tags are painted
+// the same way (`{% %}` and the tag's first word as macros, `{# #}` as a comment).
 //
 //   SEMANTIC_TOKEN_TYPES                      the legend's token types (no modifiers)
 //   collectSemanticTokens(parser, text, r?)   absolute tokens, sorted, non-overlapping, one line each
@@ -48,7 +49,7 @@ interface RawToken {
 type Offsets = { startOffset: number; endOffset: number };
 
 const NUMBER = /^\d+(?:\.\d+)?(?:ms|[smhdwyMkKgG])?$/;
-const TEMPLATE_DELIMITERS = new Set(['{{', '{{-', '}}', '-}}']);
+const TEMPLATE_DELIMITERS = new Set(['{{', '{{-', '}}', '-}}', '{%', '{%-', '{%+', '%}', '-%}', '+%}']);
 const PIPELINE_TYPES: Record<PipelineTokenKind, SemanticTokenType> = {
   variable: 'variable',
   property: 'property',
@@ -126,8 +127,13 @@ class TokenCollector {
    */
   private luaTemplateActions(offset: number, lua: string): void {
     for (const [start, end] of actionRanges(lua)) {
-      const open = lua.startsWith('{{-', start) ? 3 : 2;
-      const close = lua.endsWith('-}}', end) && end - start >= open + 3 ? 3 : lua.endsWith('}}', end) ? 2 : 0;
+      // Go actions and Jinja (or Liquid) tags; not `{# #}`, whose `{#` is also Lua (a table holding a length, `{#t}`).
+      const kind = lua[start + 1];
+      if (kind === '#') continue;
+      const closer = kind === '%' ? '%}' : '}}';
+      const open = /^[-+]/.test(lua.slice(start + 2, start + 3)) ? 3 : 2;
+      const closed = lua.endsWith(closer, end);
+      const close = closed && /[-+]$/.test(lua.slice(0, end - 2)) && end - start >= open + 3 ? 3 : closed ? 2 : 0;
       const inner = lua.slice(start + open, end - close);
       if (inner.trimStart().startsWith('/*')) {
         this.push(offset + start, offset + end, 'comment');

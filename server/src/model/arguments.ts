@@ -1,7 +1,7 @@
 // Arguments (`word` and `string` nodes) as nginx's tokenizer delivers them to a directive.
 //
 // Read with a tree cursor, and into a node's parts only when they can matter: a variable starts with `$` and a template
-// action with `{{`, so a token with neither has nothing but literal text inside. A string's closing quote is checked
+// action with `{{`, `{%` or `{#`, so a token with neither has nothing but literal text inside. A string's closing quote is checked
 // by looking, unless the tree has no errors at all (then no quote is missing).
 import type { TreeCursor } from 'web-tree-sitter';
 import type { LineIndex } from './line-index.js';
@@ -104,7 +104,7 @@ export function readArgument(cursor: TreeCursor, type: string, start: number, en
   const quoted = type !== 'string' ? false : raw.startsWith("'") ? "'" : '"';
   const span = lines.span(start, end);
   const templated = TEMPLATE_ACTION_TYPES.has(type);
-  const mayHaveParts = raw.includes('$') || raw.includes('{{');
+  const mayHaveParts = raw.includes('$') || raw.includes('{{') || raw.includes('{%') || raw.includes('{#');
   if (!mayHaveParts && !(quoted && source.hasErrors)) {
     // Literal text only (most arguments): no parts to read, and a string's closing quote is there.
     const value = resolveEscapes(quoted ? text.slice(start + 1, Math.max(start + 1, end - 1)) : raw);

@@ -7,6 +7,7 @@ import { LineIndex } from './line-index.js';
 import { limitNesting } from './nesting-limit.js';
 import { EMPTY_SPAN } from './span.js';
 import { readStatements } from './statements.js';
+import { hasJinjaSyntax, templateDialectOf } from './template-dialect.js';
 import { readPlainStatements } from './text-reader.js';
 import type { ConfigFile, ContextName } from './types.js';
 
@@ -34,11 +35,11 @@ export function detectEol(text: string): '\n' | '\r\n' {
 }
 
 /**
- * Template actions all open with `{{`, so a text without one has none. The statement walk usually meets one (as a
- * statement or in an argument); the whole tree is searched only when it did not.
+ * Template actions all open with `{{`, `{%` or `{#`, so a text without one has none. The statement walk usually meets
+ * one (as a statement or in an argument); the whole tree is searched only when it did not.
  */
 function containsTemplateAction(tree: Tree, text: string, sawTemplateAction: boolean): boolean {
-  if (!text.includes('{{')) return false;
+  if (!text.includes('{{') && !text.includes('{%') && !text.includes('{#')) return false;
   if (sawTemplateAction) return true;
   return tree.rootNode.descendantsOfType(['template_control', 'template_expression', 'template_comment']).length > 0;
 }
@@ -52,6 +53,7 @@ function newFile(path: string, text: string): ConfigFile {
     syntaxProblems: [],
     statedContext: findStatedContext(text),
     isTemplate: false,
+    templateDialect: undefined,
     eol: detectEol(text),
   };
 }
@@ -70,9 +72,11 @@ export function buildConfigFile(path: string, text: string, tree: Tree): ConfigF
   const source = { text, lines: new LineIndex(text), hasErrors: tree.rootNode.hasError };
   // A plain file is read from its text; the tree is walked for templates, Lua blocks and files with errors.
   const plain = readPlainStatements(file, source);
-  const statements = plain ? { directives: plain, sawTemplateAction: false } : readStatements(file, tree, source);
+  const dialect = plain ? 'go' : templateDialectOf(path, text);
+  const statements = plain ? { directives: plain, sawTemplateAction: false } : readStatements(file, tree, source, dialect);
   file.directives = statements.directives;
   file.isTemplate = containsTemplateAction(tree, text, statements.sawTemplateAction);
+  if (file.isTemplate) file.templateDialect = dialect;
   return addModelProblems(file);
 }
 
@@ -98,7 +102,8 @@ export function unparsedConfigFile(path: string, text: string, reason: string): 
     templateControls: [],
     syntaxProblems: [{ message: reason, span: EMPTY_SPAN }],
     statedContext: findStatedContext(text),
-    isTemplate: text.includes('{{'),
+    isTemplate: text.includes('{{') || hasJinjaSyntax(text),
+    templateDialect: text.includes('{{') || hasJinjaSyntax(text) ? templateDialectOf(path, text) : undefined,
     eol: detectEol(text),
   };
 }

@@ -12,6 +12,7 @@ export const SPACE = 32;
 export const DOUBLE_QUOTE = 34;
 export const HASH = 35;
 export const DOLLAR = 36;
+export const PERCENT = 37;
 export const SINGLE_QUOTE = 39;
 export const OPEN_PAREN = 40;
 export const CLOSE_PAREN = 41;

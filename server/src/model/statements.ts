@@ -13,9 +13,9 @@
 import type { Tree, TreeCursor } from 'web-tree-sitter';
 import { isTemplateActionType, readArgument, type TokenSource } from './arguments.js';
 import { readTemplateControl, TemplateScopeStack } from './template-guards.js';
-import { CLOSE_BRACE, DOUBLE_QUOTE, HASH, OPEN_BRACE, OPEN_PAREN, SEMICOLON, SINGLE_QUOTE } from './plain-tokens.js';
+import { CLOSE_BRACE, DOUBLE_QUOTE, HASH, OPEN_BRACE, OPEN_PAREN, PERCENT, SEMICOLON, SINGLE_QUOTE } from './plain-tokens.js';
 import { EMPTY_SPAN } from './span.js';
-import type { Argument, ConfigFile, Directive } from './types.js';
+import type { Argument, ConfigFile, Directive, TemplateDialect } from './types.js';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -72,6 +72,7 @@ class StatementWalk {
     private readonly file: ConfigFile,
     private readonly cursor: TreeCursor,
     private readonly source: TokenSource,
+    private readonly dialect: TemplateDialect,
   ) {
     this.fast = !source.hasErrors;
   }
@@ -113,8 +114,9 @@ class StatementWalk {
         return undefined;
       }
       if (first !== OPEN_BRACE) return this.openDirective(list, start, -1);
-      // `{{` opens a template action, which may also start a directive whose name is rendered.
-      const type = text.charCodeAt(start + 1) === OPEN_BRACE ? cursor.nodeType : '{';
+      // `{{`, `{%` and `{#` open template actions (`{{` may also start a directive whose name is rendered).
+      const second = text.charCodeAt(start + 1);
+      const type = second === OPEN_BRACE || second === PERCENT || second === HASH ? cursor.nodeType : '{';
       if (type === 'directive') return this.openDirective(list, start, -1);
       if (type === 'template_control') this.templateControl();
       else if (isTemplateActionType(type)) this.sawTemplateAction = true;
@@ -243,7 +245,7 @@ class StatementWalk {
 
   private templateControl(): void {
     this.sawTemplateAction = true;
-    const control = readTemplateControl(this.cursor, this.source.text, this.source.lines);
+    const control = readTemplateControl(this.cursor, this.source.text, this.source.lines, this.dialect);
     if (!control) return;
     this.file.templateControls.push(control);
     this.scopes.apply(control);
@@ -257,10 +259,10 @@ export interface Statements {
 }
 
 /** The file's top-level directives (with their blocks' statements); template controls go to file.templateControls. */
-export function readStatements(file: ConfigFile, tree: Tree, source: TokenSource): Statements {
+export function readStatements(file: ConfigFile, tree: Tree, source: TokenSource, dialect: TemplateDialect = 'go'): Statements {
   const cursor = tree.walk();
   try {
-    const walk = new StatementWalk(file, cursor, source);
+    const walk = new StatementWalk(file, cursor, source, dialect);
     const directives = walk.run();
     return { directives, sawTemplateAction: walk.sawTemplateAction };
   } finally {

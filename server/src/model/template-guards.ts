@@ -2,7 +2,7 @@
 // and close in another, so they are paired in document order with a stack, not by tree structure.
 import type { TreeCursor } from 'web-tree-sitter';
 import type { LineIndex } from './line-index.js';
-import type { TemplateControl, TemplateGuard, TemplateKeyword } from './types.js';
+import type { TemplateControl, TemplateDialect, TemplateGuard, TemplateKeyword } from './types.js';
 
 /** The words that make a `{{ }}` action a control action (also what editors colour as keywords). */
 export const TEMPLATE_CONTROL_WORDS: ReadonlySet<string> = new Set<TemplateKeyword>([
@@ -20,6 +20,58 @@ export const TEMPLATE_CONTROL_WORDS: ReadonlySet<string> = new Set<TemplateKeywo
 
 const OPENERS: ReadonlySet<TemplateKeyword> = new Set<TemplateKeyword>(['if', 'range', 'with', 'define', 'block']);
 
+/** Keywords that open a template scope (paired with an `end`); guards are all of them but `scope`. */
+export const TEMPLATE_OPENERS: ReadonlySet<TemplateKeyword> = new Set<TemplateKeyword>([...OPENERS, 'scope']);
+
+/**
+ * Jinja tags read as the Go keyword of the same meaning. `{% set x %}...{% endset %}` (no `=`) captures its body, as
+ * `define` does; `{% set x = 1 %}`, `import`, `from`, `do` and unknown tags are no control at all.
+ */
+const JINJA_TAGS: ReadonlyMap<string, TemplateKeyword> = new Map<string, TemplateKeyword>([
+  ['if', 'if'],
+  ['elif', 'else if'],
+  ['else', 'else'],
+  ['for', 'range'],
+  ['block', 'block'],
+  ['macro', 'define'],
+  ['call', 'define'],
+  ['with', 'scope'],
+  ['filter', 'scope'],
+  ['autoescape', 'scope'],
+  ['raw', 'scope'],
+  ['trans', 'scope'],
+  ['include', 'template'],
+  ['extends', 'template'],
+  ['break', 'break'],
+  ['continue', 'continue'],
+]);
+
+const JINJA_ENDS: ReadonlySet<string> = new Set([
+  'endif',
+  'endfor',
+  'endblock',
+  'endmacro',
+  'endcall',
+  'endset',
+  'endwith',
+  'endfilter',
+  'endautoescape',
+  'endraw',
+  'endtrans',
+]);
+
+function jinjaKeyword(tag: string, pipeline: string): TemplateKeyword | undefined {
+  if (JINJA_ENDS.has(tag)) return 'end';
+  if (tag === 'set') return pipeline.includes('=') ? undefined : 'define';
+  return JINJA_TAGS.get(tag);
+}
+
+/** The action as written in its dialect, white space normalised: `{{ if $.X }}`, `{% for h in hosts %}`. */
+export function formatControl(control: TemplateControl, pipeline: string = control.pipeline): string {
+  const rest = pipeline.trim() === '' ? '' : ` ${pipeline.trim()}`;
+  return control.dialect === 'jinja' ? `{% ${control.tag ?? control.keyword}${rest} %}` : `{{ ${control.keyword}${rest} }}`;
+}
+
 /** The text of the first child in each of the fields `names` of the cursor's node; the cursor does not move. */
 function fieldTexts(cursor: TreeCursor, text: string, names: readonly string[]): Map<string, string> {
   const found = new Map<string, string>();
@@ -32,14 +84,28 @@ function fieldTexts(cursor: TreeCursor, text: string, names: readonly string[]):
   return found;
 }
 
-/** Reads the `template_control` node at the cursor (which does not move); undefined for a keyword not known here. */
-export function readTemplateControl(cursor: TreeCursor, text: string, lines: LineIndex): TemplateControl | undefined {
+/**
+ * Reads the `template_control` node at the cursor (which does not move); undefined for a keyword not known here. A
+ * `{% ... %}` tag is Jinja's; in a Jinja file a `{{ ... }}` action is always an expression (`{{ range(3) | join }}`).
+ */
+export function readTemplateControl(
+  cursor: TreeCursor,
+  text: string,
+  lines: LineIndex,
+  dialect: TemplateDialect = 'go',
+): TemplateControl | undefined {
   const start = cursor.startIndex;
   const end = cursor.endIndex;
+  const jinjaTag = text.startsWith('{%', start);
+  if (!jinjaTag && dialect === 'jinja') return undefined;
   const fields = fieldTexts(cursor, text, ['keyword', 'pipeline']);
   const keyword = fields.get('keyword') ?? '';
-  if (!TEMPLATE_CONTROL_WORDS.has(keyword)) return undefined;
   const pipeline = (fields.get('pipeline') ?? '').trim();
+  if (jinjaTag) {
+    const normal = jinjaKeyword(keyword, pipeline);
+    return normal && { keyword: normal, dialect: 'jinja', tag: keyword, pipeline, span: lines.span(start, end) };
+  }
+  if (!TEMPLATE_CONTROL_WORDS.has(keyword)) return undefined;
   const elseIf = keyword === 'else' && /^if\b/.test(pipeline);
   return {
     keyword: elseIf ? 'else if' : (keyword as TemplateKeyword),
@@ -54,15 +120,25 @@ export function readTemplateControl(cursor: TreeCursor, text: string, lines: Lin
  */
 export class TemplateScopeStack {
   private open: TemplateGuard[] = [];
+  /** Every open scope, innermost last: a guard, or a Jinja `scope` that an `end` closes but that guards nothing. */
+  private scopes: Array<TemplateGuard | 'scope'> = [];
 
   apply(control: TemplateControl): void {
-    if (OPENERS.has(control.keyword)) {
+    if (control.keyword === 'scope') {
+      this.scopes.push('scope');
+    } else if (OPENERS.has(control.keyword)) {
       this.open = [...this.open, { control, inElse: false }];
+      this.scopes.push(this.open.at(-1)!);
     } else if (control.keyword === 'else' || control.keyword === 'else if') {
-      const top = this.open.at(-1);
-      if (top) this.open = [...this.open.slice(0, -1), { control: top.control, inElse: true, branch: control }];
+      const top = this.scopes.at(-1);
+      if (top && top !== 'scope') {
+        const branch: TemplateGuard = { control: top.control, inElse: true, branch: control };
+        this.open = [...this.open.slice(0, -1), branch];
+        this.scopes[this.scopes.length - 1] = branch;
+      }
     } else if (control.keyword === 'end') {
-      this.open = this.open.slice(0, -1);
+      const top = this.scopes.pop();
+      if (top && top !== 'scope') this.open = this.open.slice(0, -1);
     }
   }
 

@@ -1,7 +1,7 @@
 // The directives of a plain nginx file, read straight from its text: the same model the tree walk (statements.ts)
 // builds, without a call into wasm per node, which is most of what building a model costs.
 //
-// Only the plain part of the language: a text with a template action (`{{`), a `*_by_lua_block`, a `${` that is not
+// Only the plain part of the language: a text with a template action (`{{`, or Jinja's `{%` and `{#`), a `*_by_lua_block`, a `${` that is not
 // a variable, any Unicode space, or anything the grammar would not accept is left to the tree (readPlainStatements
 // returns undefined). Tokens are read as the grammar's scanner reads them (plain-tokens.ts). The reader accepts no
 // text whose tree has an error, so the file loader skips the parse for a text it accepts;
@@ -33,6 +33,12 @@ import type { Argument, ConfigFile, Directive, TemplateGuard, Variable } from '.
 
 /** White space the grammar's `\s` accepts but its scanner does not: where the two disagree, the tree decides. */
 const UNUSUAL_SPACE = /[\0\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+
+/**
+ * Go actions open with `{{`, Jinja tags and comments with `{%` and `{#`. A `{#` is a comment only when closed, but
+ * telling that is the tree's business: any of them sends the text to the tree walk.
+ */
+const TEMPLATE_OPENING = /\{[{%#]/;
 
 /** Deeper nesting is left to the tree walk, which needs no call stack for it (this reader recurses per block). */
 const MAX_DEPTH = 200;
@@ -219,7 +225,7 @@ class PlainReader {
 export function readPlainStatements(file: ConfigFile, source: TokenSource): Directive[] | undefined {
   const text = source.text;
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  if (source.hasErrors || text.includes('{{') || UNUSUAL_SPACE.test(body)) return undefined;
+  if (source.hasErrors || TEMPLATE_OPENING.test(text) || UNUSUAL_SPACE.test(body)) return undefined;
   try {
     return new PlainReader(file, source).statements(undefined, 0);
   } catch (error) {

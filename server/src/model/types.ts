@@ -48,11 +48,25 @@ export type TemplateKeyword =
   | 'block'
   | 'template'
   | 'break'
-  | 'continue';
+  | 'continue'
+  // A Jinja tag that opens a scope rendered exactly once (`{% with %}`, `{% filter %}`, `{% autoescape %}`...): paired
+  // with its end tag, but no guard.
+  | 'scope';
 
-/** A statement-level template control action, e.g. `{{ if $.PROXY_KEEPALIVE }}`. */
+/** `go`: Go text/template (Dokku sigils, ingress-nginx); `jinja`: Jinja2 (Ansible, Salt). */
+export type TemplateDialect = 'go' | 'jinja';
+
+/**
+ * A statement-level template control action, e.g. `{{ if $.PROXY_KEEPALIVE }}` or `{% if nginx_keepalive %}`. Jinja
+ * tags are read as the Go keyword of the same meaning (`for` as `range`, `elif` as `else if`, `endif` as `end`,
+ * `macro` as `define`, `include` as `template`), so pairing and guards work alike for both.
+ */
 export interface TemplateControl {
   keyword: TemplateKeyword;
+  /** Absent for Go actions. */
+  dialect?: 'jinja';
+  /** The Jinja tag's own first word (`for`, `elif`, `endfor`); absent for Go actions. */
+  tag?: string;
   /** The pipeline after the keyword (`$.PROXY_KEEPALIVE`); for `else if` the condition after `if`. */
   pipeline: string;
   span: Span;
@@ -101,7 +115,12 @@ export interface ConfigFile {
   syntaxProblems: SyntaxProblem[];
   /** Context stated by `# nginx-keepalive: context=<name>` at the top of the file. */
   statedContext?: ContextName;
-  /** True when the text has `{{ ... }}` actions (a Go template such as a Dokku sigil). */
+  /** True when the text has template actions: `{{ ... }}` (a Go template such as a Dokku sigil), or Jinja tags. */
   isTemplate: boolean;
+  /**
+   * The template language, when isTemplate: by the file's name (`.j2`, `.jinja`, `.jinja2`: Jinja; `.sigil`, `.tmpl`:
+   * Go), else by its text (a Jinja tag or comment: Jinja; else Go). Fixes write template text in it.
+   */
+  templateDialect?: TemplateDialect;
   eol: '\n' | '\r\n';
 }

@@ -67,10 +67,17 @@ function unterminatedQuote(node: Node, text: string): Node | undefined {
   return node.children.find((child): child is Node => child !== null && isQuote(child) && !child.isMissing);
 }
 
-const OPENS_ACTION = new Set(['{{', '{{-']);
+/** Go action and Jinja tag openers, with what closes them. */
+const OPENS_ACTION: ReadonlyMap<string, string> = new Map([
+  ['{{', '}}'],
+  ['{{-', '}}'],
+  ['{%', '%}'],
+  ['{%-', '%}'],
+  ['{%+', '%}'],
+]);
 
 /**
- * A `{{` with no `}}` anywhere after it: the action runs to the end of the file. Tree-sitter recovers by starting an
+ * A `{{` (or Jinja `{%`) with no `}}` (`%}`) anywhere after it: the action runs to the end of the file. Tree-sitter recovers by starting an
  * ERROR region at the enclosing directive (or reading the action's words as directives), so the region's first
  * token says nothing about the mistake; the unclosed `{{` is it.
  */
@@ -78,7 +85,8 @@ function unterminatedAction(node: Node, text: string): Node | undefined {
   const visit = (parent: Node): Node | undefined => {
     for (const child of parent.children) {
       if (!child || child.isMissing) continue;
-      if (OPENS_ACTION.has(child.type) && !text.includes('}}', child.endIndex)) return child;
+      const close = OPENS_ACTION.get(child.type);
+      if (close && !text.includes(close, child.endIndex)) return child;
       const inner = child.isError ? visit(child) : undefined;
       if (inner) return inner;
     }

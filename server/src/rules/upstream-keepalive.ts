@@ -29,7 +29,8 @@ import type { Fix, TextEdit } from '../core/types.js';
 import type { TemplateGuard } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import { mergeEdits } from '../fixes/edit-set.js';
-import { defaultOnEdits } from '../fixes/template-opt-in.js';
+import { defaultOnEdits, defaultOnText, settingName } from '../fixes/template-opt-in.js';
+import { formatControl } from '../model/template-guards.js';
 import { NoFix, refusal } from '../fixes/placement.js';
 import { insertAfterMembers } from '../fixes/upstream-members.js';
 import { upstreamUsersEdits } from '../fixes/upstream-users.js';
@@ -63,17 +64,16 @@ function guardedMessage(state: Extract<KeepaliveState, { kind: 'guarded' }>, ups
   const condition = !guard
     ? 'a template condition'
     : guard.inElse
-      ? `a template branch of {{ ${guard.control.keyword} ${pipeline} }}`
-      : `{{ ${guard.control.keyword} ${pipeline} }}`;
-  // `$.PROXY_KEEPALIVE` reads as the setting's name; anything else is described, not quoted.
-  const unless =
-    guard && !guard.inElse && /^\$?\.[A-Za-z_][A-Za-z0-9_]*$/.test(pipeline)
-      ? `${pipeline.replace(/^\$?\./, '')} is set`
-      : 'the template renders it';
+      ? `a template branch of ${formatControl(guard.control, pipeline)}`
+      : formatControl(guard.control, pipeline);
+  // `$.PROXY_KEEPALIVE` (Go) or `nginx_keepalive` (Jinja) reads as the setting's name; anything else is described.
+  const setting = guard && !guard.inElse ? settingName(guard.control) : undefined;
+  const unless = setting ? `${setting} is set` : 'the template renders it';
   const optIn = state.directives.length === 1 && defaultOnEdits(state.directives[0]!, upstream.directive, count);
-  const suggestion = optIn
-    ? `keepalive {{ ${pipeline} | default "${count}" }};`
-    : `e.g. "keepalive ${count};" where the template renders no other`;
+  const suggestion =
+    optIn && guard
+      ? `keepalive ${defaultOnText(guard.control, count)};`
+      : `e.g. "keepalive ${count};" where the template renders no other`;
   return (
     `upstream "${upstream.name}" has keepalive only under ${condition}: keepalive is off unless ${unless}, and ` +
     `without it nginx opens a new connection for every request (make it default-on: ${suggestion})`
