@@ -51,10 +51,15 @@ describe('discoverFiles: directories', () => {
     expect(forwards.files.every((file) => path.isAbsolute(file))).toBe(true);
   });
 
-  it('notes a directory without nginx files, without failing', () => {
+  it('reports a directory without nginx files as an error (exit 2), as ESLint does an unmatched pattern', () => {
     const root = tree({ 'docs/readme.md': 'hello' });
     const found = discoverFiles(['docs'], root);
-    expect(found).toEqual({ files: [], errors: [], notes: ['docs: no nginx files found'], readRoots: [path.join(root, 'docs')] });
+    expect(found).toMatchObject({
+      files: [],
+      errors: ['docs: no nginx files found (1 file skipped; --debug says why)'],
+      notes: [],
+      readRoots: [path.join(root, 'docs')],
+    });
   });
 
   it('names what was asked for as read roots: a directory, a file\'s directory, a glob\'s literal prefix', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { hasGlobMagic } from '../core/glob.js';
 import { createReadScope } from '../model/read-scope.js';
 import { expandGlob, globRoot } from './expand-glob.js';
-import { isNginxFile } from './nginx-files.js';
+import { classifyFile } from './nginx-files.js';
 import { describeFsError, displayPath } from './paths.js';
 import { walkFiles, type WalkResult } from './walk.js';
 
@@ -20,6 +20,18 @@ export interface Discovery {
    * literal prefix): the only places analyze() may follow includes into, besides --path-map targets.
    */
   readRoots: string[];
+  /**
+   * What directory walks found and did not check, with why (for --debug and the stylish summary's count): files the
+   * name or content rule left out, and directories (`node_modules/`) never entered. Sorted by path.
+   */
+  skipped?: SkippedPath[];
+}
+
+export interface SkippedPath {
+  /** Absolute; a directory's ends without a separator and has `directory: true`. */
+  path: string;
+  reason: string;
+  directory?: boolean;
 }
 
 type Argument =
@@ -51,6 +63,7 @@ export function discoverFiles(patterns: string[], cwd: string): Discovery {
   const scope = createReadScope([...readRoots]);
   const allows = (link: string) => scope.allows(link);
   const escaped = new Set<string>();
+  const skipped: SkippedPath[] = [];
   const report = (walked: WalkResult) => {
     for (const failure of walked.failures) {
       errors.push(`${displayPath(failure.path, cwd)}: ${describeFsError(failure.error)}`);
@@ -73,8 +86,18 @@ export function discoverFiles(patterns: string[], cwd: string): Discovery {
     } else if (arg.kind === 'directory') {
       const walked = walkFiles(arg.absolute, { allows });
       report(walked);
-      const nginxFiles = walked.files.filter(isNginxFile);
-      if (nginxFiles.length === 0 && walked.failures.length === 0) notes.push(`${arg.pattern}: no nginx files found`);
+      const nginxFiles: string[] = [];
+      for (const file of walked.files) {
+        const claim = classifyFile(file);
+        if (claim.claimed) nginxFiles.push(file);
+        else skipped.push({ path: file, reason: claim.reason });
+      }
+      for (const directory of walked.skippedDirectories ?? []) {
+        skipped.push({ path: directory, reason: 'dependencies or version control', directory: true });
+      }
+      // As ESLint's "no files matching": a walk that finds nothing to check is a mistake to tell (a wrong directory,
+      // or configs under names and contents this tool does not know), not a clean run.
+      if (nginxFiles.length === 0 && walked.failures.length === 0) errors.push(noNginxFiles(arg.pattern, walked.files.length));
       add(nginxFiles);
     } else {
       found.push(arg.absolute);
@@ -83,7 +106,28 @@ export function discoverFiles(patterns: string[], cwd: string): Discovery {
   for (const link of [...escaped].sort(compareCodeUnits)) {
     notes.push(`${displayPath(link, cwd)}: a symbolic link leading outside the checked paths, not followed`);
   }
-  return { files: uniqueByRealPath(found).sort(compareCodeUnits), errors, notes, readRoots: [...readRoots].sort() };
+  return {
+    files: uniqueByRealPath(found).sort(compareCodeUnits),
+    errors,
+    notes,
+    readRoots: [...readRoots].sort(),
+    skipped: uniqueSkipped(skipped, new Set(found)),
+  };
+}
+
+function noNginxFiles(pattern: string, looked: number): string {
+  const what = looked === 0 ? 'it holds no files' : `${looked} file${looked === 1 ? '' : 's'} skipped; --debug says why`;
+  return `${pattern}: no nginx files found (${what})`;
+}
+
+/**
+ * Two walks over one tree (`check . deploy`) skip its files twice: once each, in path order. A file a walk skipped but
+ * the command line also names (`check . sites/gitlab`) is checked, so not skipped.
+ */
+function uniqueSkipped(skipped: SkippedPath[], checked: ReadonlySet<string>): SkippedPath[] {
+  const byPath = new Map<string, SkippedPath>();
+  for (const entry of skipped) if (!checked.has(entry.path)) byPath.set(entry.path, entry);
+  return [...byPath.values()].sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
 function statOrError(absolute: string): Stats | Error {

@@ -1,30 +1,128 @@
-// Which files a directory walk picks up. Names decide, except for template extensions that Dokku and others also use
-// for YAML, TOML and compose files: those are sniffed.
+// Which files a directory walk picks up, and why it leaves the others (--debug). Names decide first: nginx's own
+// names are claimed, well-known other kinds (data, code, documents, archives...) never are. Everything else is judged
+// by a bounded prefix of its text: Dokku's `.sigil` and Go `.tmpl` templates by one nginx statement line (those
+// extensions also hold YAML and TOML), and the rest (extensionless Debian site files, envsubst `*.template`, Jinja2
+// `*.j2`) by the stricter content sniff of nginx-content.ts, since their names say nothing at all.
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { readRegularFilePrefix } from '../core/read-file.js';
+import { sniffNginxContent } from './nginx-content.js';
 
-const SNIFFED_EXTENSIONS = ['.sigil', '.tmpl'];
 /**
- * How much of a template is sniffed. One statement line decides, and real templates have one in their first lines;
- * a bound keeps a huge file (or the language server scanning a workspace) from being read whole just to be named.
+ * How much of a file is sniffed. Real configs show what they are in their first lines; a bound keeps a huge file (or
+ * the language server scanning a workspace) from being read whole just to be named.
  */
 export const SNIFF_BYTES = 64 * 1024;
+/** A file without an nginx name larger than this is data (a log, a dump, a generated list), not a config to find. */
+export const MAX_SNIFFED_FILE_BYTES = 1024 * 1024;
 
-export function isNginxFile(filePath: string): boolean {
-  const name = path.basename(filePath);
-  if (name.endsWith('.conf') || name.endsWith('.nginx') || name.startsWith('nginx.conf')) return true;
-  if (SNIFFED_EXTENSIONS.some((extension) => name.endsWith(extension))) return looksLikeNginxFile(filePath);
-  return false;
+/**
+ * Directories never walked: version control, installed dependencies, virtual environments and caches. Other
+ * dot-directories are walked on purpose: nginx configs live in `.platform/nginx/` (AWS Elastic Beanstalk),
+ * `.docker/`, `.devcontainer/` or `.dokku/`.
+ */
+export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
+  '.git', '.hg', '.svn', '.bzr', 'node_modules', 'bower_components', 'vendor', '.venv', 'venv', '__pycache__',
+  '.tox', '.terraform',
+]);
+
+/** Template extensions whose text is sniffed for nginx; the first two with the lenient one-statement test. */
+const LENIENT_TEMPLATE_EXTENSIONS = ['.sigil', '.tmpl'];
+const TEMPLATE_EXTENSIONS = [...LENIENT_TEMPLATE_EXTENSIONS, '.template', '.j2', '.jinja', '.jinja2'];
+
+/** Extensions (lower case, no dot) that are never nginx, so never read to find out. */
+const OTHER_EXTENSIONS: ReadonlySet<string> = new Set([
+  // data and documents
+  'json', 'jsonc', 'json5', 'yaml', 'yml', 'toml', 'xml', 'xsd', 'xsl', 'plist', 'csv', 'tsv', 'md', 'markdown',
+  'rst', 'adoc', 'html', 'htm', 'css', 'scss', 'sass', 'less', 'svg', 'ipynb', 'proto', 'graphql', 'sql', 'log',
+  'pdf', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'rtf', 'tex', 'po', 'mo', 'pot',
+  // code
+  'js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx', 'vue', 'svelte', 'py', 'pyc', 'pyi', 'go', 'rb', 'erb',
+  'php', 'java', 'kt', 'kts', 'scala', 'groovy', 'gradle', 'c', 'h', 'cc', 'cpp', 'cxx', 'hpp', 'hh', 'm', 'mm',
+  'cs', 'fs', 'swift', 'rs', 'lua', 'pl', 'pm', 'r', 'dart', 'ex', 'exs', 'erl', 'hs', 'clj', 'elm', 'zig', 'nim',
+  'sh', 'bash', 'zsh', 'fish', 'ps1', 'psm1', 'bat', 'cmd', 'awk', 'sed', 'vim', 'el', 'tf', 'hcl', 'nix', 'mk',
+  'cmake', 'dockerfile', 'wasm', 'map',
+  // lock files, keys and certificates (never read: they may be secrets)
+  'lock', 'sum', 'pem', 'crt', 'cer', 'key', 'csr', 'der', 'p12', 'pfx', 'jks', 'gpg', 'asc', 'pub',
+  // images, fonts, media, archives, binaries
+  'png', 'jpg', 'jpeg', 'gif', 'webp', 'avif', 'ico', 'bmp', 'tif', 'tiff', 'psd', 'woff', 'woff2', 'ttf', 'otf',
+  'eot', 'mp3', 'mp4', 'wav', 'ogg', 'webm', 'mov', 'avi', 'flac', 'zip', 'tar', 'gz', 'tgz', 'bz2', 'xz', 'zst',
+  '7z', 'rar', 'jar', 'war', 'deb', 'rpm', 'apk', 'exe', 'dll', 'so', 'dylib', 'a', 'o', 'class', 'bin', 'iso',
+  'img', 'sqlite', 'db', 'parquet', 'pickle', 'pkl', 'npy', 'onnx', 'pt', 'dat', 'br',
+]);
+/** Whole names (lower case) that are never nginx: build files, licences, lock files, editor and VCS settings. */
+const OTHER_NAMES: ReadonlySet<string> = new Set([
+  'dockerfile', 'containerfile', 'makefile', 'gnumakefile', 'jenkinsfile', 'vagrantfile', 'gemfile', 'rakefile',
+  'procfile', 'brewfile', 'podfile', 'justfile', 'caddyfile', 'license', 'licence', 'copying', 'notice', 'authors',
+  'contributors', 'changelog', 'changes', 'readme', 'todo', 'codeowners', 'go.mod', 'go.sum', 'yarn.lock',
+  '.gitignore', '.gitattributes', '.gitmodules', '.dockerignore', '.npmignore', '.editorconfig', '.npmrc',
+  '.prettierrc', '.eslintrc', '.babelrc', '.nvmrc', '.env', 'known_hosts', 'authorized_keys', 'id_rsa', 'id_ed25519',
+]);
+
+export type FileClaim = { claimed: true } | { claimed: false; reason: string };
+
+/** The part of a decision the name alone makes. */
+export type NameClaim =
+  | { kind: 'nginx' }
+  | { kind: 'never'; reason: string }
+  /** Sniff the text: `lenient` for `.sigil`/`.tmpl` (one statement line), `content` for everything else. */
+  | { kind: 'sniff'; test: 'lenient' | 'content'; template: boolean };
+
+export function claimByName(fileName: string): NameClaim {
+  const name = fileName.toLowerCase();
+  if (name.endsWith('.conf') || name.endsWith('.nginx') || name.startsWith('nginx.conf')) return { kind: 'nginx' };
+  const template = TEMPLATE_EXTENSIONS.find((extension) => name.endsWith(extension));
+  // `compose.yml.j2`, `settings.json.template`: what the template renders decides.
+  const rendered = template === undefined ? name : name.slice(0, -template.length);
+  const dot = rendered.lastIndexOf('.');
+  const extension = dot > 0 ? rendered.slice(dot + 1) : '';
+  if (OTHER_EXTENSIONS.has(extension)) return { kind: 'never', reason: `a .${extension} file` };
+  const base = OTHER_NAMES.has(rendered) || /^(?:readme|license|licence|changelog)[.-]/.test(rendered);
+  if (base) return { kind: 'never', reason: 'a build, licence or editor file' };
+  const lenient = template !== undefined && LENIENT_TEMPLATE_EXTENSIONS.includes(template);
+  return { kind: 'sniff', test: lenient ? 'lenient' : 'content', template: template !== undefined };
 }
 
-function looksLikeNginxFile(filePath: string): boolean {
-  const read = readRegularFilePrefix(filePath, SNIFF_BYTES);
-  // Not sniffable (unreadable, a FIFO, a device): keep it, so reading it again later reports the problem with its
-  // path instead of silently dropping the file. Never read: a FIFO would block, a device never end.
-  if (read.kind !== 'read') return true;
-  const text = read.bytes.toString('utf8');
+/** Judges a sniffed file's first bytes (`truncated`: there was more). */
+export function claimByContent(test: 'lenient' | 'content', bytes: Buffer, truncated: boolean): FileClaim {
+  // Git's test for binary: a NUL byte. Text configs never contain one.
+  if (bytes.subarray(0, 8192).includes(0)) return { claimed: false, reason: 'binary' };
+  const text = bytes.toString('utf8');
   // A cut file's last line is partial (and may end inside a UTF-8 sequence): only whole lines are judged.
-  return looksLikeNginx(read.truncated ? text.slice(0, text.lastIndexOf('\n') + 1) : text);
+  const whole = truncated ? text.slice(0, text.lastIndexOf('\n') + 1) : text;
+  if (test === 'lenient') return looksLikeNginx(whole) ? { claimed: true } : { claimed: false, reason: 'no nginx statement' };
+  const verdict = sniffNginxContent(whole);
+  return verdict.nginx ? { claimed: true } : { claimed: false, reason: verdict.reason ?? 'not nginx' };
+}
+
+export function classifyFile(filePath: string): FileClaim {
+  const byName = claimByName(path.basename(filePath));
+  if (byName.kind === 'nginx') return { claimed: true };
+  if (byName.kind === 'never') return { claimed: false, reason: byName.reason };
+  if (byName.test === 'content') {
+    const size = sizeOf(filePath);
+    if (size !== undefined && size > MAX_SNIFFED_FILE_BYTES) return { claimed: false, reason: 'larger than 1 MB' };
+  }
+  const read = readRegularFilePrefix(filePath, SNIFF_BYTES);
+  if (read.kind !== 'read') {
+    // A template named file that cannot be sniffed (unreadable, a FIFO, a device) is kept, so reading it again
+    // reports the problem with its path. Never read: a FIFO would block, a device never end. A file whose name says
+    // nothing is no more likely nginx than anything else in /etc: skipped, and --debug says why.
+    return byName.template ? { claimed: true } : { claimed: false, reason: 'unreadable' };
+  }
+  return claimByContent(byName.test, read.bytes, read.truncated);
+}
+
+export function isNginxFile(filePath: string): boolean {
+  return classifyFile(filePath).claimed;
+}
+
+function sizeOf(filePath: string): number | undefined {
+  try {
+    return statSync(filePath).size;
+  } catch {
+    return undefined; // reading it says what is wrong
+  }
 }
 
 /**

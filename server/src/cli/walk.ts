@@ -2,14 +2,13 @@
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { createReadScope } from '../model/read-scope.js';
+import { SKIPPED_DIRECTORIES } from './nginx-files.js';
 import { fileNameFromBytes, hasUndecodableName, undecodableNameError } from './paths.js';
 
 /**
- * Version-control metadata and installed packages: never configuration the user wrote, and often huge.
- * Other dot-directories are walked on purpose: nginx configs do live in `.platform/nginx/` (AWS Elastic Beanstalk),
- * `.docker/`, `.devcontainer/` or `.dokku/`, and ESLint (since flat config) walks dot-directories too.
+ * Version-control metadata, installed packages and virtual environments (nginx-files.ts lists them): never
+ * configuration the user wrote, and often huge. ESLint (since flat config) walks other dot-directories too.
  */
-const SKIPPED_DIRECTORIES = new Set(['.git', '.hg', '.svn', 'node_modules']);
 
 export interface WalkResult {
   /** Absolute paths of regular files (symbolic links inside the checked paths followed), in no particular order. */
@@ -18,6 +17,8 @@ export interface WalkResult {
   failures: Array<{ path: string; error: unknown }>;
   /** Symbolic links leading outside the checked paths: reported, never followed (nor their targets tested). */
   escaped: string[];
+  /** Directories not entered because of their name (node_modules, .git...), for --debug; walkFiles always sets it. */
+  skippedDirectories?: string[];
 }
 
 export interface WalkOptions {
@@ -31,7 +32,8 @@ export interface WalkOptions {
 }
 
 export function walkFiles(root: string, options: WalkOptions = {}): WalkResult {
-  const result: WalkResult = { files: [], failures: [], escaped: [] };
+  const skippedDirectories: string[] = [];
+  const result: WalkResult = { files: [], failures: [], escaped: [], skippedDirectories };
   const allows = options.allows ?? insideOf(root);
   // Real paths of the directories entered, so a symbolic link pointing back up cannot loop forever.
   const visited = new Set<string>();
@@ -68,7 +70,10 @@ export function walkFiles(root: string, options: WalkOptions = {}): WalkResult {
       }
       const kind = entryKind(dirent, entry);
       if (kind === 'file') result.files.push(entry);
-      if (kind === 'directory' && mayDescend && !SKIPPED_DIRECTORIES.has(name)) subdirectories.push(entry);
+      if (kind === 'directory' && mayDescend) {
+        if (SKIPPED_DIRECTORIES.has(name)) skippedDirectories.push(entry);
+        else subdirectories.push(entry);
+      }
     }
     // Reversed onto the stack, so directories are entered in the order a recursive walk would enter them: which of
     // two paths to one directory is walked (the other is a loop or an alias) stays the one listed first.

@@ -7,14 +7,13 @@
 // opened. Links leading outside are remembered so the server can say it did not follow them.
 import { lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { isNginxFile } from '../cli/nginx-files.js';
+// The CLI's walk skips the same directories: version control, installed packages and virtual environments.
+import { isNginxFile, SKIPPED_DIRECTORIES } from '../cli/nginx-files.js';
 import { createReadScope, isUnder, type ReadScope } from '../model/read-scope.js';
 
 export const MAX_INDEXED_FILES = 2000;
 /** Directories listed at most per scan. */
 export const MAX_SCANNED_DIRECTORIES = 20_000;
-/** As the CLI's walk: version control metadata and installed packages are never configuration. */
-const SKIPPED_DIRECTORIES = new Set(['.git', '.hg', '.svn', 'node_modules']);
 /** Links leading outside remembered per scan (to name them in a log line, not to list thousands). */
 export const MAX_REMEMBERED_ESCAPES = 100;
 
