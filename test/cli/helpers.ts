@@ -70,9 +70,17 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs dist/cli.js in `cwd` without the caller's color settings, so output is plain unless a test asks. */
-export function runCli(cwd: string, args: string[], env: Record<string, string> = {}): CliResult {
+/**
+ * Runs dist/cli.js in `cwd` without the caller's color settings, so output is plain unless a test asks. `input` is
+ * piped to its stdin (`check -`); without it stdin is empty.
+ */
+export function runCli(cwd: string, args: string[], env: Record<string, string> = {}, input?: string | Buffer): CliResult {
   const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...inherited } = process.env;
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...inherited, ...env } });
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...inherited, ...env },
+    input: input ?? '',
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -27,13 +27,15 @@ export interface FixContext {
   analyzeOptions: AnalyzeOptions;
   /** The checked paths: the only places fixes are made. */
   roots: readonly string[];
+  /** Where fixes may be made instead of the roots' scope: an nginx -T dump's (cli/dump.ts) is all of its files. */
+  scope?: ReadScope;
   io: CheckIo;
 }
 
 export async function runFix(mode: 'write' | 'dry-run', documents: SourceDocument[], context: FixContext): Promise<FixRun> {
   if (documents.length === 0) return { findings: [], documents, failed: false };
   const { io } = context;
-  const scope = createReadScope(context.roots);
+  const scope = context.scope ?? createReadScope(context.roots);
   const result = await fixAll(documents, context.analyzeOptions, registeredRules, {
     canEdit: (file) => scope.allows(path.resolve(io.cwd, file)),
   });

@@ -40,6 +40,7 @@ async function run(command: Command): Promise<ExitCode> {
         cwd: process.cwd(),
         stdout: (text) => process.stdout.write(text),
         stderrLine,
+        stderr: (text) => process.stderr.write(text),
       });
   }
 }
@@ -68,5 +69,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
 });
 
-// exitCode rather than exit(): lets a large report finish flushing to a pipe.
-process.exitCode = await main();
+// exitCode rather than exit(): lets a large report finish flushing to a pipe. Not a top-level await: the single
+// executable (scripts/build-binary.mjs) bundles this file as CommonJS, which has none. main() never rejects.
+void main().then((code) => {
+  process.exitCode = code;
+});

@@ -45,7 +45,7 @@ export interface FixAllResult {
  * sites-enabled link and its sites-available target) is fixed once, and its new text is what both paths read.
  */
 class FixSession {
-  private readonly identities = new FileIdentities();
+  private readonly identities: FileIdentities;
   /** By real path: the absolute name the file goes by here, a document's own first. */
   private readonly names = new Map<string, string>();
   /** The rest by that name. */
@@ -58,6 +58,7 @@ class FixSession {
     private readonly docs: readonly SourceDocument[],
     private readonly baseHost: FileHost,
   ) {
+    this.identities = new FileIdentities(baseHost.virtual === true);
     for (const doc of docs) {
       const name = this.nameOf(doc.path);
       if (!this.documents.has(name)) this.documents.set(name, doc);
@@ -66,6 +67,7 @@ class FixSession {
       readFile: (file) => this.current.get(this.nameOf(file)) ?? baseHost.readFile(file),
       glob: (pattern, confinement) => baseHost.glob(pattern, confinement),
       exists: (file) => baseHost.exists(file),
+      virtual: baseHost.virtual,
     };
   }
 

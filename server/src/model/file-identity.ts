@@ -19,9 +19,13 @@ export class FileIdentities {
   private readonly directories = new Map<string, string>();
   private readonly files = new Map<string, string>();
 
+  /** `virtual`: the paths are not this machine's (a FileHost's `virtual`); each is its own identity, no disk asked. */
+  constructor(private readonly virtual = false) {}
+
   /** The real path of `file` (absolute or relative to the working directory). */
   of(file: string): string {
     const absolute = path.resolve(file);
+    if (this.virtual) return absolute;
     let identity = this.files.get(absolute);
     if (identity === undefined) {
       identity = this.resolve(absolute);

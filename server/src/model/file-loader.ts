@@ -38,7 +38,7 @@ export class FileLoader {
   private readonly byIdentity = new Map<string, ConfigFile>();
   /** By real path: the first document naming each file. */
   private readonly documents = new Map<string, SourceDocument>();
-  private readonly identities = new FileIdentities();
+  private readonly identities: FileIdentities;
   /** Every parsed file, in the order first parsed. */
   readonly files: ConfigFile[] = [];
 
@@ -48,6 +48,7 @@ export class FileLoader {
     docs: readonly SourceDocument[],
     private readonly models?: ModelCache,
   ) {
+    this.identities = new FileIdentities(host.virtual === true);
     for (const doc of docs) {
       const identity = this.identities.of(doc.path);
       if (!this.documents.has(identity)) this.documents.set(identity, doc);

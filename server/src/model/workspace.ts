@@ -1,6 +1,7 @@
 // The workspace: every file the documents reach, which of them are roots, and the include edges between them.
 import type { FileHost, ModelCache, PathMapping, SourceDocument, Span } from '../core/types.js';
-import { inferRootContext } from './context.js';
+import { VIRTUAL_READ_SCOPE } from '../core/virtual-host.js';
+import { inferRootContext, rootContextOf, type ContextBasis } from './context.js';
 import path from 'node:path';
 import { DEFAULT_INCLUDE_LIMITS, expandRoot, type ExpansionScope, type IncludeLimits } from './expand.js';
 import { FileLoader, type ParserLike } from './file-loader.js';
@@ -12,6 +13,8 @@ export interface WorkspaceRoot {
   file: ConfigFile;
   /** The context of the root file's top level. */
   context: ContextName;
+  /** How it is known (model/context.ts); a fix relying on an `unknown` one is withheld. Default: inferred. */
+  basis?: ContextBasis;
   /** Directories relative include paths are tried against, in order (see model/includes.ts). */
   prefixes: string[];
   /** Include edges as resolved under this root: include directive -> the files it pulls in, in nginx's order. */
@@ -52,6 +55,8 @@ export interface WorkspaceOptions {
   readRoots?: readonly string[];
   limits?: IncludeLimits;
   models?: ModelCache;
+  /** Top-level contexts given for documents checked on their own, by absolute path (AnalyzeOptions.contexts). */
+  contexts?: Readonly<Record<string, ContextName>>;
 }
 
 /** What the walker tells its visitor about where a directive effectively sits. */
@@ -85,11 +90,19 @@ class WorkspaceBuilder {
     private readonly scope: ReadScope,
   ) {}
 
+  /** The context the caller gave for `file`, when it is one of the documents checked on their own. */
+  givenContext(file: ConfigFile): ContextName | undefined {
+    const contexts = this.options.contexts;
+    if (contexts === undefined) return undefined;
+    const key = path.resolve(file.path);
+    return Object.hasOwn(contexts, key) ? contexts[key] : undefined;
+  }
+
   /** Expands `file` as a root, resolving every include it reaches. */
   expand(file: ConfigFile): RootExpansion {
-    const context = inferRootContext(file);
+    const { name: context, basis } = rootContextOf(file, this.givenContext(file));
     const prefixes = includePrefixes(file.path, context, this.scope);
-    const root: WorkspaceRoot = { file, context, prefixes, includes: new Map() };
+    const root: WorkspaceRoot = { file, context, basis, prefixes, includes: new Map() };
     const search: IncludeSearch = { host: this.host, pathMap: this.options.pathMap ?? [], prefixes, scope: this.scope };
     // `include fastcgi_params;` in every location: resolve each path once per root (the disk is taken as fixed).
     const resolutions = new Map<string, IncludeResolution>();
@@ -157,7 +170,7 @@ function chooseRoots(documents: ConfigFile[], builder: WorkspaceBuilder): RootEx
   const chosen: RootExpansion[] = [];
   const covered = new Set<ConfigFile>();
   const documentSet = new Set(documents);
-  const isMain = (file: ConfigFile) => inferRootContext(file) === 'main';
+  const isMain = (file: ConfigFile) => inferRootContext(file, builder.givenContext(file)) === 'main';
   for (const group of [documents.filter(isMain), documents.filter((file) => !isMain(file))]) {
     const candidates = group
       .filter((file) => !covered.has(file))
@@ -217,7 +230,9 @@ export function buildWorkspace(
 ): Workspace {
   const loader = new FileLoader(host, parser, docs, options.models);
   const documents = [...new Set(docs.map((doc) => loader.document(doc)))];
-  const expansions = chooseRoots(documents, new WorkspaceBuilder(loader, host, options, readScopeOf(docs, options)));
+  // A virtual host (a dump's files) holds only what may be read, and no local path is what it seems there.
+  const scope = host.virtual ? VIRTUAL_READ_SCOPE : readScopeOf(docs, options);
+  const expansions = chooseRoots(documents, new WorkspaceBuilder(loader, host, options, scope));
   const roots = expansions.map((expansion) => expansion.root);
   return {
     files: loader.files,
