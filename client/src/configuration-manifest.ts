@@ -49,7 +49,8 @@ function nginxVersionSetting(): Record<string, unknown> {
     patternErrorMessage: 'An nginx version such as 1.22.1, or empty.',
     markdownDescription:
       'The nginx version the configurations run on, e.g. `1.22.1`. ' +
-      `Empty: before 1.29.7 (every distribution's nginx today). ${PROJECT_FILE_WINS}.`,
+      'Empty: the version a Dockerfile (`FROM nginx:1.27`) or compose file (`image: nginx:stable`) of the workspace ' +
+      `folder names, else before 1.29.7 (every distribution's nginx today). ${PROJECT_FILE_WINS}.`,
   };
 }
 

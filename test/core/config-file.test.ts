@@ -57,6 +57,7 @@ describe('parseConfig', () => {
         nginxVersion: '1.25',
         keepaliveConnections: 64,
         pathMap: { '/etc/nginx/': 'deploy/nginx', '/opt': '/abs/opt' },
+        contexts: { 'snippets/*.conf': 'location', '*.http.conf': 'http' },
       }),
       FILE,
       known,
@@ -70,17 +71,23 @@ describe('parseConfig', () => {
         { from: '/etc/nginx', to: '/project/deploy/nginx' },
         { from: '/opt', to: '/abs/opt' },
       ],
+      contexts: [
+        { pattern: 'snippets/*.conf', context: 'location' },
+        { pattern: '*.http.conf', context: 'http' },
+      ],
     });
   });
 
   it('accepts an empty object and a byte order mark', () => {
-    expect(parseConfig('\uFEFF{}', FILE, known)).toEqual({ path: FILE, rules: {}, pathMap: [] });
+    expect(parseConfig('\uFEFF{}', FILE, known)).toEqual({ path: FILE, rules: {}, pathMap: [], contexts: [] });
   });
 
   it.each([
     ['{ "rules": ', /^invalid JSON: /],
     ['[]', /^expected a JSON object, got \[\]$/],
-    ['{"rule": {}}', /^unknown key "rule" \(expected one of: rules, nginxVersion, keepaliveConnections, pathMap, maxFileSize\)$/],
+    ['{"rule": {}}', /^unknown key "rule" \(expected one of: rules, nginxVersion, keepaliveConnections, pathMap, maxFileSize, contexts\)$/],
+    ['{"contexts": {"*.conf": "if"}}', /^"contexts\.\*\.conf": expected one of main, http, server, location, stream, upstream, got "if"$/],
+    ['{"contexts": ["a"]}', /^"contexts" must be an object of glob -> main\|http/],
     ['{"rules": []}', /^"rules" must be an object of rule id -> off\|info\|warning\|error$/],
     ['{"rules": {"no-such-rule": "off"}}', /^"rules": unknown rule "no-such-rule" \(known: syntax, include, /],
     ['{"rules": {"include": "warn"}}', /^"rules.include": expected one of off, info, warning, error, got "warn"$/],
@@ -122,7 +129,15 @@ describe('the shipped schema', () => {
       properties: { rules: { properties: Record<string, { enum: string[] }> } } & Record<string, unknown>;
     };
     expect(schema.additionalProperties).toBe(false);
-    expect(Object.keys(schema.properties)).toEqual(['$schema', 'rules', 'nginxVersion', 'keepaliveConnections', 'pathMap', 'maxFileSize']);
+    expect(Object.keys(schema.properties)).toEqual([
+      '$schema',
+      'rules',
+      'nginxVersion',
+      'keepaliveConnections',
+      'pathMap',
+      'maxFileSize',
+      'contexts',
+    ]);
     expect(Object.keys(schema.properties.rules.properties)).toEqual(rules.map((rule) => rule.meta.id));
     for (const property of Object.values(schema.properties.rules.properties)) {
       expect(property.enum).toEqual(['off', 'info', 'warning', 'error']);

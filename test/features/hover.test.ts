@@ -1,6 +1,9 @@
 // Hover over real parsed configs: an upstream's servers, keepalive and per-location reuse verdict with reasons, and
 // the directive explanations with their rule links.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { dockerfileNginxImage } from '../../server/src/core/container-files.js';
+import { chooseNginxTarget } from '../../server/src/core/nginx-target.js';
 import { describe, expect, it } from 'vitest';
 import { hoverAt } from '../../server/src/features/hover.js';
 import { docsUrl } from '../../server/src/rules/docs-url.js';
@@ -181,5 +184,18 @@ describe('hover on a pass target with variables', () => {
     const analysed = await analyse({ 'site.conf': text });
     const hover = hoverAt(analysed.ctx, analysed.at('$backend_host', 3));
     expect(hover!.markdown).toBe('`http://$backend_host` has nginx variables: which upstream it reaches is only known at run time');
+  });
+});
+
+describe('hover: the nginx version assumed', () => {
+  it('ends upstream and directive hovers with the version and where it came from', async () => {
+    const target = chooseNginxTarget({ detected: { file: '/nowhere/Dockerfile', ...dockerfileNginxImage('FROM nginx:stable\n')! } });
+    const { hover, analysed } = await hoverOn('http://app', 8, 0, { nginxVersion: target.version, nginxTarget: target });
+    const fromFile = path.relative(path.dirname(analysed.ctx.file.path), '/nowhere/Dockerfile');
+    expect(hover!.markdown.endsWith(`\n\n_Assuming nginx 1.30 (${fromFile}:1)._`)).toBe(true);
+    const directive = await hoverOn('proxy_http_version', 2, 0, { nginxTarget: chooseNginxTarget({}) });
+    expect(directive.hover!.markdown).toContain('_Assuming nginx before 1.29.7 (default)._');
+    // Without a target in the options (a caller that did not choose one), nothing is added.
+    expect((await hoverOn('http://app', 8, 0)).hover!.markdown).not.toContain('Assuming');
   });
 });

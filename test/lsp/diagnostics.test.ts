@@ -147,7 +147,12 @@ describe('settings', () => {
     const { client } = await openDokku();
     const watch = client.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles');
     const globs = (watch?.registerOptions as { watchers: Array<{ globPattern: string }> }).watchers.map((w) => w.globPattern);
-    expect(globs).toEqual(['**/*.conf', '**/*.sigil', '**/nginx.tmpl', '**/sites-*/**', '**/.nginx-keepalive.json']);
+    expect(globs).toEqual([
+      '**/*.conf', '**/*.sigil', '**/nginx.tmpl', '**/sites-*/**', '**/.nginx-keepalive.json',
+      // Dockerfiles and compose files: they decide the nginx version assumed.
+      '**/{Dockerfile,Dockerfile.*,*.Dockerfile,Containerfile}',
+      '**/{docker-compose,compose}*.{yml,yaml}',
+    ]);
     expect(client.registrations.some((r) => r.method === 'workspace/didChangeConfiguration')).toBe(true);
   });
 });

@@ -3,6 +3,7 @@
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import type { Finding, Severity, Span } from '../core/types.js';
+import { describeNginxTarget, type NginxTarget } from '../core/nginx-target.js';
 import { docsUrl } from '../rules/docs-url.js';
 import type { RuleMeta } from '../rules/types.js';
 import { VERSION } from './help.js';
@@ -20,6 +21,8 @@ export interface SarifOptions {
   cwd: string;
   /** The rules' metadata, in registry order: a result's ruleIndex points into this list. */
   rules: readonly RuleMeta[];
+  /** The nginx version the findings assume and its origin: the run's properties say it. */
+  nginxTarget?: NginxTarget;
 }
 
 interface ArtifactLocation {
@@ -101,6 +104,21 @@ function result(finding: Finding, file: string, ruleIndex: number, cwd: string) 
   };
 }
 
+/** The run's assumed nginx: `version` null is the pre-1.29.7 default; `file` as results name files. */
+function targetProperties(target: NginxTarget, cwd: string) {
+  const show = (file: string) => artifactLocation(file, cwd).uri;
+  const file = target.file ?? target.undetermined?.file;
+  return {
+    description: describeNginxTarget(target, (shown) => decodeURIComponent(show(shown))),
+    version: target.version ?? null,
+    label: target.label,
+    source: target.source,
+    ...(file !== undefined ? { file: show(file) } : {}),
+    ...(target.line !== undefined || target.undetermined ? { line: target.line ?? target.undetermined!.line } : {}),
+    ...(target.image !== undefined || target.undetermined ? { image: target.image ?? target.undetermined!.image } : {}),
+  };
+}
+
 export function formatSarif(reports: FileReport[], options: SarifOptions): string {
   const findings = reports.flatMap((report) => report.findings);
   const rules = ruleDescriptors(findings, options.rules);
@@ -116,6 +134,7 @@ export function formatSarif(reports: FileReport[], options: SarifOptions): strin
         tool: { driver: { name: 'nginx-keepalive', informationUri: TOOL_INFORMATION_URI, version: VERSION, rules } },
         originalUriBaseIds: { [SOURCE_ROOT]: { uri: `${pathToFileURL(options.cwd).href.replace(/\/?$/, '/')}` } },
         columnKind: 'utf16CodeUnits',
+        ...(options.nginxTarget ? { properties: { nginxTarget: targetProperties(options.nginxTarget, options.cwd) } } : {}),
         results,
       },
     ],

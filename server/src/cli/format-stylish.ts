@@ -8,6 +8,10 @@ import { countSeverities, type FileReport, type SeverityCounts } from './report.
 export interface StylishOptions {
   cwd: string;
   color: boolean;
+  /** The nginx version the findings assume and where it came from ("nginx 1.30 (Dockerfile:1)"): ends the summary. */
+  target?: string;
+  /** Files directory walks skipped as not nginx: counted under the summary, so a missed config is noticed. */
+  skipped?: number;
 }
 
 /** Empty when there is nothing to report, as ESLint's stylish is: a clean run prints nothing. */
@@ -17,7 +21,8 @@ export function formatStylish(reports: FileReport[], options: StylishOptions): s
   if (withFindings.length === 0) return '';
   const sections = withFindings.map((report) => formatFile(report, options.cwd, palette));
   const counts = countSeverities(withFindings.flatMap((report) => report.findings));
-  return `${sections.join('\n')}\n${formatSummary(counts, palette)}\n`;
+  const skipped = options.skipped ? `  ${plural(options.skipped, 'file')} skipped as not nginx (--debug lists them)\n` : '';
+  return `${sections.join('\n')}\n${formatSummary(counts, palette, options.target)}\n${skipped}`;
 }
 
 function formatFile(report: FileReport, cwd: string, palette: Palette): string {
@@ -64,11 +69,13 @@ function severityStyle(severity: Severity, palette: Palette): Style {
   return severity === 'error' ? palette.red : severity === 'warning' ? palette.yellow : palette.cyan;
 }
 
-function formatSummary(counts: SeverityCounts, palette: Palette): string {
+function formatSummary(counts: SeverityCounts, palette: Palette, target: string | undefined): string {
   const total = counts.error + counts.warning + counts.info;
+  // Which nginx the findings are for: they differ on either side of 1.29.7 (cli/run-target.ts).
   const text =
     `\u2716 ${plural(total, 'problem')} ` +
-    `(${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info)`;
+    `(${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info)` +
+    (target === undefined ? '' : `, assuming ${target}`);
   const style = counts.error > 0 ? palette.red : counts.warning > 0 ? palette.yellow : palette.cyan;
   return palette.bold(style(text));
 }

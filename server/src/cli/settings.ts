@@ -6,6 +6,7 @@
 // it would from inside /srv/app. Other paths whose nearest settings file differs get a note saying it is not used.
 import path from 'node:path';
 import { CONFIG_FILE_NAME, findConfigFile, readConfigFile, type ProjectConfig } from '../core/config-file.js';
+import type { ContextGlob } from '../core/given-contexts.js';
 import type { AnalyzeOptions, PathMapping } from '../core/types.js';
 import { createReadScope } from '../model/read-scope.js';
 import { rules as registeredRules } from '../rules/registry.js';
@@ -19,6 +20,10 @@ export interface RunSettings {
   configFile: string | undefined;
   /** The settings file's own mappings still in force (a --path-map of the same prefix replaces one). */
   configPathMap: PathMapping[];
+  /** The settings file's "nginxVersion" (whether or not --nginx-version overrides it). */
+  configNginxVersion: string | undefined;
+  /** The settings file's "contexts", matched relative to its directory (cli/run-target.ts). */
+  contextGlobs: ContextGlob[];
   notes: string[];
 }
 
@@ -39,7 +44,14 @@ export function resolveSettings(options: CheckOptions, cwd: string): RunSettings
   // A --path-map replaces the settings file's mapping of the same prefix.
   const fromCommandLine = new Set(options.pathMap.map((mapping) => mapping.from));
   const configPathMap = (config?.pathMap ?? []).filter((mapping) => !fromCommandLine.has(mapping.from));
-  return { analyze: merge(options, config, configPathMap), configFile: config?.path, configPathMap, notes };
+  return {
+    analyze: merge(options, config, configPathMap),
+    configFile: config?.path,
+    configPathMap,
+    configNginxVersion: config?.nginxVersion,
+    contextGlobs: config?.contexts ?? [],
+    notes,
+  };
 }
 
 /**

@@ -102,6 +102,7 @@ export async function analyzeWorkspace(
     pathMap: options.pathMap,
     readRoots: options.readRoots,
     models: options.models,
+    contexts: options.contexts,
   });
   const crashFile = internalErrorFile(workspace, docs);
   const findings: Finding[] = [];

@@ -8,6 +8,7 @@ import { parseByteSize } from './byte-size.js';
 import { parseNginxVersion } from './options.js';
 import { readRegularFile, type FileRead } from './read-file.js';
 import { checkPathMapping } from './path-map.js';
+import { GIVEN_CONTEXT_NAMES, parseGivenContext, type ContextGlob } from './given-contexts.js';
 import type { PathMapping, SeveritySetting } from './types.js';
 
 export const CONFIG_FILE_NAME = '.nginx-keepalive.json';
@@ -16,7 +17,7 @@ export const KEEPALIVE_CONNECTIONS_RANGE = { minimum: 1, maximum: 10_000 } as co
 /** What parseNginxVersion accepts: "1", "1.25" or "1.25.3". */
 export const NGINX_VERSION_PATTERN = '^\\s*\\d+(\\.\\d+)?(\\.\\d+)?\\s*$';
 /** `$schema` lets editors find the schema; it means nothing to the checker. */
-const KEYS = ['$schema', 'rules', 'nginxVersion', 'keepaliveConnections', 'pathMap', 'maxFileSize'] as const;
+const KEYS = ['$schema', 'rules', 'nginxVersion', 'keepaliveConnections', 'pathMap', 'maxFileSize', 'contexts'] as const;
 
 export interface ProjectConfig {
   /** Absolute path of the file the settings came from. */
@@ -29,6 +30,8 @@ export interface ProjectConfig {
   pathMap: PathMapping[];
   /** Bytes: larger files are not checked. */
   maxFileBytes?: number;
+  /** Glob (relative to the file's directory) -> top-level context of the snippets it matches, in the file's order. */
+  contexts: ContextGlob[];
 }
 
 /** A settings file that cannot be used. `detail` names the key; the caller shows `file` however it shows paths. */
@@ -121,13 +124,14 @@ export function parseConfig(text: string, file: string, knownRuleIds: ReadonlySe
       fail(`unknown key "${key}" (expected one of: ${KEYS.filter((k) => k !== '$schema').join(', ')})`);
     }
   }
-  const config: ProjectConfig = { path: file, rules: readRules(json.rules, knownRuleIds, fail), pathMap: [] };
+  const config: ProjectConfig = { path: file, rules: readRules(json.rules, knownRuleIds, fail), pathMap: [], contexts: [] };
   if (json.nginxVersion !== undefined) config.nginxVersion = readNginxVersion(json.nginxVersion, fail);
   if (json.keepaliveConnections !== undefined) {
     config.keepaliveConnections = readKeepaliveConnections(json.keepaliveConnections, fail);
   }
   if (json.pathMap !== undefined) config.pathMap = readPathMap(json.pathMap, path.dirname(file), fail);
   if (json.maxFileSize !== undefined) config.maxFileBytes = readMaxFileSize(json.maxFileSize, fail);
+  if (json.contexts !== undefined) config.contexts = readContexts(json.contexts, fail);
   return config;
 }
 
@@ -177,5 +181,15 @@ function readPathMap(value: Json, configDirectory: string, fail: Fail): PathMapp
     const checked = checkPathMapping(from, to, configDirectory);
     if (!checked.ok) return fail(checked.part === 'from' ? `"pathMap": ${checked.problem}` : `"pathMap.${from}": ${checked.problem}`);
     return checked.mapping;
+  });
+}
+
+function readContexts(value: Json, fail: Fail): ContextGlob[] {
+  if (!isPlainObject(value)) return fail(`"contexts" must be an object of glob -> ${GIVEN_CONTEXT_NAMES.join('|')}`);
+  return Object.entries(value).map(([pattern, context]) => {
+    if (pattern === '') return fail('"contexts": a glob cannot be empty');
+    const known = parseGivenContext(context);
+    if (!known) return fail(`"contexts.${pattern}": expected one of ${GIVEN_CONTEXT_NAMES.join(', ')}, got ${describe(context)}`);
+    return { pattern, context: known };
   });
 }

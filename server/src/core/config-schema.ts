@@ -5,6 +5,7 @@ import type { Rule } from '../rules/types.js';
 import { BYTE_SIZE_PATTERN, DEFAULT_MAX_FILE_BYTES, MAX_FILE_BYTES_CEILING } from './byte-size.js';
 import { KEEPALIVE_CONNECTIONS_RANGE, NGINX_VERSION_PATTERN, SEVERITY_SETTINGS } from './config-file.js';
 import { DEFAULT_KEEPALIVE_CONNECTIONS } from './options.js';
+import { GIVEN_CONTEXT_NAMES } from './given-contexts.js';
 
 export const CONFIG_SCHEMA_ID =
   'https://raw.githubusercontent.com/nginx-keepalive/nginx-keepalive/main/schemas/nginx-keepalive.schema.json';
@@ -31,7 +32,9 @@ export function buildConfigSchema(rules: readonly Rule[]): Record<string, unknow
         properties: Object.fromEntries(rules.map((rule) => [rule.meta.id, ruleProperty(rule)])),
       },
       nginxVersion: {
-        description: 'The nginx version the configuration runs on, e.g. "1.22.1" (default: before 1.29.7).',
+        description:
+          'The nginx version the configuration runs on, e.g. "1.22.1" (default: the version a Dockerfile or compose ' +
+          'file of the repository names, else before 1.29.7). --nginx-version overrides it.',
         type: 'string',
         pattern: NGINX_VERSION_PATTERN,
       },
@@ -57,6 +60,15 @@ export function buildConfigSchema(rules: readonly Rule[]): Record<string, unknow
           { type: 'string', pattern: BYTE_SIZE_PATTERN },
         ],
         default: `${DEFAULT_MAX_FILE_BYTES / 1024 ** 2}M`,
+      },
+      contexts: {
+        description:
+          'Glob (relative to this file; without "/" it matches the file name anywhere) -> the top-level context of ' +
+          'the snippets it matches when they are checked on their own, e.g. {"snippets/*.conf": "location"}. The ' +
+          'first matching glob wins; a file\'s own "# nginx-keepalive: context=" comment and --context win over it.',
+        type: 'object',
+        propertyNames: { minLength: 1 },
+        additionalProperties: { enum: [...GIVEN_CONTEXT_NAMES] },
       },
     },
   };

@@ -16,6 +16,8 @@ import { isPassDirective, upstreamsAt } from './navigation.js';
 import { passReuse, type ReuseVerdict } from './reuse-pass.js';
 import { balancerCheck, keepaliveCheck, serverList, type CheckStatus, type ReuseCheck } from './reuse-upstream.js';
 import { variableSites } from './variables.js';
+import path from 'node:path';
+import { describeNginxTarget } from '../core/nginx-target.js';
 
 export interface HoverResult {
   markdown: string;
@@ -102,6 +104,21 @@ function directiveHover(located: Located): string[] | undefined {
   return [`**${located.directive.name}**: ${doc.text}`, '', `Rules: ${doc.ruleIds.map(ruleLink).join(', ')}`];
 }
 
+/**
+ * Which nginx the verdicts assume and where that came from (the keepalive defaults changed in 1.29.7), under the
+ * hovers that judge: upstreams, passes and the directives the rules read. Paths relative to the hovered file.
+ */
+function assumption(ctx: FeatureContext): string[] {
+  const target = ctx.options.nginxTarget;
+  if (!target) return [];
+  const from = path.dirname(ctx.file.path);
+  const show = (file: string) => {
+    const relative = path.relative(from, file);
+    return relative === '' ? path.basename(file) : relative;
+  };
+  return ['', `_Assuming ${describeNginxTarget(target, show)}._`];
+}
+
 export function hoverAt(ctx: FeatureContext, offset: number): HoverResult | undefined {
   const located = locate(ctx.file, offset);
   if (!located) return undefined;
@@ -113,11 +130,11 @@ export function hoverAt(ctx: FeatureContext, offset: number): HoverResult | unde
   }
   if (part.kind === 'argument' && part.index === 0) {
     const lines = upstreamHover(ctx, located, options);
-    if (lines) return { markdown: lines.join('\n'), span: part.argument.span };
+    if (lines) return { markdown: [...lines, ...assumption(ctx)].join('\n'), span: part.argument.span };
   }
   if (part.kind === 'name') {
     const lines = directiveHover(located);
-    if (lines) return { markdown: lines.join('\n'), span: directive.nameSpan };
+    if (lines) return { markdown: [...lines, ...assumption(ctx)].join('\n'), span: directive.nameSpan };
   }
   return undefined;
 }

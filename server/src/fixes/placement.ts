@@ -52,7 +52,8 @@ function protocolOf(level: Scope): Protocol {
     if (scope.context === 'stream' || scope.context === 'mail') return 'not-http';
     if (scope.block && HTTP_BLOCKS.has(scope.context)) return 'http';
     if (!scope.parent) {
-      if (rootContextOf(scope.root.file).basis === 'unknown') return 'unknown';
+      // The root's own basis: a context given by --context or the settings file is stated though the file says none.
+      if ((scope.root.basis ?? rootContextOf(scope.root.file).basis) === 'unknown') return 'unknown';
       return HTTP_ROOTS.has(scope.context) ? 'http' : 'not-http';
     }
   }

@@ -81,6 +81,8 @@ export class AnalysisService {
 
   /** Files changed on disk (created, changed or deleted): re-analyse the documents that read them. */
   filesChanged(paths: readonly string[], structural: boolean): void {
+    // A Dockerfile or compose file may have changed: the nginx version is detected again (lsp/settings-store.ts).
+    this.deps.settings.forgetDetections();
     for (const file of paths) this.deps.models.forget(file);
     this.deps.graph.invalidate();
     this.markDirty(structural ? this.deps.documents.all() : paths.flatMap((file) => this.affectedBy(file)));
@@ -88,6 +90,7 @@ export class AnalysisService {
 
   /** Settings, settings files or workspace folders changed: everything is re-analysed. */
   everythingChanged(): void {
+    this.deps.settings.forgetDetections();
     this.deps.graph.invalidate();
     this.markDirty(this.deps.documents.all());
   }

@@ -211,6 +211,8 @@ class LanguageServer {
   /** Rescans the workspace folders; a link it did not follow (it leads outside them) is named in the log. */
   private scanFolders(): void {
     this.index.scan(this.folders);
+    // Detection of the nginx version (Dockerfiles, compose files) is per workspace folder.
+    this.settings.setWorkspaceFolders(this.folders);
     const escaped = [...this.index.escaped];
     if (escaped.length === 0) return;
     this.connection.console.info(

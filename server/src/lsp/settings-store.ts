@@ -5,11 +5,17 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, findConfigFile, readConfigFile, type ProjectConfig } from '../core/config-file.js';
 import type { AnalyzeOptions } from '../core/types.js';
+import { givenContexts } from '../core/given-contexts.js';
+import { chooseNginxTarget, type DetectedImage, type NginxTarget } from '../core/nginx-target.js';
+import { detectNginxImage } from '../cli/version-detect.js';
 import { createReadScope } from '../model/read-scope.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import { DEFAULT_EDITOR_SETTINGS, type EditorSettings, type SettingsReading } from './editor-settings.js';
 
-export type RuleSettings = Pick<AnalyzeOptions, 'nginxVersion' | 'keepaliveConnections' | 'rules' | 'pathMap'>;
+export type RuleSettings = Pick<
+  AnalyzeOptions,
+  'nginxVersion' | 'keepaliveConnections' | 'rules' | 'pathMap' | 'nginxTarget' | 'contexts'
+>;
 
 interface CachedConfig {
   /** What the file was read at: re-read when either differs, so an edit is seen even without file watching. */
@@ -47,6 +53,9 @@ export class SettingsStore {
   private readonly configs = new Map<string, CachedConfig>();
   /** Refused mappings already reported: file, prefix and target. */
   private readonly refusals = new Set<string>();
+  /** The nginx image detected per workspace folder (or per directory outside them), until the disk changes. */
+  private readonly detections = new Map<string, DetectedImage | undefined>();
+  private folders: readonly string[] = [];
 
   constructor(private readonly warn: (message: string) => void) {}
 
@@ -66,13 +75,64 @@ export class SettingsStore {
    * default the file's directory).
    */
   settingsFor(file: string, readRoots?: readonly string[]): RuleSettings {
-    return this.settingsForDirectory(path.dirname(file), readRoots);
+    const settings = this.settingsForDirectory(path.dirname(file), readRoots, file);
+    const project = this.projectConfigFor(path.dirname(file));
+    // The settings file's "contexts" for the root analysed (a file's own comment still wins, in the model).
+    if (project && project.contexts.length > 0) {
+      settings.contexts = givenContexts([file], undefined, project.contexts, path.dirname(project.path));
+    }
+    return settings;
   }
 
   /** The settings of files in `directory` (workspace-wide work uses the first workspace folder's). */
-  settingsForDirectory(directory: string, readRoots: readonly string[] = [directory]): RuleSettings {
+  settingsForDirectory(directory: string, readRoots: readonly string[] = [directory], file?: string): RuleSettings {
     const project = this.projectConfigFor(directory);
-    return mergeSettings(this.editorSettings, project && this.confined(project, readRoots));
+    const merged = mergeSettings(this.editorSettings, project && this.confined(project, readRoots));
+    const nginxTarget = this.targetFor(project, directory, file);
+    return { ...merged, nginxVersion: nginxTarget.version, nginxTarget };
+  }
+
+  /** Files changed on disk, or folders or settings did: Dockerfiles and compose files are looked at again. */
+  forgetDetections(): void {
+    this.detections.clear();
+  }
+
+  /**
+   * As the CLI decides, with the editor's setting in the flag's place but below the project's file (as for every
+   * other key here): the project's "nginxVersion", nginxKeepalive.nginxVersion, a Dockerfile or compose file of the
+   * workspace folder (cli/version-detect.ts), the default.
+   */
+  private targetFor(project: ProjectConfig | undefined, directory: string, file?: string): NginxTarget {
+    if (project?.nginxVersion !== undefined) {
+      return chooseNginxTarget({ settings: { version: project.nginxVersion, file: project.path } });
+    }
+    const editorVersion = this.editorSettings.nginxVersion;
+    if (editorVersion !== undefined) return chooseNginxTarget({ explicit: { version: editorVersion, source: 'editor' } });
+    return chooseNginxTarget({ detected: this.detect(directory, file) });
+  }
+
+  /** The workspace folders: each is searched for Dockerfiles and compose files once, until the disk changes. */
+  setWorkspaceFolders(folders: readonly string[]): void {
+    this.folders = folders.map((folder) => path.resolve(folder));
+    this.detections.clear();
+  }
+
+  /**
+   * Per workspace folder: searched through, then the directories above it up to the repository root. A file outside
+   * every folder: only its own directory and those above it up to the repository root (a file opened from the home
+   * directory must not make the server walk the home directory).
+   */
+  private detect(directory: string, file?: string): DetectedImage | undefined {
+    const folder = this.folders.find((candidate) => isWithin(directory, candidate));
+    const key = folder ?? `outside:${directory}`;
+    if (this.detections.has(key)) return this.detections.get(key);
+    const scope = createReadScope(this.folders);
+    const detected =
+      folder !== undefined
+        ? detectNginxImage({ directories: [folder], first: folder, allows: (link) => scope.allows(link) })
+        : detectNginxImage({ directories: [], first: file ?? directory, allows: () => false });
+    this.detections.set(key, detected);
+    return detected;
   }
 
   /**
@@ -114,4 +174,9 @@ export class SettingsStore {
     this.configs.set(file, { stamp, config });
     return config;
   }
+}
+
+function isWithin(file: string, directory: string): boolean {
+  const relative = path.relative(directory, file);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

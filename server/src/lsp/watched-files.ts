@@ -7,9 +7,21 @@ import type { AnalysisService } from './analysis-service.js';
 import type { OpenDocuments } from './documents.js';
 import { isFileUri, pathOfUri } from './paths.js';
 import type { WorkspaceIndex } from './workspace-index.js';
+import { isContainerFileName } from '../cli/version-detect.js';
 
-/** What the client is asked to watch: nginx configs, Dokku templates, sites-* directories and settings files. */
-export const WATCHED_GLOBS = ['**/*.conf', '**/*.sigil', '**/nginx.tmpl', '**/sites-*/**', `**/${CONFIG_FILE_NAME}`];
+/**
+ * What the client is asked to watch: nginx configs, Dokku templates, sites-* directories and settings files, and the
+ * Dockerfiles and compose files the nginx version is detected from (cli/version-detect.ts).
+ */
+export const WATCHED_GLOBS = [
+  '**/*.conf',
+  '**/*.sigil',
+  '**/nginx.tmpl',
+  '**/sites-*/**',
+  `**/${CONFIG_FILE_NAME}`,
+  '**/{Dockerfile,Dockerfile.*,*.Dockerfile,Containerfile}',
+  '**/{docker-compose,compose}*.{yml,yaml}',
+];
 
 export const watchers = (): FileSystemWatcher[] => WATCHED_GLOBS.map((globPattern) => ({ globPattern }));
 
@@ -24,7 +36,8 @@ export function applyFileEvents(
   for (const event of events) {
     if (!isFileUri(event.uri)) continue;
     const file = pathOfUri(event.uri);
-    if (path.basename(file) === CONFIG_FILE_NAME) {
+    // A Dockerfile or compose file may change the nginx version every analysis assumes, as a settings file may.
+    if (path.basename(file) === CONFIG_FILE_NAME || isContainerFileName(path.basename(file))) {
       settingsChanged = true;
     } else if (event.type === FileChangeType.Deleted) {
       index.remove(file);

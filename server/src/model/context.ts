@@ -151,7 +151,10 @@ export interface RootContext {
  * Top-level `server`/`upstream`/`map` exist in stream too: a server holding stream-only statements (a proxy_pass
  * outside any location, ssl_preread, ...) makes the file a stream snippet, anything else an http one.
  */
-export function rootContextOf(file: ConfigFile): RootContext {
+export function rootContextOf(file: ConfigFile, given?: ContextName): RootContext {
+  // A context given by the caller (--context, the settings file's "contexts") counts as stated, below the file's own
+  // comment: the file knows best where it is included. Not cached: the same model may be checked with other settings.
+  if (given !== undefined && !file.statedContext) return { name: given, basis: 'stated' };
   let context = rootContexts.get(file);
   if (context === undefined) {
     context = readRootContext(file);
@@ -160,8 +163,8 @@ export function rootContextOf(file: ConfigFile): RootContext {
   return context;
 }
 
-export function inferRootContext(file: ConfigFile): ContextName {
-  return rootContextOf(file).name;
+export function inferRootContext(file: ConfigFile, given?: ContextName): ContextName {
+  return rootContextOf(file, given).name;
 }
 
 // Choosing roots asks about every document several times; a file is immutable once built.

@@ -1,0 +1,85 @@
+// Which nginx version a run assumes, and where that came from, so every report can say it: the rules' findings differ
+// on either side of 1.29.7, and a reader must be able to tell which side they were computed for.
+//
+//   chooseNginxTarget(candidates)   the first of: explicit choice (flag / editor), settings file, detection, default
+//   describeNginxTarget(target, show)   "nginx 1.30 (Dockerfile:1)", "nginx before 1.29.7 (default)"
+//
+// The core never reads the disk for this: the CLI and the language server find Dockerfiles and compose files and hand
+// the detection in (core/container-files.ts reads their text).
+import type { ImageMention } from './container-files.js';
+
+export type NginxTargetSource = 'flag' | 'editor' | 'settings' | 'detected' | 'default';
+
+export interface NginxTarget {
+  /** X.Y.Z for analyze(); undefined: the pre-1.29.7 behaviour. */
+  version: string | undefined;
+  /** "1.30", "1.22.1" or "before 1.29.7". */
+  label: string;
+  source: NginxTargetSource;
+  /** The settings file, Dockerfile or compose file it came from (absolute). */
+  file?: string;
+  /** 1-based line of the FROM / image: line. */
+  line?: number;
+  /** The image reference, for a detected version. */
+  image?: string;
+  /** A container file names nginx but not which version, so the default stands: that file, line and image. */
+  undetermined?: { file: string; line: number; image: string; why: string };
+}
+
+export const DEFAULT_TARGET_LABEL = 'before 1.29.7';
+
+export interface DetectedImage extends ImageMention {
+  file: string;
+}
+
+export interface TargetCandidates {
+  /** --nginx-version (CLI) or the editor's nginxKeepalive.nginxVersion (language server): an explicit choice. */
+  explicit?: { version: string; source: 'flag' | 'editor' };
+  settings?: { version: string; file: string };
+  detected?: DetectedImage;
+}
+
+export function chooseNginxTarget(candidates: TargetCandidates): NginxTarget {
+  const { explicit, settings, detected } = candidates;
+  if (explicit) return { version: explicit.version, label: explicit.version, source: explicit.source };
+  if (settings) return { version: settings.version, label: settings.version, source: 'settings', file: settings.file };
+  if (detected?.version.kind === 'version') {
+    return {
+      version: detected.version.version.join('.'),
+      label: detected.version.label,
+      source: 'detected',
+      file: detected.file,
+      line: detected.line,
+      image: detected.image,
+    };
+  }
+  const target: NginxTarget = { version: undefined, label: DEFAULT_TARGET_LABEL, source: 'default' };
+  if (detected?.version.kind === 'unknown') {
+    target.undetermined = { file: detected.file, line: detected.line, image: detected.image, why: detected.version.why };
+  }
+  return target;
+}
+
+const SOURCE_TEXT: Record<'flag' | 'editor', string> = { flag: '--nginx-version', editor: 'nginxKeepalive.nginxVersion setting' };
+
+/** `show` turns an absolute path into what the report prints (relative to the working directory, escaped). */
+export function describeNginxTarget(target: NginxTarget, show: (file: string) => string): string {
+  return `nginx ${target.label} (${targetOrigin(target, show)})`;
+}
+
+export function targetOrigin(target: NginxTarget, show: (file: string) => string): string {
+  switch (target.source) {
+    case 'flag':
+    case 'editor':
+      return SOURCE_TEXT[target.source];
+    case 'settings':
+      return show(target.file!);
+    case 'detected':
+      return `${show(target.file!)}:${target.line}`;
+    case 'default': {
+      const undetermined = target.undetermined;
+      if (!undetermined) return 'default';
+      return `default: ${show(undetermined.file)}:${undetermined.line} ${undetermined.image}, ${undetermined.why}`;
+    }
+  }
+}
