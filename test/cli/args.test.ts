@@ -29,6 +29,11 @@ describe('parseCommandLine', () => {
       configPath: undefined,
       keepaliveConnections: undefined,
       jobs: os.availableParallelism(),
+      stdin: false,
+      stdinFilename: undefined,
+      debug: false,
+      context: undefined,
+      maxFileBytes: undefined,
     });
   });
 
@@ -37,7 +42,8 @@ describe('parseCommandLine', () => {
       'check', 'a.conf', 'deploy/**/*.conf', '--format', 'json', '--nginx-version', '1.22.1',
       '--path-map', '/etc/nginx/=deploy/nginx', '--path-map', '/opt/x=/abs/y', '--color', '--fix',
       '--max-warnings', '3', '--rule', 'include=off', '--rule', 'syntax=warning', '--rule', 'include=info',
-      '--config', 'ci/nk.json', '--keepalive-connections', '32', '--jobs', '3',
+      '--config', 'ci/nk.json', '--keepalive-connections', '32', '--jobs', '3', '--debug', '--context', 'location',
+      '--max-file-size', '20M',
     );
     expect(options).toEqual({
       patterns: ['a.conf', 'deploy/**/*.conf'],
@@ -54,6 +60,11 @@ describe('parseCommandLine', () => {
       configPath: path.resolve('/work/repo', 'ci/nk.json'),
       keepaliveConnections: 32,
       jobs: 3,
+      stdin: false,
+      stdinFilename: undefined,
+      debug: true,
+      context: 'location',
+      maxFileBytes: 20 * 1024 * 1024,
     });
   });
 
@@ -63,6 +74,14 @@ describe('parseCommandLine', () => {
     expect(checkOptions('check', '--format=github').format).toBe('github');
     expect(checkOptions('check', '--max-warnings', '0').maxWarnings).toBe(0);
     expect(checkOptions('check', '-c', '/abs/x.json').configPath).toBe('/abs/x.json');
+  });
+
+  it('reads - (stdin) and --stdin-filename, resolved against the working directory', () => {
+    expect(checkOptions('check', '-')).toMatchObject({ patterns: ['-'], stdin: true, stdinFilename: undefined });
+    expect(checkOptions('check', '-', '--stdin-filename', 'sites/app.conf')).toMatchObject({
+      stdin: true,
+      stdinFilename: path.resolve('/work/repo', 'sites/app.conf'),
+    });
   });
 
   it('completes a two-part nginx version', () => {
@@ -97,6 +116,9 @@ describe('parseCommandLine', () => {
     [['check', '--path-map', '/etc/nginx'], /invalid --path-map "\/etc\/nginx" \(expected FROM=TO/],
     [['check', '--path-map', '=x'], /invalid --path-map/],
     [['check', '--stdio'], /--stdio only applies/],
+    [['check', '-', 'a.conf'], /"-" \(stdin\) cannot be combined with other paths/],
+    [['check', 'a.conf', '--stdin-filename', 'x.conf'], /--stdin-filename only applies to "check -"/],
+    [['check', '-', '--stdin-filename', ''], /--stdin-filename needs a file path/],
   ])('rejects %j with a one-line usage error', (argv, message) => {
     let thrown: unknown;
     try {

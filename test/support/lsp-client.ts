@@ -1,5 +1,6 @@
 // A real LSP client for tests: spawns the language server as its own process (`node dist/server.js --stdio`, or
-// `node dist/cli.js lsp --stdio`) and speaks JSON-RPC to it over the process's real stdin/stdout.
+// `node dist/cli.js lsp --stdio`, or the single executable's `lsp --stdio`) and speaks JSON-RPC to it over the
+// process's real stdin/stdout.
 //
 //   const client = await LspClient.start({ workspace: dir, settings: { rules: { include: 'off' } } });
 //   const doc = client.open(path.join(dir, 'nginx.conf'), text);      // didOpen; returns { uri, version }
@@ -53,6 +54,12 @@ export interface StartOptions {
   entry?: 'server' | 'cli';
   /** Advertise codeAction/resolve support for `edit` (default false: the server then fills edits in directly). */
   resolveCodeActionEdits?: boolean;
+  /** Start this program with `lsp --stdio` instead of node (the single executable of `npm run build:binary`). */
+  executable?: string;
+  /** The server's working directory (default: the repository). */
+  cwd?: string;
+  /** The server's environment (default: this process's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 type Waiter = { uri: string; predicate: (params: PublishDiagnosticsParams) => boolean; resolve: (params: PublishDiagnosticsParams) => void };
@@ -116,7 +123,11 @@ export class LspClient {
 
   static async start(options: StartOptions = {}): Promise<LspClient> {
     const args = options.entry === 'cli' ? ['dist/cli.js', 'lsp', '--stdio'] : ['dist/server.js', '--stdio'];
-    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: 'pipe' });
+    const [program, programArgs] = options.executable
+      ? [options.executable, ['lsp', '--stdio']]
+      : [process.execPath, args];
+    const cwd = options.cwd ?? REPO_ROOT;
+    const child = spawn(program, programArgs, { cwd, env: options.env ?? process.env, stdio: 'pipe' });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const client = new LspClient(child, connection, options.settings ?? {});
     LspClient.running.add(client);

@@ -7,6 +7,7 @@ import { parseByteSize } from '../core/byte-size.js';
 import { KEEPALIVE_CONNECTIONS_RANGE, SEVERITY_SETTINGS } from '../core/config-file.js';
 import { parseNginxVersion as parseVersionTriple } from '../core/options.js';
 import { checkPathMapping } from '../core/path-map.js';
+import { GIVEN_CONTEXT_NAMES, parseGivenContext, type GivenContextName } from '../core/given-contexts.js';
 import type { PathMapping, SeveritySetting } from '../core/types.js';
 import { findRule } from '../rules/registry.js';
 import { shouldUseColor, type ColorEnvironment } from './color.js';
@@ -42,6 +43,14 @@ export interface CheckOptions {
   jobs: number;
   /** --max-file-size in bytes; undefined: the settings file's, else the default. */
   maxFileBytes: number | undefined;
+  /** --context: the top-level context of every checked file whose own comment states none (core/given-contexts.ts). */
+  context: GivenContextName | undefined;
+  /** `check -`: the one file is read from stdin (cli/stdin.ts); `patterns` is then `['-']`. */
+  stdin: boolean;
+  /** --stdin-filename, absolute: the name the stdin file goes by (only with `-`). */
+  stdinFilename: string | undefined;
+  /** --debug: name on stderr each file a directory walk skipped, and why (cli/discover.ts). */
+  debug?: boolean;
 }
 
 export type Command =
@@ -74,6 +83,9 @@ const OPTIONS = {
   'keepalive-connections': { type: 'string' },
   jobs: { type: 'string', short: 'j' },
   'max-file-size': { type: 'string' },
+  context: { type: 'string' },
+  'stdin-filename': { type: 'string' },
+  debug: { type: 'boolean' },
 } as const;
 
 /** More threads than this only adds start-up cost and memory. */
@@ -110,8 +122,21 @@ export function parseCommandLine(argv: string[], environment: ParseEnvironment):
       ),
       jobs: parseInteger('--jobs', values.jobs, 1, MAX_JOBS) ?? os.availableParallelism(),
       maxFileBytes: parseMaxFileSize(values['max-file-size']),
+      context: parseContext(values.context),
+      stdin: parseStdin(rest, values['stdin-filename']),
+      stdinFilename: values['stdin-filename'] === undefined ? undefined : path.resolve(environment.cwd, values['stdin-filename']),
+      debug: values.debug === true,
     },
   };
+}
+
+/** `-` reads one file from stdin, so it stands alone: mixed with paths, which of them would --stdin-filename name? */
+function parseStdin(paths: string[], stdinFilename: string | undefined): boolean {
+  const stdin = paths.includes('-');
+  if (stdin && paths.length > 1) throw new UsageError('"-" (stdin) cannot be combined with other paths');
+  if (stdinFilename !== undefined && !stdin) throw new UsageError('--stdin-filename only applies to "check -" (stdin)');
+  if (stdinFilename === '') throw new UsageError('--stdin-filename needs a file path');
+  return stdin;
 }
 
 function parseFixMode(fix: boolean | undefined, dryRun: boolean | undefined, format: string | undefined): FixMode {
@@ -129,6 +154,13 @@ function parseInteger(flag: string, value: string | undefined, minimum: number, 
     throw new UsageError(`invalid ${flag} "${value}" (expected ${range})`);
   }
   return number;
+}
+
+function parseContext(value: string | undefined): GivenContextName | undefined {
+  if (value === undefined) return undefined;
+  const context = parseGivenContext(value);
+  if (!context) throw new UsageError(`invalid --context "${value}" (expected one of: ${GIVEN_CONTEXT_NAMES.join(', ')})`);
+  return context;
 }
 
 function parseMaxFileSize(value: string | undefined): number | undefined {

@@ -12,9 +12,14 @@ Usage:
 
 Paths (default: .):
   file          checked whatever its name
-  directory     walked for *.conf, nginx.conf*, *.nginx, and *.sigil / *.tmpl files that contain
-                nginx directives; .git, .hg, .svn and node_modules are skipped
+  directory     walked for *.conf, nginx.conf* and *.nginx, and for any other file whose text is
+                nginx (site files without an extension, *.template, *.j2, *.sigil, *.tmpl); data,
+                code and documents (*.json, *.yml, *.md, *.js...) are never read, and .git,
+                node_modules, vendor and .venv are skipped; finding no nginx file is an error
   'glob'        quoted, e.g. 'deploy/**/*.conf'; matching files are checked whatever their name
+  -             one file read from stdin (alone; not a terminal), e.g. nginx -T | nginx-keepalive check -
+  An nginx -T dump (piped, or saved and checked as a file) is split into its files: findings name
+  their paths on the server; --fix-dry-run prints a patch against them, --fix refuses (exit 2).
   Binary files are skipped with a note.
 
 Options:
@@ -28,16 +33,26 @@ Options:
       --rule <RULE=SEVERITY>    off, info, warning or error; repeatable, e.g. --rule include=off
       --max-warnings <N>        fail on warnings only when there are more than N
                                 (default: any warning fails)
-      --nginx-version <X.Y.Z>   nginx version the configs run on (default: before 1.29.7)
+      --nginx-version <X.Y.Z>   nginx version the configs run on (default: the settings file's, else
+                                the one a Dockerfile or compose file of the repository names, else
+                                before 1.29.7; the summary line says which was assumed)
+      --context <CONTEXT>       top-level context of the checked files that state none themselves:
+                                main, http, server, location, stream or upstream (for a snippet
+                                checked alone; a "# nginx-keepalive: context=" comment wins)
       --keepalive-connections <N>
                                 the N of the "keepalive N;" fixes insert (default: 16)
       --path-map <FROM=TO>      read includes under FROM from TO (relative to the current directory);
                                 repeatable, e.g. --path-map /etc/nginx=deploy/nginx. Includes are
                                 followed only inside the checked paths and the mapped directories
   -j, --jobs <N>                threads analysing at once (default: the number of CPUs); the report
-                                is the same for any N (--fix and --fix-dry-run use one)
+                                is the same for any N (--fix and --fix-dry-run use one; so does the
+                                single executable of npm run build:binary)
       --max-file-size <SIZE>    files larger than this are not checked, and an error says so
                                 (default: 10M; e.g. 512K, 20M, or bytes)
+      --stdin-filename <PATH>   with -: the name stdin's file goes by in the report, for its includes
+                                (its directory is the checked path), context and settings file;
+                                --fix then prints the fixed text on stdout and the report on stderr
+      --debug                   list on stderr each file a directory walk skipped, and why
   -c, --config <file>           settings file to use instead of the nearest .nginx-keepalive.json
       --color, --no-color       force color on or off (default: on for a terminal; NO_COLOR and
                                 FORCE_COLOR are respected)
@@ -46,7 +61,8 @@ Options:
 
 Settings (.nginx-keepalive.json, the nearest one above the first path; flags override it):
   {"rules": {"include": "off"}, "nginxVersion": "1.22.1", "keepaliveConnections": 32,
-   "pathMap": {"/etc/nginx": "deploy/nginx"}, "maxFileSize": "20M"}
+   "pathMap": {"/etc/nginx": "deploy/nginx"}, "maxFileSize": "20M",
+   "contexts": {"snippets/*.conf": "location"}}
                                                        pathMap targets are relative to the file
 
 Suppressions (comments in the checked files):

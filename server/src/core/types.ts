@@ -1,5 +1,6 @@
 // Shared vocabulary of the headless core. Nothing here may import the LSP transport or vscode.
-import type { ConfigFile } from '../model/types.js';
+import type { ConfigFile, ContextName } from '../model/types.js';
+import type { NginxTarget } from './nginx-target.js';
 
 /** Zero-based line; zero-based column in UTF-16 code units (the LSP's and JavaScript's unit). */
 export interface Position {
@@ -54,6 +55,12 @@ export interface FileHost {
    */
   glob(pattern: string, confinement?: GlobConfinement): string[];
   exists(path: string): boolean;
+  /**
+   * True for a host that is not this machine's disk (an `nginx -T` dump's files, core/virtual-host.ts): its paths
+   * name files on another machine, so no symlink is resolved here to identify them and no read scope over the local
+   * disk applies; the host holds exactly what may be read.
+   */
+  virtual?: boolean;
 }
 
 /** How far an include glob may reach, and where it tells what it left out. */
@@ -91,6 +98,16 @@ export interface PathMapping {
 export interface AnalyzeOptions {
   /** Target nginx version, e.g. "1.22.1"; undefined means the pre-1.29.7 behaviour. */
   nginxVersion?: string;
+  /**
+   * Where nginxVersion came from (flag, settings file, a Dockerfile...), for reports and hovers; the rules read only
+   * nginxVersion.
+   */
+  nginxTarget?: NginxTarget;
+  /**
+   * The top-level context of documents checked on their own, by absolute path (--context, the settings file's
+   * "contexts"): a root file without a `# nginx-keepalive: context=` comment of its own takes it, as stated.
+   */
+  contexts?: Readonly<Record<string, ContextName>>;
   /** Per-rule severity overrides. */
   rules?: Record<string, SeveritySetting>;
   /** Absolute include prefixes mapped onto local directories, e.g. /etc/nginx -> deploy/nginx. */

@@ -3,6 +3,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
+import { embeddedAsset } from '../sea.js';
 
 const GRAMMAR_WASM = 'tree-sitter-nginx.wasm';
 const RUNTIME_WASM = 'web-tree-sitter.wasm';
@@ -44,9 +45,20 @@ function findWasm(fileName: string): string {
   return found;
 }
 
-async function createParser(): Promise<NginxParser> {
+/** The wasm runtime and the grammar: the single executable's own assets, else the files found on disk. */
+async function loadLanguage(): Promise<Language> {
+  const runtime = embeddedAsset(RUNTIME_WASM);
+  if (runtime) {
+    // Emscripten takes the bytes as they are and looks for no file; the grammar is an asset beside it.
+    await Parser.init({ wasmBinary: runtime.buffer as ArrayBuffer });
+    return Language.load(embeddedAsset(GRAMMAR_WASM)!);
+  }
   await Parser.init({ locateFile: () => findWasm(RUNTIME_WASM) });
-  const language = await Language.load(readFileSync(findWasm(GRAMMAR_WASM)));
+  return Language.load(readFileSync(findWasm(GRAMMAR_WASM)));
+}
+
+async function createParser(): Promise<NginxParser> {
+  const language = await loadLanguage();
   const parser = new Parser();
   parser.setLanguage(language);
   return {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { BatchResult, BatchTask } from './analyze-batch.js';
+import { runningAsSingleExecutable } from '../../sea.js';
 
 export interface TaskMessage {
   id: number;
@@ -22,9 +23,12 @@ export interface BatchRunner {
 
 /**
  * The worker bundle next to the running CLI bundle; undefined when there is none (the TypeScript sources run
- * directly, e.g. under a test runner), in which case the caller analyses on the main thread only.
+ * directly, e.g. under a test runner), in which case the caller analyses on the main thread only. The single
+ * executable has none either: a worker would have to be a file on disk or a string run with eval, and neither is
+ * wanted (see test/robustness/security.test.ts), so it runs --jobs 1 whatever is asked.
  */
 export function workerScript(): URL | undefined {
+  if (runningAsSingleExecutable()) return undefined;
   const script = new URL('./cli-worker.js', import.meta.url);
   return script.protocol === 'file:' && existsSync(fileURLToPath(script)) ? script : undefined;
 }
