@@ -1,6 +1,7 @@
 // The offending source line with the finding's span underlined, as compilers print it.
 import type { Span } from '../core/types.js';
 import type { Style } from './color.js';
+import { mustEscape } from './paths.js';
 
 export interface FrameStyles {
   gutter: Style;
@@ -22,7 +23,9 @@ export function codeFrame(lines: readonly string[], span: Span, styles: FrameSty
   if (fullLine === undefined) return [];
   const lineNumber = String(span.start.line + 1);
   const fullEnd = span.end.line === span.start.line ? Math.min(span.end.column, fullLine.length) : fullLine.length;
-  const { lineText, start, end } = excerpt(fullLine, Math.min(span.start.column, fullLine.length), fullEnd);
+  const cut = excerpt(fullLine, Math.min(span.start.column, fullLine.length), fullEnd);
+  const { start, end } = cut;
+  const lineText = visible(cut.lineText);
   const width = Math.max(1, end - start);
   const indent = lineText.slice(0, start).replace(/[^\t]/g, ' ');
   const underline = `^${'~'.repeat(width - 1)}`;
@@ -30,6 +33,27 @@ export function codeFrame(lines: readonly string[], span: Span, styles: FrameSty
     `${styles.gutter(`${lineNumber} |`)} ${lineText}`,
     `${styles.gutter(`${' '.repeat(lineNumber.length)} |`)} ${indent}${styles.marker(underline)}`,
   ];
+}
+
+/**
+ * The line with every character a terminal would act on (ESC sequences, bidi overrides, a carriage return) replaced by
+ * one visible character, so a config cannot rewrite the screen or forge report lines, and the caret stays aligned:
+ * C0 controls become their Unicode control pictures (ESC shows as ␛), the others U+FFFD. Tabs are kept.
+ */
+function visible(line: string): string {
+  let result = '';
+  for (let i = 0; i < line.length; i++) {
+    const code = line.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && line.charCodeAt(i + 1) >= 0xdc00 && line.charCodeAt(i + 1) <= 0xdfff) {
+      result += line.slice(i, i + 2);
+      i++;
+    } else if (code === 0x09 || !mustEscape(code)) {
+      result += line[i];
+    } else {
+      result += code < 0x20 ? String.fromCharCode(0x2400 + code) : code === 0x7f ? '\u2421' : '\ufffd';
+    }
+  }
+  return result;
 }
 
 /** Longest source line shown whole; a longer one is cut around the span, marked with `…` where cut. */

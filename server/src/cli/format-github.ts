@@ -1,7 +1,7 @@
 // GitHub Actions workflow commands: one `::error file=…,line=…::message` line per finding, which the runner turns into
 // annotations on the pull request's diff. No summary line: the annotations are the report.
 import type { Finding, Severity } from '../core/types.js';
-import { displayPath } from './paths.js';
+import { displayPath, withoutControlCharacters } from './paths.js';
 import type { FileReport } from './report.js';
 
 const COMMAND: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
@@ -36,5 +36,6 @@ function annotation(file: string, finding: Finding): string {
   ]
     .map(([key, value]) => `${key}=${escapeProperty(value!)}`)
     .join(',');
-  return `::${COMMAND[finding.severity]} ${properties}::${escapeData(finding.message)}`;
+  // A message may quote config text: control characters escaped as in stylish output, so the log stays as written.
+  return `::${COMMAND[finding.severity]} ${properties}::${escapeData(withoutControlCharacters(finding.message))}`;
 }

@@ -2,7 +2,7 @@
 import type { Finding, Severity } from '../core/types.js';
 import { createPalette, type Palette, type Style } from './color.js';
 import { codeFrame, splitSourceLines } from './code-frame.js';
-import { displayPath } from './paths.js';
+import { displayPath, withoutControlCharacters } from './paths.js';
 import { countSeverities, type FileReport, type SeverityCounts } from './report.js';
 
 export interface StylishOptions {
@@ -48,7 +48,7 @@ function columnWidths(findings: Finding[]): ColumnWidths {
   for (const finding of findings) {
     widths.location = Math.max(widths.location, location(finding).length);
     widths.severity = Math.max(widths.severity, finding.severity.length);
-    widths.message = Math.max(widths.message, finding.message.length);
+    widths.message = Math.max(widths.message, shownMessage(finding).length);
   }
   return widths;
 }
@@ -57,8 +57,13 @@ function columnWidths(findings: Finding[]): ColumnWidths {
 function formatMessageLine(finding: Finding, widths: ColumnWidths, palette: Palette): string {
   const position = palette.dim(location(finding).padEnd(widths.location));
   const severity = severityStyle(finding.severity, palette)(finding.severity.padEnd(widths.severity));
-  const message = finding.message.padEnd(widths.message);
+  const message = shownMessage(finding).padEnd(widths.message);
   return `  ${position}  ${severity}  ${message}  ${palette.dim(finding.ruleId)}`;
+}
+
+/** A message may quote config text (an include's argument): escaped like a file name, so it cannot drive the terminal. */
+function shownMessage(finding: Finding): string {
+  return withoutControlCharacters(finding.message);
 }
 
 function location(finding: Finding): string {

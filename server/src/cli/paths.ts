@@ -71,7 +71,8 @@ function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
-function mustEscape(code: number): boolean {
+/** Control characters, bidi overrides, line separators and lone surrogates: what could rewrite a terminal or a line. */
+export function mustEscape(code: number): boolean {
   return (
     code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 || code === 0x061c ||
     code === 0x200e || code === 0x200f || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069) ||
