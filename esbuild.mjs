@@ -3,6 +3,7 @@ import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, existsSync, chmodSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { REQUIRE_BANNER } from './scripts/bundle-ts.mjs';
 
 const require = createRequire(import.meta.url);
 const dist = 'dist';
@@ -24,15 +25,15 @@ const common = {
 
 const entries = [
   { entryPoints: ['server/src/cli/main.ts'], outfile: `${dist}/cli.js`, format: 'esm',
-    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __nkCreateRequire } from 'node:module'; const require = __nkCreateRequire(import.meta.url);" } },
+    banner: { js: `#!/usr/bin/env node\n${REQUIRE_BANNER}` } },
   // The worker threads of `check --jobs N`; cli.js looks for it beside itself.
   { entryPoints: ['server/src/cli/parallel/worker.ts'], outfile: `${dist}/cli-worker.js`, format: 'esm',
-    banner: { js: "import { createRequire as __nkCreateRequire } from 'node:module'; const require = __nkCreateRequire(import.meta.url);" } },
+    banner: { js: REQUIRE_BANNER } },
 ];
 if (existsSync('server/src/lsp/main.ts')) {
   // ESM like cli.js (the package is "type": "module"); editors start it with --stdio or --node-ipc.
   entries.push({ entryPoints: ['server/src/lsp/main.ts'], outfile: `${dist}/server.js`, format: 'esm',
-    banner: { js: "import { createRequire as __nkCreateRequire } from 'node:module'; const require = __nkCreateRequire(import.meta.url);" } });
+    banner: { js: REQUIRE_BANNER } });
 }
 if (existsSync('client/src/extension.ts')) {
   // CommonJS for the extension host; vscode is provided by it. The language client's kill helper is a shell script

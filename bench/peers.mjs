@@ -11,7 +11,7 @@ const root = path.resolve(here, '..');
 export const PEER_CACHE = process.env.NK_BENCH_PEERS ?? path.join(os.homedir(), '.cache', 'nginx-keepalive', 'bench-peers');
 
 /**
- * kind: pypi or npm. role: linter (analyses, as we do) or parser (only parses: a floor rather than a rival).
+ * kind: pypi or npm. role: linter (analyzes, as we do) or parser (only parses: a floor rather than a rival).
  * many(dir, files, listFile): argv checking all files in one process (listFile holds them one per
  * line, for tools reading stdin). one(file): argv for a single file, as a pre-commit hook would run it.
  */

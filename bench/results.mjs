@@ -17,7 +17,7 @@ export function tablesOf(results) {
   return tables;
 }
 
-/** The fastest peer by wall time; with role 'linter', the fastest of those that analyse as we do. */
+/** The fastest peer by wall time; with role 'linter', the fastest of those that analyze as we do. */
 export function fastestPeer(throughput, role) {
   return throughput.rows.filter((row) => !row.ours && (!role || row.role === role)).sort((a, b) => a.wall - b.wall)[0];
 }

@@ -7,22 +7,17 @@
 // Two numbers per tree: "walk" is the whole rule (names, then the sniffs); "content" is the strict content sniff
 // alone on every readable file whatever its name, i.e. how the sniff does when a name says nothing.
 // Usage: node scripts/measure-sniff.mjs [non-nginx trees...]     (the README quotes its output)
-import { build } from 'esbuild';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { importTs } from './bundle-ts.mjs';
 
 const repo = path.resolve(import.meta.dirname, '..');
 const corpus = process.env.CORPUS_DIR ?? path.resolve(repo, '../shared/corpus');
 const trees = process.argv.length > 2 ? process.argv.slice(2) : [path.join(repo, 'node_modules'), '/etc'];
 
 // The TypeScript sources, bundled on the fly: the numbers are those of the code in the working tree.
-const out = mkdtempSync(path.join(os.tmpdir(), 'measure-sniff-'));
-const bundle = path.join(out, 'nginx-files.mjs');
-await build({ entryPoints: [path.join(repo, 'server/src/cli/nginx-files.ts')], bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'error' });
-const sniff = await import(pathToFileURL(bundle).href);
-rmSync(out, { recursive: true, force: true });
+const { modules: sniff, cleanup } = await importTs('measure-sniff', "export * from './server/src/cli/nginx-files.ts';");
+cleanup();
 
 /** What a walk decides for `name` with these bytes (the same steps as classifyFile, without the file system). */
 function walkClaims(name, bytes) {

@@ -6,7 +6,7 @@
 //   this test cannot create without touching the system); the environment of the manifest's runs is reproduced:
 //   Debian's conf-directory files (mime.types, fastcgi_params, snippets/...) beside the copy, and the dynamic modules
 //   Debian packages here loaded. The counts are pinned and every exclusion is named, so the set cannot silently shrink.
-// - Every file that must parse cleanly is analysed alone, and the findings per rule are printed as a table (before and
+// - Every file that must parse cleanly is analyzed alone, and the findings per rule are printed as a table (before and
 //   after fixAll); the main rules must find something, no rule may crash, and fixAll must be idempotent on every file
 //   and never leave a syntax problem behind.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -135,7 +135,7 @@ describe('corpus files nginx accepted: fixed copies pass nginx -t', () => {
 });
 
 describe('corpus: findings per rule', () => {
-  it(`analyses and fixes every file that must parse cleanly (${EXPECTED.mustParseClean} files)`, { timeout: 600_000 }, async () => {
+  it(`analyzes and fixes every file that must parse cleanly (${EXPECTED.mustParseClean} files)`, { timeout: 600_000 }, async () => {
     expect(clean.length).toBe(EXPECTED.mustParseClean);
     const before = new Map<string, { findings: number; files: Set<string> }>();
     const after = new Map<string, { findings: number; files: Set<string> }>();
@@ -151,7 +151,7 @@ describe('corpus: findings per rule', () => {
       const again = await fixAll([{ path: entry.absPath, text: fixedText }], { host: isolated });
       if (again.texts.size > 0) problems.push(`${entry.file}: fixAll is not idempotent (a second run changes it again)`);
     }
-    console.log(`Findings per rule in ${clean.length} corpus files (each analysed alone):\n${table(before, after)}`);
+    console.log(`Findings per rule in ${clean.length} corpus files (each analyzed alone):\n${table(before, after)}`);
     expect(problems, problems.join('\n')).toEqual([]);
     expect(before.get(INTERNAL_ERROR_RULE_ID)?.findings ?? 0, 'a rule crashed on the corpus').toBe(0);
     expect(MAIN_RULES.filter((id) => (before.get(id)?.findings ?? 0) === 0), 'main rules that found nothing').toEqual([]);

@@ -1,6 +1,6 @@
 // The parser against the real-world corpus: files real nginx accepted (and the Dokku/ingress-nginx templates) must
 // give no `syntax` finding; files nginx rejected with a syntax error in the file itself must give one.
-// Each file is analysed alone, with a file host that knows no other file: includes are other rules' business.
+// Each file is analyzed alone, with a file host that knows no other file: includes are other rules' business.
 import { readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../server/src/core/analyze.js';

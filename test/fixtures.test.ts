@@ -1,5 +1,5 @@
-// Fixture-driven rule tests. Every file test/fixtures/**/*.{conf,sigil,tmpl,j2} is analysed alone, as a root; every
-// directory test/fixtures/**/<name>.d/ is one case whose files are analysed together (its nginx.conf first, as the
+// Fixture-driven rule tests. Every file test/fixtures/**/*.{conf,sigil,tmpl,j2} is analyzed alone, as a root; every
+// directory test/fixtures/**/<name>.d/ is one case whose files are analyzed together (its nginx.conf first, as the
 // main file). Expectations are `# expect: <rule-id>` markers in the files (see support/expectations.ts): every
 // finding must be expected and every expectation met.
 //
@@ -7,7 +7,7 @@
 // fixed with fixAll (same options: the fixture's nginx-version, the other files of a `.d` case), and
 //   1. the fixed text must equal the golden byte for byte (files of a `.d` case without a golden must not change, and
 //      no file outside the case may change);
-//   2. the golden, analysed under the input's name, must be clean: no finding of any rule the input expected (at any
+//   2. the golden, analyzed under the input's name, must be clean: no finding of any rule the input expected (at any
 //      severity), no syntax finding, and no error or warning of any rule. `info` findings of other rules are allowed
 //      (they are advice, not problems a fix leaves behind). The golden's own `# expect:` markers are ignored: they are
 //      the input's markers, carried through by the fix;
@@ -115,7 +115,7 @@ async function checkGoldensClean(fixture: FixtureCase, parsed: Map<string, Parse
   const fixedRules = expectedRuleIds(parsed);
   for (const finding of await analyze(goldenDocs, options)) {
     const remains = fixedRules.has(finding.ruleId) || finding.ruleId === 'syntax' || finding.severity !== 'info';
-    if (remains) problems.push(`golden is not clean (analysed under its input's name): ${describeFinding(finding)}`);
+    if (remains) problems.push(`golden is not clean (analyzed under its input's name): ${describeFinding(finding)}`);
   }
   const again = await fixAll(goldenDocs, options);
   for (const [file, text] of again.texts) {

@@ -1,6 +1,6 @@
 // package.json's contributes.configuration, built from the rule registry so the Settings editor lists every rule
-// with its default severity and description. Build-time only: scripts/build-manifest.mjs writes its output into
-// package.json (`npm run manifest`) and test/extension-manifest.test.ts fails when the two differ. The extension
+// with its default severity and description. Build-time only: scripts/generate.mjs writes its output into
+// package.json (`npm run generate`) and test/generated.test.ts fails when the two differ. The extension
 // bundle never imports it.
 //
 // The defaults are "unset" ({} / "" / null), which the server reads as "not chosen": the client sends the whole

@@ -82,7 +82,7 @@ describe('analyzeWithJobs', () => {
 
       const { findings, plan } = await inParallel(documents, root);
       expect(plan).toMatchObject({ threads: 2, batches: 2 });
-      // The interaction was not guessed from the texts: the batches were analysed apart, then merged.
+      // The interaction was not guessed from the texts: the batches were analyzed apart, then merged.
       expect(plan.merges).toBe(1);
       expect(findings).toEqual(single);
     });

@@ -84,7 +84,7 @@ describe('the core on the Debian layout', () => {
     expect(result.remaining).toEqual([]);
   });
 
-  it('--jobs: batches reaching the file under different names are analysed together', async () => {
+  it('--jobs: batches reaching the file under different names are analyzed together', async () => {
     const root = debianLayout();
     let plan: ParallelPlan | undefined;
     const workerBundle = pathToFileURL(path.resolve(import.meta.dirname, '../../dist/cli-worker.js'));

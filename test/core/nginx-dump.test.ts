@@ -1,5 +1,5 @@
 // `nginx -T` output split back into files (core/nginx-dump.ts), and the in-memory FileHost its includes resolve in
-// (core/virtual-host.ts): analysed without reading anything from this machine's disk.
+// (core/virtual-host.ts): analyzed without reading anything from this machine's disk.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -7,7 +7,7 @@ import { chooseNginxTarget } from '../../server/src/core/nginx-target.js';
 import { describe, expect, it } from 'vitest';
 import { hoverAt } from '../../server/src/features/hover.js';
 import { docsUrl } from '../../server/src/rules/docs-url.js';
-import { analyse } from './support.js';
+import { analyze } from './support.js';
 
 const SITE = `http {
     upstream app {
@@ -57,14 +57,14 @@ const SITE = `http {
 `;
 
 async function hoverOn(needle: string, delta: number, nth = 0, options = {}) {
-  const analysed = await analyse({ 'nginx.conf': SITE }, undefined, options);
-  const hover = hoverAt(analysed.ctx, analysed.at(needle, delta, nth));
-  return { hover, analysed };
+  const analyzed = await analyze({ 'nginx.conf': SITE }, undefined, options);
+  const hover = hoverAt(analyzed.ctx, analyzed.at(needle, delta, nth));
+  return { hover, analyzed };
 }
 
 describe('hover on a pass target', () => {
   it('shows the servers, the keepalive and a reused location with each reason', async () => {
-    const { hover, analysed } = await hoverOn('http://app', 8, 0);
+    const { hover, analyzed } = await hoverOn('http://app', 8, 0);
     expect(hover).toBeDefined();
     const markdown = hover!.markdown;
     expect(markdown).toContain('**upstream `app`** · nginx.conf:2');
@@ -75,7 +75,7 @@ describe('hover on a pass target', () => {
     expect(markdown).toContain('- ✓ **HTTP version**: `proxy_http_version 1.1;` on location /good/ (nginx.conf:19)');
     expect(markdown).toContain('- ✓ **Connection header**: `proxy_set_header Connection "";` on location /good/');
     // The hover covers the target argument.
-    expect(analysed.text.slice(hover!.span.startOffset, hover!.span.endOffset)).toBe('http://app');
+    expect(analyzed.text.slice(hover!.span.startOffset, hover!.span.endOffset)).toBe('http://app');
   });
 
   it('names the missing proxy_http_version and Connection header of a location that reuses nothing', async () => {
@@ -128,9 +128,9 @@ describe('hover on a pass target', () => {
 
 describe('hover on an upstream block name', () => {
   it('lists its checks and every pass using it with its verdict', async () => {
-    const { hover, analysed } = await hoverOn('upstream app', 'upstream '.length + 1);
+    const { hover, analyzed } = await hoverOn('upstream app', 'upstream '.length + 1);
     const markdown = hover!.markdown;
-    expect(analysed.text.slice(hover!.span.startOffset, hover!.span.endOffset)).toBe('app');
+    expect(analyzed.text.slice(hover!.span.startOffset, hover!.span.endOffset)).toBe('app');
     expect(markdown).toContain('- ✓ **keepalive**: `keepalive 16;`');
     expect(markdown).toContain('**Used by** (4):');
     expect(markdown).toContain('- `proxy_pass` in location /good/ (nginx.conf:21): reused: yes');
@@ -139,8 +139,8 @@ describe('hover on an upstream block name', () => {
 
   it('reports an upstream without keepalive in a Dokku sigil, template names and all', async () => {
     const sigil = readFileSync('examples/dokku/nginx.conf.sigil', 'utf8');
-    const analysed = await analyse({ 'nginx.conf.sigil': sigil });
-    const hover = hoverAt(analysed.ctx, analysed.at('http://{{ $.APP }}', 2));
+    const analyzed = await analyze({ 'nginx.conf.sigil': sigil });
+    const hover = hoverAt(analyzed.ctx, analyzed.at('http://{{ $.APP }}', 2));
     const markdown = hover!.markdown;
     expect(markdown).toContain('**upstream `{{ $.APP }}-{{ $upstream_port }}`**');
     expect(markdown).toContain('servers: `{{ $listener_ip }}:{{ $upstream_port }}`');
@@ -152,8 +152,8 @@ describe('hover on an upstream block name', () => {
 
 describe('hover on a directive name', () => {
   it('explains keepalive with links to its rules', async () => {
-    const { hover, analysed } = await hoverOn('keepalive 16', 2);
-    expect(analysed.text.slice(hover!.span.startOffset, hover!.span.endOffset)).toBe('keepalive');
+    const { hover, analyzed } = await hoverOn('keepalive 16', 2);
+    expect(analyzed.text.slice(hover!.span.startOffset, hover!.span.endOffset)).toBe('keepalive');
     expect(hover!.markdown).toContain('**keepalive**: `keepalive N;` keeps up to N idle connections');
     expect(hover!.markdown).toContain(`[upstream-keepalive](${docsUrl('upstream-keepalive')})`);
   });
@@ -181,8 +181,8 @@ describe('hover on a directive name', () => {
 describe('hover on a pass target with variables', () => {
   it('says the upstream is only known at run time when the variable is not set in the files', async () => {
     const text = 'server {\n    location / {\n        proxy_pass http://$backend_host;\n    }\n}\n';
-    const analysed = await analyse({ 'site.conf': text });
-    const hover = hoverAt(analysed.ctx, analysed.at('$backend_host', 3));
+    const analyzed = await analyze({ 'site.conf': text });
+    const hover = hoverAt(analyzed.ctx, analyzed.at('$backend_host', 3));
     expect(hover!.markdown).toBe('`http://$backend_host` has nginx variables: which upstream it reaches is only known at run time');
   });
 });
@@ -190,8 +190,8 @@ describe('hover on a pass target with variables', () => {
 describe('hover: the nginx version assumed', () => {
   it('ends upstream and directive hovers with the version and where it came from', async () => {
     const target = chooseNginxTarget({ detected: { file: '/nowhere/Dockerfile', ...dockerfileNginxImage('FROM nginx:stable\n')! } });
-    const { hover, analysed } = await hoverOn('http://app', 8, 0, { nginxVersion: target.version, nginxTarget: target });
-    const fromFile = path.relative(path.dirname(analysed.ctx.file.path), '/nowhere/Dockerfile');
+    const { hover, analyzed } = await hoverOn('http://app', 8, 0, { nginxVersion: target.version, nginxTarget: target });
+    const fromFile = path.relative(path.dirname(analyzed.ctx.file.path), '/nowhere/Dockerfile');
     expect(hover!.markdown.endsWith(`\n\n_Assuming nginx 1.30 (${fromFile}:1)._`)).toBe(true);
     const directive = await hoverOn('proxy_http_version', 2, 0, { nginxTarget: chooseNginxTarget({}) });
     expect(directive.hover!.markdown).toContain('_Assuming nginx before 1.29.7 (default)._');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FeatureLocation } from '../../server/src/features/context.js';
 import { definitionsAt, referencesAt } from '../../server/src/features/navigation.js';
-import { analyse } from './support.js';
+import { analyze } from './support.js';
 
 const MAIN = `events {}
 http {
@@ -52,76 +52,76 @@ function described(locations: FeatureLocation[], root: string): string[] {
 
 describe('definitions', () => {
   it('goes from a proxy_pass target in one file to the upstream block in another', async () => {
-    const analysed = await analyse(FILES, ['nginx.conf']);
-    const site = analysed.other('conf.d/a.conf');
+    const analyzed = await analyze(FILES, ['nginx.conf']);
+    const site = analyzed.other('conf.d/a.conf');
     const offset = site.file.text.indexOf('http://backend') + 9;
     const found = definitionsAt(site, offset);
-    expect(described(found, analysed.root)).toEqual([`nginx.conf:backend@${MAIN.indexOf('backend')}`]);
+    expect(described(found, analyzed.root)).toEqual([`nginx.conf:backend@${MAIN.indexOf('backend')}`]);
     // nginx compares upstream names case-insensitively.
     const upper = definitionsAt(site, site.file.text.indexOf('BACKEND'));
-    expect(described(upper, analysed.root)).toEqual([`nginx.conf:backend@${MAIN.indexOf('backend')}`]);
+    expect(described(upper, analyzed.root)).toEqual([`nginx.conf:backend@${MAIN.indexOf('backend')}`]);
   });
 
   it('answers the upstream block name with itself', async () => {
-    const analysed = await analyse(FILES, ['nginx.conf']);
-    const found = definitionsAt(analysed.ctx, analysed.at('backend', 2));
-    expect(described(found, analysed.root)).toEqual([`nginx.conf:backend@${MAIN.indexOf('backend')}`]);
+    const analyzed = await analyze(FILES, ['nginx.conf']);
+    const found = definitionsAt(analyzed.ctx, analyzed.at('backend', 2));
+    expect(described(found, analyzed.root)).toEqual([`nginx.conf:backend@${MAIN.indexOf('backend')}`]);
   });
 
   it('goes from a $variable to the map that defines it, in an argument and in an if condition', async () => {
-    const analysed = await analyse(FILES, ['nginx.conf']);
-    const site = analysed.other('conf.d/a.conf');
+    const analyzed = await analyze(FILES, ['nginx.conf']);
+    const site = analyzed.other('conf.d/a.conf');
     const expected = [`nginx.conf:$connection_upgrade@${MAIN.indexOf('$connection_upgrade')}`];
     const inArgument = definitionsAt(site, site.file.text.indexOf('$connection_upgrade') + 3);
-    expect(described(inArgument, analysed.root)).toEqual(expected);
+    expect(described(inArgument, analyzed.root)).toEqual(expected);
     const inCondition = definitionsAt(site, site.file.text.indexOf('($connection_upgrade)') + 4);
-    expect(described(inCondition, analysed.root)).toEqual(expected);
+    expect(described(inCondition, analyzed.root)).toEqual(expected);
   });
 
   it('goes from an include to every file it resolves to, in nginx order', async () => {
-    const analysed = await analyse(FILES, ['nginx.conf']);
-    const found = definitionsAt(analysed.ctx, analysed.at('conf.d/*.conf', 3));
-    expect(found.map((location) => path.relative(analysed.root, location.file.path))).toEqual(['conf.d/a.conf', 'conf.d/b.conf']);
+    const analyzed = await analyze(FILES, ['nginx.conf']);
+    const found = definitionsAt(analyzed.ctx, analyzed.at('conf.d/*.conf', 3));
+    expect(found.map((location) => path.relative(analyzed.root, location.file.path))).toEqual(['conf.d/a.conf', 'conf.d/b.conf']);
     expect(found.every((location) => location.span.startOffset === 0 && location.span.endOffset === 0)).toBe(true);
   });
 
   it('finds nothing on white space or an unrelated directive', async () => {
-    const analysed = await analyse(FILES, ['nginx.conf']);
-    expect(definitionsAt(analysed.ctx, analysed.at('events {}', 7))).toEqual([]);
-    expect(definitionsAt(analysed.ctx, analysed.at('server 127', 8))).toEqual([]);
+    const analyzed = await analyze(FILES, ['nginx.conf']);
+    expect(definitionsAt(analyzed.ctx, analyzed.at('events {}', 7))).toEqual([]);
+    expect(definitionsAt(analyzed.ctx, analyzed.at('server 127', 8))).toEqual([]);
   });
 });
 
 describe('references', () => {
   it('lists every pass targeting the upstream across files, with the declaration when asked', async () => {
-    const analysed = await analyse(FILES, ['nginx.conf']);
-    const offset = analysed.at('backend', 0);
-    const uses = described(referencesAt(analysed.ctx, offset, false), analysed.root);
+    const analyzed = await analyze(FILES, ['nginx.conf']);
+    const offset = analyzed.at('backend', 0);
+    const uses = described(referencesAt(analyzed.ctx, offset, false), analyzed.root);
     expect(uses).toEqual([
       `conf.d/a.conf:http://backend@${SITE_A.indexOf('http://backend')}`,
       `conf.d/a.conf:http://BACKEND/static/@${SITE_A.indexOf('http://BACKEND')}`,
       `conf.d/b.conf:grpc://backend@${SITE_B.indexOf('grpc://backend')}`,
     ]);
-    const withDeclaration = described(referencesAt(analysed.ctx, offset, true), analysed.root);
+    const withDeclaration = described(referencesAt(analyzed.ctx, offset, true), analyzed.root);
     expect(withDeclaration).toEqual([`nginx.conf:backend@${MAIN.indexOf('backend')}`, ...uses]);
   });
 
   it('gives the same references from a pass target as from the upstream name', async () => {
-    const analysed = await analyse(FILES, ['nginx.conf']);
-    const site = analysed.other('conf.d/b.conf');
+    const analyzed = await analyze(FILES, ['nginx.conf']);
+    const site = analyzed.other('conf.d/b.conf');
     const fromTarget = referencesAt(site, site.file.text.indexOf('grpc://backend') + 8, true);
-    expect(described(fromTarget, analysed.root)).toEqual(described(referencesAt(analysed.ctx, analysed.at('backend'), true), analysed.root));
+    expect(described(fromTarget, analyzed.root)).toEqual(described(referencesAt(analyzed.ctx, analyzed.at('backend'), true), analyzed.root));
   });
 
   it('lists the uses of a map variable, in arguments and if conditions', async () => {
-    const analysed = await analyse(FILES, ['nginx.conf']);
-    const offset = analysed.at('$connection_upgrade', 1);
-    const uses = described(referencesAt(analysed.ctx, offset, false), analysed.root);
+    const analyzed = await analyze(FILES, ['nginx.conf']);
+    const offset = analyzed.at('$connection_upgrade', 1);
+    const uses = described(referencesAt(analyzed.ctx, offset, false), analyzed.root);
     expect(uses).toEqual([
       `conf.d/a.conf:$connection_upgrade@${SITE_A.indexOf('$connection_upgrade')}`,
       `conf.d/a.conf:$connection_upgrade@${SITE_A.indexOf('($connection_upgrade)') + 1}`,
     ]);
-    expect(described(referencesAt(analysed.ctx, offset, true), analysed.root)[0]).toBe(
+    expect(described(referencesAt(analyzed.ctx, offset, true), analyzed.root)[0]).toBe(
       `nginx.conf:$connection_upgrade@${MAIN.indexOf('$connection_upgrade')}`,
     );
   });

@@ -1,4 +1,4 @@
-// Shared by the feature tests: real files in a temp directory, analysed by the real core (analyzeWorkspace), and the
+// Shared by the feature tests: real files in a temp directory, analyzed by the real core (analyzeWorkspace), and the
 // document's model picked out of the workspace, as the language server's snapshot would hold it.
 import path from 'node:path';
 import { analyzeWorkspace } from '../../server/src/core/analyze.js';
@@ -6,13 +6,13 @@ import type { AnalyzeOptions } from '../../server/src/core/types.js';
 import type { FeatureContext } from '../../server/src/features/context.js';
 import { readDocuments, tempTree } from '../model/support.js';
 
-export interface Analysed {
+export interface Analyzed {
   root: string;
   ctx: FeatureContext;
   text: string;
   /** The offset of the `nth` occurrence of `needle` in the document, plus `delta`. */
   at(needle: string, delta?: number, nth?: number): number;
-  /** The context of another analysed file (same workspace). */
+  /** The context of another analyzed file (same workspace). */
   other(relative: string): FeatureContext;
 }
 
@@ -26,14 +26,14 @@ export function offsetOf(text: string, needle: string, delta = 0, nth = 0): numb
 }
 
 /**
- * Writes `files` (relative path -> text) and analyses `documents` (default: the first file) with the temp directory
+ * Writes `files` (relative path -> text) and analyzes `documents` (default: the first file) with the temp directory
  * as the read root; the context is that of `documents[0]`.
  */
-export async function analyse(
+export async function analyze(
   files: Record<string, string>,
   documents: string[] = [Object.keys(files)[0]!],
   options: AnalyzeOptions = {},
-): Promise<Analysed> {
+): Promise<Analyzed> {
   const root = tempTree(files);
   const docs = readDocuments(root, documents);
   const allOptions = { readRoots: [root], ...options };

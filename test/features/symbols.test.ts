@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { documentSymbols, type OutlineSymbol } from '../../server/src/features/symbols.js';
-import { analyse } from './support.js';
+import { analyze } from './support.js';
 
 const CONFIG = `events { worker_connections 1024; }
 http {
@@ -37,7 +37,7 @@ function flatten(symbols: OutlineSymbol[]): OutlineSymbol[] {
 
 describe('document symbols', () => {
   it('nests http, server, location, upstream, map, events and if, named by what identifies them', async () => {
-    const { ctx } = await analyse({ 'nginx.conf': CONFIG });
+    const { ctx } = await analyze({ 'nginx.conf': CONFIG });
     expect(shape(documentSymbols(ctx.file))).toEqual([
       { name: 'events', children: [] },
       {
@@ -59,7 +59,7 @@ describe('document symbols', () => {
   });
 
   it('spans the whole block and selects the name', async () => {
-    const { ctx, text } = await analyse({ 'nginx.conf': CONFIG });
+    const { ctx, text } = await analyze({ 'nginx.conf': CONFIG });
     const slice = (span: OutlineSymbol['range']) => text.slice(span.startOffset, span.endOffset);
     const symbols = flatten(documentSymbols(ctx.file));
     const byName = (name: string) => symbols.find((symbol) => symbol.name === name)!;
@@ -79,7 +79,7 @@ describe('document symbols', () => {
 
   it('outlines the Dokku template: servers, locations and the templated upstream', async () => {
     const sigil = readFileSync('examples/dokku/nginx.conf.sigil', 'utf8');
-    const { ctx, text } = await analyse({ 'nginx.conf.sigil': sigil });
+    const { ctx, text } = await analyze({ 'nginx.conf.sigil': sigil });
     const top = documentSymbols(ctx.file);
     expect(top.map((symbol) => symbol.name)).toEqual([
       'server {{ $.SSL_SERVER_NAME }} {{ $.NOSSL_SERVER_NAME }}',

@@ -1,5 +1,5 @@
 // Code actions over a real stdio connection, judged by their result: each edit is applied to the text here and
-// compared with the fixture's golden `.fixed` file (the text fixAll must produce), or re-analysed by the server.
+// compared with the fixture's golden `.fixed` file (the text fixAll must produce), or re-analyzed by the server.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ const versionOf = (action: CodeAction, uri: string) =>
   (action.edit?.documentChanges as TextDocumentEdit[]).find((change) => change.textDocument.uri === uri)?.textDocument.version;
 
 describe('quick fixes', () => {
-  it("apply the finding's fix, preferred, tied to its diagnostic and the analysed version", async () => {
+  it("apply the finding's fix, preferred, tied to its diagnostic and the analyzed version", async () => {
     const { client, uri, text, diagnostics } = await openFixture(SINGLE);
     expect(diagnostics.map((d) => d.code)).toEqual(['upstream-keepalive']);
     const [diagnostic] = diagnostics;

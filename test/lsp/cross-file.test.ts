@@ -1,4 +1,4 @@
-// Include graphs: an open file that another workspace file includes is analysed in its includer's context, and a
+// Include graphs: an open file that another workspace file includes is analyzed in its includer's context, and a
 // change to the includer (in the editor or on disk) re-publishes the included file's diagnostics.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,7 +25,7 @@ async function openSite() {
 }
 
 describe('an open included file', () => {
-  it("is analysed in its includer's context: the includer's Connection header counts, its HTTP/1.0 too", async () => {
+  it("is analyzed in its includer's context: the includer's Connection header counts, its HTTP/1.0 too", async () => {
     const { first } = await openSite();
     // Alone, the site would also lack a cleared Connection header (connection-header-missing).
     expect(codes(first.diagnostics)).toEqual(['proxy-http-version']);

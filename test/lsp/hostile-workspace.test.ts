@@ -47,7 +47,7 @@ describe('links leading out of the workspace folder', () => {
     return codes((await client.diagnosticsFor(site.uri, site.version)).diagnostics);
   }
 
-  it('are not indexed: a linked-in includer outside does not decide how a workspace file is analysed', async () => {
+  it('are not indexed: a linked-in includer outside does not decide how a workspace file is analyzed', async () => {
     const alone = tree({ 'sites/app.conf': SITE });
     const expected = await siteDiagnostics(alone, await LspClient.start({ workspace: alone }));
 

@@ -150,7 +150,7 @@ describe('a burst of 1,000 edits', () => {
     await expectSameAsFresh(s, version);
     const versions = s.client.publications.filter((p) => p.uri === s.uri).map((p) => p.version!);
     expect(versions).toEqual([...versions].sort((a, b) => a - b));
-    // Coalesced: the burst is analysed a handful of times, not once per edit.
+    // Coalesced: the burst is analyzed a handful of times, not once per edit.
     expect(versions.length).toBeLessThan(100);
   });
 });

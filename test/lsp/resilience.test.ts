@@ -26,7 +26,7 @@ async function started(settings: Record<string, unknown> = {}) {
   return { dir, client, doc, first };
 }
 
-/** Proof the server still works: an edit is analysed and published. */
+/** Proof the server still works: an edit is analyzed and published. */
 async function stillServes(client: LspClient, uri: string): Promise<void> {
   const version = client.change(uri, [{ text: 'http { upstream x { server 127.0.0.1:1; } }\n' }]);
   const published = await client.diagnosticsFor(uri, version);
@@ -111,7 +111,7 @@ describe('huge documents', () => {
     expect(stats).toMatchObject({ openDocuments: 2, liveTrees: 1 });
   });
 
-  it('use the maxFileSize setting, and are analysed again once they shrink below it', async () => {
+  it('use the maxFileSize setting, and are analyzed again once they shrink below it', async () => {
     const { client, dir } = await started({ maxFileSize: 200 });
     const big = `${'# filler\n'.repeat(30)}http { upstream x { server 127.0.0.1:1; } }\n`;
     const doc = client.open(path.join(dir, 'big.conf'), big);

@@ -29,7 +29,7 @@ describe('SettingsStore: nginx version per workspace folder', () => {
     });
   });
 
-  it('reads the settings file first, and its "contexts" for the root analysed', () => {
+  it('reads the settings file first, and its "contexts" for the root analyzed', () => {
     const folder = tree({
       '.nginx-keepalive.json': '{"nginxVersion": "1.22.1", "contexts": {"snippets/*.conf": "location"}}',
       Dockerfile: 'FROM nginx:1.31\n',

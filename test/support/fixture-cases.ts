@@ -1,7 +1,7 @@
 // Finds the fixture cases under test/fixtures and their fix goldens, for the fixture harness and the real-nginx checks.
 //
 // A case is one input file (`<name>.conf`, `.sigil`, `.tmpl`, Jinja2 `<name>.conf.j2`), or a directory `<name>.d/`
-// whose files are analysed together (its nginx.conf first, as the main file). A fix golden is a sibling named
+// whose files are analyzed together (its nginx.conf first, as the main file). A fix golden is a sibling named
 // `<stem>.fixed.<ext>` (`<name>.conf.fixed.j2` for a Jinja2 input): the exact
 // text the input has after every fix is applied (fixAll to a fixpoint). Goldens are never inputs themselves, and the
 // analysis never sees them (fixtureHost hides them from include globs and reads), so a golden next to an included

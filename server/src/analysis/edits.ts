@@ -38,7 +38,7 @@ function eolLengthAt(text: string, lineEnd: number): number {
 }
 
 /** Only white space (a byte order mark included) before the directive on its line. */
-function startsLine(directive: Directive): boolean {
+export function startsLine(directive: Directive): boolean {
   const text = directive.file.text;
   // Back over the white space only, not to the line's start: that would be quadratic on a line of 100,000 directives.
   let at = directive.span.startOffset;

@@ -61,7 +61,7 @@ export interface DumpCheck {
 }
 
 /**
- * Analyses each dump on its own (two dumps of two servers may name the same paths), or for `dry-run` prints each
+ * Analyzes each dump on its own (two dumps of two servers may name the same paths), or for `dry-run` prints each
  * one's patch. `write` is refused before this (fixRefusal). Single-threaded: a worker cannot take a host.
  */
 export async function checkDumps(dumps: readonly Dump[], mode: FixMode, base: AnalyzeOptions, io: CheckIo): Promise<DumpCheck> {

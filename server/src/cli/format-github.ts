@@ -37,5 +37,5 @@ function annotation(file: string, finding: Finding): string {
     .map(([key, value]) => `${key}=${escapeProperty(value!)}`)
     .join(',');
   // A message may quote config text: control characters escaped as in stylish output, so the log stays as written.
-  return `::${COMMAND[finding.severity]} ${properties}::${escapeData(withoutControlCharacters(finding.message))}`;
+  return `::${COMMAND[finding.severity]} ${properties}::${withoutControlCharacters(escapeData(finding.message))}`;
 }

@@ -67,7 +67,8 @@ function dedupe(findings: Finding[]): Finding[] {
   });
 }
 
-function compareFindings(a: Finding, b: Finding): number {
+/** analyze()'s order of findings: by file, then position, then rule id. `check --jobs` merges batches with it too. */
+export function compareFindings(a: Finding, b: Finding): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
   return a.span.startOffset - b.span.startOffset || a.span.endOffset - b.span.endOffset || a.ruleId.localeCompare(b.ruleId);
 }

@@ -12,7 +12,7 @@
 //   insertLineAt(file, offset, indent, s)     `s` on a new line after the one holding offset (inline when code
 //                                             follows on that line)
 import type { TextEdit } from '../core/types.js';
-import { insertIntoBlock, insertLineAfter, lineEndOf, lineStartOf } from '../analysis/edits.js';
+import { insertIntoBlock, insertLineAfter, lineEndOf, startsLine } from '../analysis/edits.js';
 import type { Upstream } from '../analysis/upstreams.js';
 import type { ConfigFile, Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
@@ -46,11 +46,6 @@ export function lastMember(upstream: Upstream): Directive | undefined {
   // Positions looked up once: indexOf in the comparator is quadratic in an upstream with a thousand servers.
   const position = new Map(statements.map((statement, index) => [statement, index]));
   return members.sort((a, b) => (position.get(a) ?? -1) - (position.get(b) ?? -1)).at(-1);
-}
-
-function startsLine(directive: Directive): boolean {
-  const text = directive.file.text;
-  return text.slice(lineStartOf(text, directive.span.startOffset), directive.span.startOffset).trim() === '';
 }
 
 export function insertLineAt(file: ConfigFile, offset: number, indent: string, lineText: string): TextEdit {

@@ -1,13 +1,13 @@
-// Decides what to analyse when, and publishes the results. Documents are marked dirty by changes (their own, or of a
-// file in their include graph); one worker analyses dirty documents, one root at a time. A burst of changes is
-// coalesced: the worker waits until a turn of the event loop passes without a new change, then analyses the latest
+// Decides what to analyze when, and publishes the results. Documents are marked dirty by changes (their own, or of a
+// file in their include graph); one worker analyzes dirty documents, one root at a time. A burst of changes is
+// coalesced: the worker waits until a turn of the event loop passes without a new change, then analyzes the latest
 // texts once. Diagnostics are only ever published for a document's current version.
 import path from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver/node.js';
 import type { AnalyzeOptions, FileHost } from '../core/types.js';
 import type { ParserLike } from '../model/file-loader.js';
 import { isUnder } from '../model/read-scope.js';
-import { analyseUnit, type UnitResult } from './analyse-unit.js';
+import { analyzeUnit, type UnitResult } from './analyze-unit.js';
 import { analysisFailedDiagnostic, toDiagnostic, tooLargeDiagnostic } from './diagnostics.js';
 import type { OpenDocuments } from './documents.js';
 import { includeKeyOf, type IncludeGraph } from './include-graph.js';
@@ -28,7 +28,7 @@ export interface AnalysisDeps {
   index: WorkspaceIndex;
   graph: IncludeGraph;
   parser: ParserLike;
-  /** Resolves once settings and the workspace index are loaded: nothing is analysed with half the settings. */
+  /** Resolves once settings and the workspace index are loaded: nothing is analyzed with half the settings. */
   ready: Promise<void>;
   publish(document: OpenDocument, diagnostics: Diagnostic[]): void;
   logError(message: string): void;
@@ -75,11 +75,11 @@ export class AnalysisService {
     this.dirty.delete(document);
     this.states.delete(document);
     this.editedSinceGraph.delete(document);
-    // Its text on disk may differ from the unsaved text others were analysed with.
+    // Its text on disk may differ from the unsaved text others were analyzed with.
     this.markDirty(this.affectedBy(document.path));
   }
 
-  /** Files changed on disk (created, changed or deleted): re-analyse the documents that read them. */
+  /** Files changed on disk (created, changed or deleted): re-analyze the documents that read them. */
   filesChanged(paths: readonly string[], structural: boolean): void {
     // A Dockerfile or compose file may have changed: the nginx version is detected again (lsp/settings-store.ts).
     this.deps.settings.forgetDetections();
@@ -88,7 +88,7 @@ export class AnalysisService {
     this.markDirty(structural ? this.deps.documents.all() : paths.flatMap((file) => this.affectedBy(file)));
   }
 
-  /** Settings, settings files or workspace folders changed: everything is re-analysed. */
+  /** Settings, settings files or workspace folders changed: everything is re-analyzed. */
   everythingChanged(): void {
     this.deps.settings.forgetDetections();
     this.deps.graph.invalidate();
@@ -99,7 +99,7 @@ export class AnalysisService {
   async snapshot(uri: string): Promise<DocumentSnapshot | undefined> {
     const document = this.deps.documents.get(uri);
     if (!document) return undefined;
-    if (!this.isCurrent(document)) await this.analyse(document);
+    if (!this.isCurrent(document)) await this.analyze(document);
     const snapshot = this.states.get(document)?.snapshot;
     return this.deps.documents.get(uri) === document && snapshot?.version === document.version ? snapshot : undefined;
   }
@@ -137,7 +137,7 @@ export class AnalysisService {
       while (this.dirty.size > 0) {
         await this.settle();
         const next = this.dirty.values().next().value;
-        if (next) await this.analyseSafely(next);
+        if (next) await this.analyzeSafely(next);
       }
     } finally {
       this.running = false;
@@ -153,9 +153,9 @@ export class AnalysisService {
     }
   }
 
-  private async analyseSafely(document: OpenDocument): Promise<void> {
+  private async analyzeSafely(document: OpenDocument): Promise<void> {
     try {
-      await this.analyse(document);
+      await this.analyze(document);
     } catch (error) {
       this.deps.logError(`analysing ${document.uri} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       // Say so in the document rather than leave the previous version's diagnostics standing as if current.
@@ -167,7 +167,7 @@ export class AnalysisService {
     }
   }
 
-  private async analyse(document: OpenDocument): Promise<void> {
+  private async analyze(document: OpenDocument): Promise<void> {
     await this.deps.ready;
     if (this.deps.documents.get(document.uri) !== document) return;
     this.refreshGraph();
@@ -180,7 +180,7 @@ export class AnalysisService {
     const root = this.deps.graph.rootFor(document.path);
     const result = await this.runUnit(root, document);
     if (!result?.snapshots.has(document) && root !== document.path) {
-      // The graph was out of date (the includer changed or went away): analyse the document alone for now.
+      // The graph was out of date (the includer changed or went away): analyze the document alone for now.
       this.deps.graph.invalidate();
       await this.runUnit(document.path, document);
     }
@@ -191,7 +191,7 @@ export class AnalysisService {
     const members = documents
       .all()
       .filter((member) => member === document || (!member.isTooLarge && graph.rootFor(member.path) === root));
-    const result = await analyseUnit({
+    const result = await analyzeUnit({
       root,
       members,
       host: this.deps.host,
@@ -208,7 +208,7 @@ export class AnalysisService {
     return result;
   }
 
-  /** Rebuilds the include graph when it may be out of date; documents whose root changed are re-analysed. */
+  /** Rebuilds the include graph when it may be out of date; documents whose root changed are re-analyzed. */
   private refreshGraph(): void {
     const { graph, documents, parser } = this.deps;
     for (const document of this.editedSinceGraph) {

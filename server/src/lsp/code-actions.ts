@@ -8,6 +8,7 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver/node.js';
 import path from 'node:path';
+import { lineStartOf } from '../analysis/edits.js';
 import { suppressionEdit, UNUSED_SUPPRESSION_RULE_ID } from '../core/suppressions.js';
 import type { Finding } from '../core/types.js';
 import { findRule } from '../rules/registry.js';
@@ -46,7 +47,7 @@ function inRange(finding: Finding, start: number, end: number): boolean {
 export async function codeActions(params: CodeActionParams, context: CodeActionContext): Promise<CodeAction[]> {
   const document = context.documents.get(params.textDocument.uri);
   const snapshot = document && (await context.snapshot(document.uri));
-  // Edits are computed for the analysed text only: if the document moved on meanwhile, offer nothing stale.
+  // Edits are computed for the analyzed text only: if the document moved on meanwhile, offer nothing stale.
   if (!document || !snapshot || snapshot.version !== document.version) return [];
   const range = clampRange(document.textDocument, params.range);
   const start = document.textDocument.offsetAt(range.start);
@@ -73,7 +74,7 @@ function quickFixes(finding: Finding, document: OpenDocument, snapshot: Document
     actions.push({ title: finding.fix.title, kind: CodeActionKind.QuickFix, isPreferred: true, diagnostics: [diagnostic], edit: fixEdit });
   }
   if (isSuppressible(finding.ruleId)) {
-    const indent = /^[ \t]*/.exec(snapshot.text.slice(lineStart(snapshot.text, finding.span.startOffset)))![0];
+    const indent = /^[ \t]*/.exec(snapshot.text.slice(lineStartOf(snapshot.text, finding.span.startOffset)))![0];
     const edit = suppressionEdit(snapshot.text, finding, snapshot.file.eol, indent);
     const ignore = context.edits.build([{ path: snapshot.path, text: snapshot.text, edits: [edit] }]);
     if (ignore) {
@@ -91,11 +92,7 @@ function isSuppressible(ruleId: string): boolean {
   return findRule(ruleId) !== undefined && ruleId !== UNUSED_SUPPRESSION_RULE_ID;
 }
 
-function lineStart(text: string, offset: number): number {
-  return text.lastIndexOf('\n', offset - 1) + 1;
-}
-
-/** The fix's edits in every file they touch, each against the text the snapshot analysed. */
+/** The fix's edits in every file they touch, each against the text the snapshot analyzed. */
 function fixWorkspaceEdit(finding: Finding, snapshot: DocumentSnapshot, context: CodeActionContext): WorkspaceEdit | undefined {
   const texts = new Map(snapshot.workspace.files.map((file) => [path.resolve(file.path), file.text] as const));
   const files = groupEdits(finding.fix!.edits, (file) => texts.get(file), (file) => path.resolve(file));

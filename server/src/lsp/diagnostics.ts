@@ -53,6 +53,6 @@ export function analysisFailedDiagnostic(reason: string): Diagnostic {
     severity: DiagnosticSeverity.Error,
     code: INTERNAL_ERROR_RULE_ID,
     source: DIAGNOSTIC_SOURCE,
-    message: `nginx-keepalive could not analyse this file (please report it): ${reason}`,
+    message: `nginx-keepalive could not analyze this file (please report it): ${reason}`,
   };
 }

@@ -1,4 +1,4 @@
-// Include globs expanded once per state of the disk, not once per analysis. The server analyses after every edit,
+// Include globs expanded once per state of the disk, not once per analysis. The server analyzes after every edit,
 // and each analysis resolves its includes afresh; a glob is bounded (core/fs-host.ts) but may still list thousands
 // of directories, and the one analysis worker would pay that on every keystroke, with every other document's
 // diagnostics and every request waiting behind it. An expansion is kept until the disk changes as the server hears

@@ -1,6 +1,6 @@
-// Which file each workspace file is analysed under. A file another file includes (a snippet, a site in
+// Which file each workspace file is analyzed under. A file another file includes (a snippet, a site in
 // sites-enabled/) means nothing alone: its findings depend on the http{} or server{} around the include. So an open
-// document included from elsewhere is analysed with its includer as the root, as nginx itself reads it.
+// document included from elsewhere is analyzed with its includer as the root, as nginx itself reads it.
 import path from 'node:path';
 import type { FileHost, ModelCache, PathMapping, SourceDocument } from '../core/types.js';
 import type { ParserLike } from '../model/file-loader.js';
@@ -19,7 +19,7 @@ export interface GraphInputs {
 }
 
 export class IncludeGraph {
-  /** Included file -> the root it is analysed under (only files some other file includes are here). */
+  /** Included file -> the root it is analyzed under (only files some other file includes are here). */
   private rootOf = new Map<string, string>();
   /** Include arguments of each file the graph was built from, to tell whether an edit can change the graph. */
   private includeKeys = new Map<string, string>();
@@ -33,7 +33,7 @@ export class IncludeGraph {
     this.stale = true;
   }
 
-  /** The root `file` is analysed under: the includer at the top of its include chain, or the file itself. */
+  /** The root `file` is analyzed under: the includer at the top of its include chain, or the file itself. */
   rootFor(file: string): string {
     return this.rootOf.get(path.resolve(file)) ?? path.resolve(file);
   }

@@ -13,7 +13,7 @@ let liveTrees = 0;
 export const liveTreeCount = (): number => liveTrees;
 
 export function tooLargeReason(length: number, maxLength: number): string {
-  return `the file is too large to analyse (${length} characters; the limit is ${maxLength}, setting nginxKeepalive.maxFileSize)`;
+  return `the file is too large to analyze (${length} characters; the limit is ${maxLength}, setting nginxKeepalive.maxFileSize)`;
 }
 
 export class OpenDocument {

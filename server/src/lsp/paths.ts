@@ -1,18 +1,18 @@
 // Document URIs and file system paths. The core speaks absolute paths; the protocol speaks URIs. Documents that are
-// not files (an unsaved "untitled:" buffer) get a path in a directory that does not exist, so they can be analysed
+// not files (an unsaved "untitled:" buffer) get a path in a directory that does not exist, so they can be analyzed
 // alone but never read their neighbours.
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const VIRTUAL_DIRECTORY = '/nonexistent-nginx-keepalive-documents';
 
-/** The absolute path a document URI is analysed under. */
+/** The absolute path a document URI is analyzed under. */
 export function pathOfUri(uri: string): string {
   if (uri.startsWith('file:')) {
     try {
       return path.resolve(fileURLToPath(uri));
     } catch {
-      // A malformed file URI (e.g. with a host on POSIX) is still a document: analyse it under a virtual path.
+      // A malformed file URI (e.g. with a host on POSIX) is still a document: analyze it under a virtual path.
     }
   }
   return path.join(VIRTUAL_DIRECTORY, encodeURIComponent(uri));

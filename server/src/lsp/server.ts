@@ -203,7 +203,7 @@ class LanguageServer {
     } catch (error) {
       connection.console.error(`initialization incomplete: ${describeError(error)}`);
     } finally {
-      // Analyse with whatever was loaded rather than never.
+      // Analyze with whatever was loaded rather than never.
       this.markReady();
     }
   }

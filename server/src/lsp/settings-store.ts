@@ -1,5 +1,5 @@
 // The settings an analysis runs with: the editor's settings, overridden key by key by the nearest
-// `.nginx-keepalive.json` above the file being analysed (the project's file is shared by everyone who works on it,
+// `.nginx-keepalive.json` above the file being analyzed (the project's file is shared by everyone who works on it,
 // editor settings are one person's). A settings file that is invalid is reported once and ignored.
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -77,7 +77,7 @@ export class SettingsStore {
   settingsFor(file: string, readRoots?: readonly string[]): RuleSettings {
     const settings = this.settingsForDirectory(path.dirname(file), readRoots, file);
     const project = this.projectConfigFor(path.dirname(file));
-    // The settings file's "contexts" for the root analysed (a file's own comment still wins, in the model).
+    // The settings file's "contexts" for the root analyzed (a file's own comment still wins, in the model).
     if (project && project.contexts.length > 0) {
       settings.contexts = givenContexts([file], undefined, project.contexts, path.dirname(project.path));
     }

@@ -11,7 +11,7 @@ export interface DocumentSnapshot {
   /** Absolute file system path of the document. */
   path: string;
   text: string;
-  /** The document's model inside `workspace` (analysed in its includer's context when another file includes it). */
+  /** The document's model inside `workspace` (analyzed in its includer's context when another file includes it). */
   file: ConfigFile;
   workspace: Workspace;
   findings: Finding[];

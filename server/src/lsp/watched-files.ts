@@ -48,7 +48,7 @@ export function applyFileEvents(
       structural = true;
       changed.push(file);
     } else if (!documents.atPath(file)) {
-      // A save of an open document changes nothing: it is analysed with its editor text already.
+      // A save of an open document changes nothing: it is analyzed with its editor text already.
       index.update(file);
       changed.push(file);
     }

@@ -1,5 +1,5 @@
-// The README's rule table, generated from the rules' metadata so the two never disagree. scripts/update-readme.mjs
-// writes it between the markers below (`npm run docs`); test/docs.test.ts fails when the README is out of date.
+// The README's rule table, generated from the rules' metadata so the two never disagree. scripts/generate.mjs
+// writes it between the markers below (`npm run generate`); test/generated.test.ts fails when the README is stale.
 import type { Rule } from './types.js';
 
 export const RULES_START = '<!-- rules:start -->';

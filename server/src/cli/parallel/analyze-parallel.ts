@@ -1,15 +1,15 @@
 // `check --jobs N`: analyze() spread over N threads (the main thread and N-1 workers), with findings identical to a
 // single analyze() of all the documents.
 //
-// Why that holds: the documents are split into batches, each analysed as a workspace of its own. A split can only
+// Why that holds: the documents are split into batches, each analyzed as a workspace of its own. A split can only
 // change findings where analysis couples roots: through a file both batches reach, or through an upstream name one
 // batch looks up and another defines (footprint.ts). predict-groups.ts keeps documents likely to interact in one
-// batch; after the run every batch's footprint is checked, and batches that did interact are merged and analysed
+// batch; after the run every batch's footprint is checked, and batches that did interact are merged and analyzed
 // again, until none do. The merged findings are sorted as analyze() sorts them; findings of one file all come from
 // one batch, so even ties keep analyze()'s order. (One difference remains by design: a rule that crashes loses its
 // findings for its own batch only, where a single run loses them for every file.)
 import path from 'node:path';
-import { analyze } from '../../core/analyze.js';
+import { analyze, compareFindings } from '../../core/analyze.js';
 import type { Finding, SourceDocument } from '../../core/types.js';
 import type { BatchResult, BatchTask } from './analyze-batch.js';
 import { conflictingBatches } from './conflicts.js';
@@ -98,12 +98,7 @@ async function runUntilIndependent(
   }
 }
 
-/** Sorted as analyze() sorts (core/analyze.ts compareFindings); the sort is stable, so ties keep batch order. */
-function compareFindings(a: Finding, b: Finding): number {
-  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
-  return a.span.startOffset - b.span.startOffset || a.span.endOffset - b.span.endOffset || a.ruleId.localeCompare(b.ruleId);
-}
-
+/** Sorted as analyze() sorts, with its own comparison; the sort is stable, so ties keep batch order. */
 function combine(batches: Batch[]): Finding[] {
   return batches.flatMap((batch) => batch.result.findings).sort(compareFindings);
 }

@@ -1,5 +1,5 @@
-// Which batches, analysed apart, saw something another batch also touches (footprint.ts), and so must be merged and
-// analysed again together. Only sets of two or more batches are returned; none means the split run equals one run.
+// Which batches, analyzed apart, saw something another batch also touches (footprint.ts), and so must be merged and
+// analyzed again together. Only sets of two or more batches are returned; none means the split run equals one run.
 import { GENERATED_UPSTREAM_PREFIX, type Footprint } from './footprint.js';
 import { UnionFind } from './union-find.js';
 

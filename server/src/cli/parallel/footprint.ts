@@ -1,7 +1,7 @@
-// What one batch's analysis depended on beyond its own documents, so batches analysed apart can be proven
+// What one batch's analysis depended on beyond its own documents, so batches analyzed apart can be proven
 // independent (see parallel/README in analyze-parallel.ts). Analysis couples roots of one workspace in exactly two
 // ways today:
-//   1. files: a file reached from two batches would be analysed twice, under different roots and root choices;
+//   1. files: a file reached from two batches would be analyzed twice, under different roots and root choices;
 //   2. upstream names: a pass whose own root has no `upstream NAME` resolves to every root's (analysis/passes.ts),
 //      and a fix naming a new upstream avoids every root's names (fixes/implicit-upstream.ts, `backend_...`).
 // Anything else a rule reads (scopes, maps, inherited headers) stays inside one root. A new cross-root lookup in
@@ -15,7 +15,7 @@ import type { Workspace } from '../../model/workspace.js';
 export interface Footprint {
   /**
    * Every file the workspace parsed, by real path: a batch reaching sites-enabled/app.conf and one checking its
-   * target sites-available/app.conf share that file, and must be analysed together to report it once.
+   * target sites-available/app.conf share that file, and must be analyzed together to report it once.
    */
   files: string[];
   /** Keys of every http upstream{} defined. */

@@ -1,6 +1,6 @@
-// A cheap guess, from the texts alone, at which documents must be analysed together: those linked by an include, and
+// A cheap guess, from the texts alone, at which documents must be analyzed together: those linked by an include, and
 // those sharing an upstream name that one of them uses without defining it. It only has to be good, not exact: the
-// batches' footprints are checked after the analysis and any batches that did interact are merged and analysed again
+// batches' footprints are checked after the analysis and any batches that did interact are merged and analyzed again
 // (conflicts.ts), so a wrong guess costs time, never a different result.
 import { existsSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Disjoint sets over 0..size-1, with path halving. Used to group documents (and then batches) that must be analysed
+// Disjoint sets over 0..size-1, with path halving. Used to group documents (and then batches) that must be analyzed
 // together.
 export class UnionFind {
   private readonly parent: number[];

@@ -23,7 +23,7 @@ export interface BatchRunner {
 
 /**
  * The worker bundle next to the running CLI bundle; undefined when there is none (the TypeScript sources run
- * directly, e.g. under a test runner), in which case the caller analyses on the main thread only. The single
+ * directly, e.g. under a test runner), in which case the caller analyzes on the main thread only. The single
  * executable has none either: a worker would have to be a file on disk or a string run with eval, and neither is
  * wanted (see test/robustness/security.test.ts), so it runs --jobs 1 whatever is asked.
  */

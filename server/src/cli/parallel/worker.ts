@@ -1,4 +1,4 @@
-// Entry of dist/cli-worker.js: analyses the batches the main thread posts, one reply per task.
+// Entry of dist/cli-worker.js: analyzes the batches the main thread posts, one reply per task.
 import { parentPort } from 'node:worker_threads';
 import { analyzeBatch, type BatchTask } from './analyze-batch.js';
 import type { TaskMessage, ReplyMessage } from './worker-pool.js';

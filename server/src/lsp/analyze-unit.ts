@@ -1,5 +1,5 @@
 // One analysis: a root file and every file it includes, with the open documents' current texts and models. Every
-// open document analysed under that root gets its snapshot from the same run.
+// open document analyzed under that root gets its snapshot from the same run.
 import path from 'node:path';
 import { analyzeWorkspace } from '../core/analyze.js';
 import type { AnalyzeOptions, FileHost } from '../core/types.js';
@@ -20,14 +20,14 @@ export interface UnitInputs {
 }
 
 export interface UnitResult {
-  /** Every file of the analysed graph (absolute paths): a change to any of them makes the result stale. */
+  /** Every file of the analyzed graph (absolute paths): a change to any of them makes the result stale. */
   files: Set<string>;
   /** Snapshots of the members the graph reached; members it did not reach are missing. */
   snapshots: Map<OpenDocument, DocumentSnapshot>;
 }
 
 /** Undefined when the root cannot be read (it was deleted since the graph was built). */
-export async function analyseUnit(inputs: UnitInputs): Promise<UnitResult | undefined> {
+export async function analyzeUnit(inputs: UnitInputs): Promise<UnitResult | undefined> {
   const { root, members, host, models } = inputs;
   const text = host.readFile(root);
   if (text === undefined) return undefined;
