@@ -24,7 +24,7 @@ const common = {
 };
 
 const entries = [
-  { entryPoints: ['server/src/cli/main.ts'], outfile: `${dist}/cli.js`, format: 'esm',
+  { entryPoints: ['server/src/main.ts'], outfile: `${dist}/cli.js`, format: 'esm',
     banner: { js: `#!/usr/bin/env node\n${REQUIRE_BANNER}` } },
   // The worker threads of `check --jobs N`; cli.js looks for it beside itself.
   { entryPoints: ['server/src/cli/parallel/worker.ts'], outfile: `${dist}/cli-worker.js`, format: 'esm',

@@ -12,7 +12,7 @@ export async function loadServerModules() {
   const entry = [
     "export { loadNginxParser } from './server/src/parser/loader.ts';",
     "export { Edit } from 'web-tree-sitter';",
-    "export { analyze } from './server/src/core/analyze.ts';",
+    "export { analyze } from './server/src/engine/analyze.ts';",
   ].join('\n');
   const { dir, file, cleanup } = await bundleTs('bench-server', entry);
   try {

@@ -2,7 +2,7 @@
 // `npm run build:binary`: one executable, build/binary/nginx-keepalive, for hosts without node (where `nginx -T`
 // runs). It is Node's single-executable application (SEA): a copy of the node running this script with the CLI
 // bundle and the two wasm files (runtime and grammar, sea-config.json "assets") injected by postject. It runs
-// `check` and `lsp` from any directory; it reads nothing beside itself (server/src/sea.ts, parser/loader.ts).
+// `check` and `lsp` from any directory; it reads nothing beside itself (server/src/util/sea.ts, parser/loader.ts).
 //
 // Not in dist/: dist/ is what the npm package and the VSIX ship, and this file is the size of node (~100 MB).
 // build/ is gitignored. Linux only: macOS and Windows need the executable's signature removed and redone.
@@ -38,7 +38,7 @@ mkdirSync(outDir, { recursive: true });
 // node's built-in modules, so everything else is bundled. import.meta.url (worker-pool.ts looks for a worker beside
 // itself) becomes the executable's own URL; the wasm files come from the assets, not from beside it.
 await build({
-  entryPoints: [path.join(root, 'server/src/cli/main.ts')],
+  entryPoints: [path.join(root, 'server/src/main.ts')],
   outfile: path.join(root, config.main),
   bundle: true,
   platform: 'node',

@@ -36,9 +36,9 @@ const { modules, cleanup } = await importTs(
   'generate',
   [
     "export { rules } from './server/src/rules/registry.ts';",
-    "export { renderRuleTable, replaceRulesSection } from './server/src/rules/docs-table.ts';",
-    "export { renderConfigSchema } from './server/src/core/config-schema.ts';",
-    "export { withConfigurationContribution } from './client/src/configuration-manifest.ts';",
+    "export { renderRuleTable, replaceRulesSection } from './server/src/engine/docs-table.ts';",
+    "export { renderConfigSchema } from './server/src/engine/config-schema.ts';",
+    "export { withConfigurationContribution } from './server/src/configuration-manifest.ts';",
   ].join('\n'),
 );
 cleanup();

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Measures which files a directory check would read (server/src/cli/nginx-files.ts) on trees whose truth is known:
+// Measures which files a directory check would read (server/src/engine/nginx-files.ts) on trees whose truth is known:
 //   - the corpus (../shared/corpus or CORPUS_DIR): every nginx/, sigil/ and templated/ file is nginx, no sigil_other/
 //     file is; each is judged under its original file name (MANIFEST.tsv), as a walk of its repository would;
 //   - this repository's node_modules and the host's /etc (or the directories given as arguments): nothing is nginx
@@ -16,7 +16,7 @@ const corpus = process.env.CORPUS_DIR ?? path.resolve(repo, '../shared/corpus');
 const trees = process.argv.length > 2 ? process.argv.slice(2) : [path.join(repo, 'node_modules'), '/etc'];
 
 // The TypeScript sources, bundled on the fly: the numbers are those of the code in the working tree.
-const { modules: sniff, cleanup } = await importTs('measure-sniff', "export * from './server/src/cli/nginx-files.ts';");
+const { modules: sniff, cleanup } = await importTs('measure-sniff', "export * from './server/src/engine/nginx-files.ts';");
 cleanup();
 
 /** What a walk decides for `name` with these bytes (the same steps as classifyFile, without the file system). */

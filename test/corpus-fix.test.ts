@@ -12,9 +12,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyze, INTERNAL_ERROR_RULE_ID } from '../server/src/core/analyze.js';
-import { fixAll } from '../server/src/core/fix-all.js';
-import type { FileHost, Finding } from '../server/src/core/types.js';
+import { analyze, INTERNAL_ERROR_RULE_ID } from '../server/src/engine/analyze.js';
+import { fixAll } from '../server/src/engine/fix-all.js';
+import type { FileHost, Finding } from '../server/src/util/types.js';
 import { entries, mustParseClean, type CorpusEntry } from './corpus/manifest.js';
 import type { NginxContext } from './support/expectations.js';
 import { copyDebianConfFiles, makePrefix, nginxTestAsIs, nginxTestFile, requireNginx, wrapInclude, type NginxPrefix } from './support/nginx.js';

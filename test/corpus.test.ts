@@ -3,8 +3,8 @@
 // Each file is analyzed alone, with a file host that knows no other file: includes are other rules' business.
 import { readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { analyze } from '../server/src/core/analyze.js';
-import type { FileHost, Finding } from '../server/src/core/types.js';
+import { analyze } from '../server/src/engine/analyze.js';
+import type { FileHost, Finding } from '../server/src/util/types.js';
 import { MANIFEST_PATH, entries, isSyntaxInvalid, mustParseClean, parseTsv, type CorpusEntry } from './corpus/manifest.js';
 
 // Expected set sizes for the committed corpus (recount when scripts/import-corpus.mjs re-imports it): a loader or

@@ -5,9 +5,9 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { extractRulesSection, renderRuleTable, replaceRulesSection, RULES_END, RULES_START } from '../server/src/rules/docs-table.js';
+import { extractRulesSection, renderRuleTable, replaceRulesSection, RULES_END, RULES_START } from '../server/src/engine/docs-table.js';
 import { rules } from '../server/src/rules/registry.js';
-import type { Rule } from '../server/src/rules/types.js';
+import type { Rule } from '../server/src/analysis/rule-api.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rulesDir = path.join(repoRoot, 'server', 'src', 'rules');

@@ -10,9 +10,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyze } from '../server/src/core/analyze.js';
-import { fixAll } from '../server/src/core/fix-all.js';
-import type { FileHost, Finding } from '../server/src/core/types.js';
+import { analyze } from '../server/src/engine/analyze.js';
+import { fixAll } from '../server/src/engine/fix-all.js';
+import type { FileHost, Finding } from '../server/src/util/types.js';
 import { CORPUS_DIR } from './corpus/manifest.js';
 import { DokkuHost, DOKKU_VARIANTS, describeFailures, nginxTestDokkuTemplate } from './support/dokku.js';
 

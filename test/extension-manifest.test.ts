@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CONFIGURATION_SECTION, FIX_ALL_COMMAND, LANGUAGE_ID, SERVER_FIX_ALL_COMMAND } from '../client/src/ids.js';
-import { SEVERITY_SETTINGS } from '../server/src/core/config-file.js';
+import { SEVERITY_SETTINGS } from '../server/src/engine/config-file.js';
 import { FIX_ALL_IN_WORKSPACE_COMMAND } from '../server/src/lsp/fix-workspace-command.js';
 import { SETTINGS_SECTION } from '../server/src/lsp/editor-settings.js';
 import { rules } from '../server/src/rules/registry.js';

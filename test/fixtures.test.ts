@@ -16,9 +16,10 @@
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { assert, describe, expect, it } from 'vitest';
-import { analyze } from '../server/src/core/analyze.js';
-import { fixAll } from '../server/src/core/fix-all.js';
-import type { AnalyzeOptions, FileHost, Finding, SourceDocument } from '../server/src/core/types.js';
+import { analyze } from '../server/src/engine/analyze.js';
+import { fixAll } from '../server/src/engine/fix-all.js';
+import type { FileHost, Finding, SourceDocument } from '../server/src/util/types.js';
+import type { AnalyzeOptions } from '../server/src/engine/types.js';
 import { rules } from '../server/src/rules/registry.js';
 import { compareFindings, parseFixture, type ActualFinding, type ParsedFixture } from './support/expectations.js';
 import {

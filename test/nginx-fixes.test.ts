@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixAll } from '../server/src/core/fix-all.js';
+import { fixAll } from '../server/src/engine/fix-all.js';
 import { DokkuHost, DOKKU_APPS, describeFailures, nginxTestDokkuTemplate } from './support/dokku.js';
 import { parseFixture, type FixtureOptions } from './support/expectations.js';
 import { FIXTURES_DIR, collectCases, expectedFixedTexts, fixtureHost, type FixtureCase } from './support/fixture-cases.js';

@@ -7,8 +7,8 @@ import {
   insertLineAfter,
   insertLineBefore,
   replaceSpan,
-} from '../../server/src/analysis/edits.js';
-import type { TextEdit } from '../../server/src/core/types.js';
+} from '../../server/src/fixes/edits.js';
+import type { TextEdit } from '../../server/src/util/types.js';
 import type { ConfigFile } from '../../server/src/model/types.js';
 import { findDirective, parseModel } from '../model/support.js';
 

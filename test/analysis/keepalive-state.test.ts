@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { hasKeepalive, keepaliveState } from '../../server/src/analysis/keepalive-state.js';
 import { upstreams } from '../../server/src/analysis/upstreams.js';
-import type { ResolvedOptions } from '../../server/src/rules/types.js';
-import { checkTree, source } from '../analysis/support.js';
+import type { ResolvedOptions } from '../../server/src/util/types.js';
+import { checkTree, source } from './support.js';
 
 const OLD: ResolvedOptions = { nginxVersion: undefined, keepaliveConnections: 16 };
 const MODERN: ResolvedOptions = { nginxVersion: [1, 30, 0], keepaliveConnections: 16 };

@@ -1,5 +1,5 @@
 // Shared by the analysis tests: real files in a temp directory, the real parser, a real workspace.
-import { createFsHost } from '../../server/src/core/fs-host.js';
+import { createFsHost } from '../../server/src/util/fs-host.js';
 import type { Directive } from '../../server/src/model/types.js';
 import { buildWorkspace, type Workspace, type WorkspaceOptions } from '../../server/src/model/workspace.js';
 import { loadNginxParser } from '../../server/src/parser/loader.js';

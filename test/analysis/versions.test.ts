@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveOptions } from '../../server/src/core/options.js';
+import { resolveOptions } from '../../server/src/engine/options.js';
 import {
   compareVersions,
   formatVersion,

@@ -4,8 +4,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discoverFiles } from '../../server/src/cli/discover.js';
-import { sniffNginxContent } from '../../server/src/cli/nginx-content.js';
-import { claimByName, classifyFile } from '../../server/src/cli/nginx-files.js';
+import { sniffNginxContent } from '../../server/src/engine/nginx-content.js';
+import { claimByName, classifyFile } from '../../server/src/engine/nginx-files.js';
 import { runCli, useTempTrees } from './helpers.js';
 
 const tree = useTempTrees();

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discoverFiles } from '../../server/src/cli/discover.js';
-import { looksLikeNginx } from '../../server/src/cli/nginx-files.js';
+import { looksLikeNginx } from '../../server/src/engine/nginx-files.js';
 import { useTempTrees } from './helpers.js';
 
 const NGINX = 'server {\n  listen 80;\n}\n';

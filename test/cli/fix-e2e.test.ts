@@ -4,7 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadSyntaxChecker, type SyntaxChecker } from '../../server/src/core/syntax-check.js';
+import { loadSyntaxChecker, type SyntaxChecker } from '../../server/src/engine/syntax-check.js';
 import { runCli, useTempTrees } from './helpers.js';
 
 const SITE =

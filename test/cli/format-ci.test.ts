@@ -5,7 +5,7 @@ import { formatSarif, SARIF_SCHEMA } from '../../server/src/cli/format-sarif.js'
 import { VERSION } from '../../server/src/cli/help.js';
 import { groupByFile } from '../../server/src/cli/report.js';
 import { rules } from '../../server/src/rules/registry.js';
-import { docsUrl, RULE_DOCS_BASE_URL } from '../../server/src/rules/docs-url.js';
+import { docsUrl, RULE_DOCS_BASE_URL } from '../../server/src/engine/docs-url.js';
 import { findingAt } from './helpers.js';
 
 const cwd = '/repo';

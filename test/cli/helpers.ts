@@ -4,7 +4,7 @@ import { afterEach } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Finding, Severity } from '../../server/src/core/types.js';
+import type { Finding, Severity } from '../../server/src/util/types.js';
 
 /** Creates `files` (relative path → content) under a new temp dir; returns its real absolute path. */
 export function makeTree(files: Record<string, string | Buffer>): string {

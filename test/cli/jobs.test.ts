@@ -7,8 +7,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyzeWithJobs, MIN_PARALLEL_CHARS, type ParallelPlan } from '../../server/src/cli/parallel/analyze-parallel.js';
-import { analyze } from '../../server/src/core/analyze.js';
-import type { Finding, SourceDocument } from '../../server/src/core/types.js';
+import { analyze } from '../../server/src/engine/analyze.js';
+import type { Finding, SourceDocument } from '../../server/src/util/types.js';
 import { useTempTrees } from './helpers.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isNginxFile, looksLikeNginx, SNIFF_BYTES } from '../../server/src/cli/nginx-files.js';
+import { isNginxFile, looksLikeNginx, SNIFF_BYTES } from '../../server/src/engine/nginx-files.js';
 import { runCli, useTempTrees } from './helpers.js';
 
 const tree = useTempTrees();

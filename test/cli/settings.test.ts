@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCommandLine, type CheckOptions } from '../../server/src/cli/args.js';
 import { exitStatus } from '../../server/src/cli/exit-status.js';
 import { resolveSettings } from '../../server/src/cli/settings.js';
-import { ConfigError } from '../../server/src/core/config-file.js';
+import { ConfigError } from '../../server/src/engine/config-file.js';
 import { findingAt, useTempTrees } from './helpers.js';
 
 const tree = useTempTrees();

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyzeWithJobs, type ParallelPlan } from '../../server/src/cli/parallel/analyze-parallel.js';
-import { analyze } from '../../server/src/core/analyze.js';
-import { fixAll } from '../../server/src/core/fix-all.js';
+import { analyze } from '../../server/src/engine/analyze.js';
+import { fixAll } from '../../server/src/engine/fix-all.js';
 import { runCli, useTempTrees } from './helpers.js';
 
 const tree = useTempTrees();

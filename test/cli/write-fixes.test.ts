@@ -5,7 +5,7 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, s
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeFixedFile, writeFixes, WriteRefused, type WriteGuards } from '../../server/src/cli/write-fixes.js';
-import { loadSyntaxChecker, type SyntaxChecker } from '../../server/src/core/syntax-check.js';
+import { loadSyntaxChecker, type SyntaxChecker } from '../../server/src/engine/syntax-check.js';
 import { useTempTrees } from './helpers.js';
 
 const ORIGINAL = 'server {\n  listen 80;\n}\n';

@@ -7,8 +7,8 @@ import {
   findConfigFile,
   parseConfig,
   readConfigFile,
-} from '../../server/src/core/config-file.js';
-import { buildConfigSchema } from '../../server/src/core/config-schema.js';
+} from '../../server/src/engine/config-file.js';
+import { buildConfigSchema } from '../../server/src/engine/config-schema.js';
 import { rules } from '../../server/src/rules/registry.js';
 import { tempTree } from '../model/support.js';
 

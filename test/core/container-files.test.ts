@@ -1,5 +1,5 @@
-// The nginx version a Dockerfile or compose file names (core/container-files.ts, core/nginx-image.ts), and the
-// precedence between the flag, the settings file, detection and the default (core/nginx-target.ts).
+// The nginx version a Dockerfile or compose file names (engine/container-files.ts, engine/nginx-image.ts), and the
+// precedence between the flag, the settings file, detection and the default (engine/nginx-target.ts).
 import { describe, expect, it } from 'vitest';
 import {
   composeNginxImages,
@@ -7,10 +7,10 @@ import {
   isComposeName,
   isDockerfileName,
   oldestImage,
-} from '../../server/src/core/container-files.js';
-import { imageVersion } from '../../server/src/core/nginx-image.js';
-import { MAINLINE_LINE, STABLE_LINE } from '../../server/src/core/nginx-releases.js';
-import { chooseNginxTarget, describeNginxTarget } from '../../server/src/core/nginx-target.js';
+} from '../../server/src/engine/container-files.js';
+import { imageVersion } from '../../server/src/engine/nginx-image.js';
+import { MAINLINE_LINE, STABLE_LINE } from '../../server/src/engine/nginx-releases.js';
+import { chooseNginxTarget, describeNginxTarget } from '../../server/src/engine/nginx-target.js';
 
 const version = (reference: string) => {
   const found = imageVersion(reference);

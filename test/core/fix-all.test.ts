@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixAll, MAX_FIX_PASSES } from '../../server/src/core/fix-all.js';
-import type { SourceDocument } from '../../server/src/core/types.js';
-import type { Rule } from '../../server/src/rules/types.js';
+import { fixAll, MAX_FIX_PASSES } from '../../server/src/engine/fix-all.js';
+import type { SourceDocument } from '../../server/src/util/types.js';
+import type { Rule } from '../../server/src/analysis/rule-api.js';
 import { syntaxRule } from '../../server/src/rules/syntax.js';
 import { tempTree } from '../model/support.js';
 import {

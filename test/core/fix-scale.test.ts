@@ -4,10 +4,10 @@
 // locations take 3 s and 150,000 never finish. No timing is asserted: the quadratic versions miss vitest's timeout.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyze } from '../../server/src/core/analyze.js';
-import { fixAll } from '../../server/src/core/fix-all.js';
-import { TakenEdits } from '../../server/src/core/taken-edits.js';
-import type { SourceDocument, TextEdit } from '../../server/src/core/types.js';
+import { analyze } from '../../server/src/engine/analyze.js';
+import { fixAll } from '../../server/src/engine/fix-all.js';
+import { TakenEdits } from '../../server/src/engine/taken-edits.js';
+import type { SourceDocument, TextEdit } from '../../server/src/util/types.js';
 import { mergeEdits } from '../../server/src/fixes/edit-set.js';
 import { tempTree } from '../model/support.js';
 

@@ -2,7 +2,7 @@
 // checker, with the answers the RegExp translation used to give.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileGlob, type GlobOptions } from '../../server/src/core/glob.js';
+import { compileGlob, type GlobOptions } from '../../server/src/util/glob.js';
 
 /**
  * The translation to a RegExp that compileGlob replaced, as the oracle. Its time grows as the name's length to the

@@ -1,12 +1,12 @@
-// `nginx -T` output split back into files (core/nginx-dump.ts), and the in-memory FileHost its includes resolve in
-// (core/virtual-host.ts): analyzed without reading anything from this machine's disk.
+// `nginx -T` output split back into files (engine/nginx-dump.ts), and the in-memory FileHost its includes resolve in
+// (model/virtual-host.ts): analyzed without reading anything from this machine's disk.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyze } from '../../server/src/core/analyze.js';
-import { isNginxDump, splitNginxDump } from '../../server/src/core/nginx-dump.js';
-import { createVirtualHost } from '../../server/src/core/virtual-host.js';
+import { analyze } from '../../server/src/engine/analyze.js';
+import { isNginxDump, splitNginxDump } from '../../server/src/engine/nginx-dump.js';
+import { createVirtualHost } from '../../server/src/model/virtual-host.js';
 
 /** A dump as nginx writes it: marker, the file's bytes, one LF of nginx's own. */
 function dumpOf(files: [string, string][]): string {

@@ -1,10 +1,10 @@
 // Tiny real rules for the core tests: they run through analyze()/fixAll() like registered rules do, on real parses.
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { insertIntoBlock, insertLineAfter, replaceSpan } from '../../server/src/analysis/edits.js';
-import type { Fix, SourceDocument } from '../../server/src/core/types.js';
+import { insertIntoBlock, insertLineAfter, replaceSpan } from '../../server/src/fixes/edits.js';
+import type { Fix, SourceDocument } from '../../server/src/util/types.js';
 import type { ConfigFile, Directive } from '../../server/src/model/types.js';
-import type { Rule, RuleContext } from '../../server/src/rules/types.js';
+import type { Rule, RuleContext } from '../../server/src/analysis/rule-api.js';
 import { allDirectives } from '../model/support.js';
 
 export function docsFrom(root: string, ...relative: string[]): SourceDocument[] {

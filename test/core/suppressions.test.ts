@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { applyEdits } from '../../server/src/analysis/edits.js';
-import { analyze } from '../../server/src/core/analyze.js';
-import { fixAll } from '../../server/src/core/fix-all.js';
-import { parseSuppressionComments } from '../../server/src/core/suppression-comments.js';
-import { suppressionEdit, UNUSED_SUPPRESSION_RULE_ID } from '../../server/src/core/suppressions.js';
-import type { AnalyzeOptions, Finding } from '../../server/src/core/types.js';
+import { applyEdits } from '../../server/src/fixes/edits.js';
+import { analyze } from '../../server/src/engine/analyze.js';
+import { fixAll } from '../../server/src/engine/fix-all.js';
+import { parseSuppressionComments } from '../../server/src/engine/suppression-comments.js';
+import { suppressionEdit, UNUSED_SUPPRESSION_RULE_ID } from '../../server/src/engine/suppressions.js';
+import type { Finding } from '../../server/src/util/types.js';
+import type { AnalyzeOptions } from '../../server/src/engine/types.js';
 import { includeRule } from '../../server/src/rules/include.js';
 import { findRule } from '../../server/src/rules/registry.js';
 import { unusedSuppressionRule } from '../../server/src/rules/unused-suppression.js';

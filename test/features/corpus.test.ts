@@ -3,7 +3,7 @@
 // references never throw and only point at text that exists.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { analyzeWorkspace } from '../../server/src/core/analyze.js';
+import { analyzeWorkspace } from '../../server/src/engine/analyze.js';
 import { actionRanges } from '../../server/src/analysis/template-text.js';
 import type { FeatureContext, FeatureLocation } from '../../server/src/features/context.js';
 import { hoverAt } from '../../server/src/features/hover.js';

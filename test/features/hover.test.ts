@@ -2,11 +2,11 @@
 // the directive explanations with their rule links.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { dockerfileNginxImage } from '../../server/src/core/container-files.js';
-import { chooseNginxTarget } from '../../server/src/core/nginx-target.js';
+import { dockerfileNginxImage } from '../../server/src/engine/container-files.js';
+import { chooseNginxTarget } from '../../server/src/engine/nginx-target.js';
 import { describe, expect, it } from 'vitest';
 import { hoverAt } from '../../server/src/features/hover.js';
-import { docsUrl } from '../../server/src/rules/docs-url.js';
+import { docsUrl } from '../../server/src/engine/docs-url.js';
 import { analyze } from './support.js';
 
 const SITE = `http {

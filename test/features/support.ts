@@ -1,8 +1,8 @@
 // Shared by the feature tests: real files in a temp directory, analyzed by the real core (analyzeWorkspace), and the
 // document's model picked out of the workspace, as the language server's snapshot would hold it.
 import path from 'node:path';
-import { analyzeWorkspace } from '../../server/src/core/analyze.js';
-import type { AnalyzeOptions } from '../../server/src/core/types.js';
+import { analyzeWorkspace } from '../../server/src/engine/analyze.js';
+import type { AnalyzeOptions } from '../../server/src/engine/types.js';
 import type { FeatureContext } from '../../server/src/features/context.js';
 import { readDocuments, tempTree } from '../model/support.js';
 

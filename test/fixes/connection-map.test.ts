@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyEdits } from '../../server/src/analysis/edits.js';
+import { applyEdits } from '../../server/src/fixes/edits.js';
 import { scopeOf } from '../../server/src/analysis/scopes.js';
 import { ensureUpgradeMap, type UpgradeMap } from '../../server/src/fixes/connection-map.js';
 import { NoFix, UNKNOWN_CONTEXT } from '../../server/src/fixes/placement.js';
-import type { ResolvedOptions } from '../../server/src/rules/types.js';
+import type { ResolvedOptions } from '../../server/src/util/types.js';
 import { checkTree, directiveIn } from '../analysis/support.js';
 import { nginxTest, wrapInclude } from '../support/nginx.js';
 

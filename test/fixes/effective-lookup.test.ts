@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerKeysOf, lookupDirective } from '../../server/src/fixes/effective-lookup.js';
+import { headerKeysOf, lookupDirective } from '../../server/src/analysis/effective-lookup.js';
 import { proxyPasses, loadTree } from './support.js';
 
 const UPSTREAM = 'upstream app { server 127.0.0.1:5000; keepalive 4; }\n';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyEdits } from '../../server/src/analysis/edits.js';
+import { applyEdits } from '../../server/src/fixes/edits.js';
 import { passes, type Pass } from '../../server/src/analysis/passes.js';
 import {
   implicitTarget,
@@ -9,7 +9,7 @@ import {
   rewritePassEdit,
   upstreamName,
 } from '../../server/src/fixes/implicit-upstream.js';
-import type { TextEdit } from '../../server/src/core/types.js';
+import type { TextEdit } from '../../server/src/util/types.js';
 import type { Workspace } from '../../server/src/model/workspace.js';
 import { checkTree } from '../analysis/support.js';
 

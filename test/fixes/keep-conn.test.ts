@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { passes } from '../../server/src/analysis/passes.js';
 import { keepConnEdits } from '../../server/src/fixes/keep-conn.js';
-import type { ResolvedOptions } from '../../server/src/rules/types.js';
+import type { ResolvedOptions } from '../../server/src/util/types.js';
 import { applyToTree, loadTree, readTree } from './support.js';
 
 const options: ResolvedOptions = { nginxVersion: undefined, keepaliveConnections: 16 };

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { effectiveProxyHeaders } from '../../server/src/analysis/inheritance.js';
 import { passes } from '../../server/src/analysis/passes.js';
 import { allScopes, type Scope } from '../../server/src/analysis/scopes.js';
-import { fixAll } from '../../server/src/core/fix-all.js';
+import { fixAll } from '../../server/src/engine/fix-all.js';
 import { mergeEdits } from '../../server/src/fixes/edit-set.js';
 import { connectionHeaderMissingRule } from '../../server/src/rules/connection-header-missing.js';
 import {
@@ -13,7 +13,7 @@ import {
   proxyReuseEdits,
   proxyReuseEditsForPasses,
 } from '../../server/src/fixes/proxy-reuse.js';
-import type { ResolvedOptions } from '../../server/src/rules/types.js';
+import type { ResolvedOptions } from '../../server/src/util/types.js';
 import type { Workspace } from '../../server/src/model/workspace.js';
 import { nginxTest, wrapInclude } from '../support/nginx.js';
 import { applyToTree, fixToFixpoint, loadTree, proxyPasses, readTree, type Tree } from './support.js';

@@ -1,10 +1,10 @@
 // Shared by the fix-helper tests: apply a helper's edits to real files and rebuild the workspace from the result.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { applyEdits } from '../../server/src/analysis/edits.js';
+import { applyEdits } from '../../server/src/fixes/edits.js';
 import { passes, type Pass } from '../../server/src/analysis/passes.js';
-import { createFsHost } from '../../server/src/core/fs-host.js';
-import type { TextEdit } from '../../server/src/core/types.js';
+import { createFsHost } from '../../server/src/util/fs-host.js';
+import type { TextEdit } from '../../server/src/util/types.js';
 import { buildWorkspace, type Workspace } from '../../server/src/model/workspace.js';
 import { loadNginxParser } from '../../server/src/parser/loader.js';
 import { checkTree } from '../analysis/support.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { applyEdits } from '../../server/src/analysis/edits.js';
+import { applyEdits } from '../../server/src/fixes/edits.js';
 import { passes } from '../../server/src/analysis/passes.js';
 import { implicitTarget } from '../../server/src/fixes/implicit-upstream.js';
 import { targetIdentityEdits } from '../../server/src/fixes/target-identity.js';
-import type { ResolvedOptions } from '../../server/src/rules/types.js';
+import type { ResolvedOptions } from '../../server/src/util/types.js';
 import { checkTree } from '../analysis/support.js';
 
 const OLD: ResolvedOptions = { nginxVersion: undefined, keepaliveConnections: 16 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyEdits } from '../../server/src/analysis/edits.js';
+import { applyEdits } from '../../server/src/fixes/edits.js';
 import { defaultOnEdits } from '../../server/src/fixes/template-opt-in.js';
 import { findDirective, parseModel } from '../model/support.js';
 

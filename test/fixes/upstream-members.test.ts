@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyEdits } from '../../server/src/analysis/edits.js';
+import { applyEdits } from '../../server/src/fixes/edits.js';
 import { upstreams } from '../../server/src/analysis/upstreams.js';
 import { insertAfterMembers, lastMember } from '../../server/src/fixes/upstream-members.js';
 import { checkTree, source } from '../analysis/support.js';

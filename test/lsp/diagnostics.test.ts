@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMessageConnection, IPCMessageReader, IPCMessageWriter } from 'vscode-jsonrpc/node.js';
 import { DiagnosticSeverity, type Diagnostic, type PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
-import { docsUrl } from '../../server/src/rules/docs-url.js';
+import { docsUrl } from '../../server/src/engine/docs-url.js';
 import { useTempTrees } from '../cli/helpers.js';
 import { LspClient, REPO_ROOT, uriOf } from '../support/lsp-client.js';
 

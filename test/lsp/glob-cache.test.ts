@@ -1,7 +1,7 @@
 // The language server expands an include glob once per state of the disk (issue 10, item 4): analyses after each
 // keystroke reuse the expansion, with the links and bounds it reported, until a file is created or deleted.
 import { describe, expect, it } from 'vitest';
-import type { FileHost, GlobConfinement } from '../../server/src/core/types.js';
+import type { FileHost, GlobConfinement } from '../../server/src/util/types.js';
 import { GlobCache } from '../../server/src/lsp/glob-cache.js';
 
 /** A disk whose glob reports one refused link and a cut, counting its expansions. */

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyze, INTERNAL_ERROR_RULE_ID } from '../../server/src/core/analyze.js';
-import { parseNginxVersion, resolveOptions } from '../../server/src/core/options.js';
-import type { SourceDocument } from '../../server/src/core/types.js';
-import type { Rule } from '../../server/src/rules/types.js';
+import { analyze, INTERNAL_ERROR_RULE_ID } from '../../server/src/engine/analyze.js';
+import { parseNginxVersion, resolveOptions } from '../../server/src/engine/options.js';
+import type { SourceDocument } from '../../server/src/util/types.js';
+import type { Rule } from '../../server/src/analysis/rule-api.js';
 import { rules as registeredRules } from '../../server/src/rules/registry.js';
 import { tempTree } from './support.js';
 

@@ -1,8 +1,8 @@
 import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFsHost, globOnDisk } from '../../server/src/core/fs-host.js';
-import type { GlobConfinement } from '../../server/src/core/types.js';
+import { createFsHost, globOnDisk } from '../../server/src/util/fs-host.js';
+import type { GlobConfinement } from '../../server/src/util/types.js';
 import { tempTree } from './support.js';
 
 describe('createFsHost', () => {

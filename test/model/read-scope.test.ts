@@ -2,9 +2,9 @@
 import { readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyze } from '../../server/src/core/analyze.js';
-import { createFsHost } from '../../server/src/core/fs-host.js';
-import type { FileHost, PathMapping, SourceDocument } from '../../server/src/core/types.js';
+import { analyze } from '../../server/src/engine/analyze.js';
+import { createFsHost } from '../../server/src/util/fs-host.js';
+import type { FileHost, PathMapping, SourceDocument } from '../../server/src/util/types.js';
 import { createReadScope, globBase, realPath } from '../../server/src/model/read-scope.js';
 import { buildWorkspace, type Workspace } from '../../server/src/model/workspace.js';
 import { loadNginxParser } from '../../server/src/parser/loader.js';

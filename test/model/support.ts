@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { buildConfigFile } from '../../server/src/model/build.js';
-import type { SourceDocument } from '../../server/src/core/types.js';
+import type { SourceDocument } from '../../server/src/util/types.js';
 import type { ConfigFile, Directive } from '../../server/src/model/types.js';
 import { loadNginxParser } from '../../server/src/parser/loader.js';
 

@@ -1,8 +1,8 @@
 // Template dialects (issue 11 item 2): Jinja2 tags beside Go actions, the dialect of a file, and envsubst `${VAR}`
 // placeholders, which stay nginx variables and are never reported.
 import { describe, expect, it } from 'vitest';
-import { analyze } from '../../server/src/core/analyze.js';
-import type { FileHost } from '../../server/src/core/types.js';
+import { analyze } from '../../server/src/engine/analyze.js';
+import type { FileHost } from '../../server/src/util/types.js';
 import { formatControl } from '../../server/src/model/template-guards.js';
 import { dialectByName, templateDialectOf } from '../../server/src/model/template-dialect.js';
 import { findDirective, parseModel } from './support.js';

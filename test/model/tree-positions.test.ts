@@ -2,7 +2,7 @@
 // instead of asking tree-sitter (model/statements.ts). These tests hold the model to tree-sitter's own answers.
 import type { Node } from 'web-tree-sitter';
 import { describe, expect, it } from 'vitest';
-import type { Span } from '../../server/src/core/types.js';
+import type { Span } from '../../server/src/util/types.js';
 import { buildConfigFile } from '../../server/src/model/build.js';
 import { LineIndex } from '../../server/src/model/line-index.js';
 import type { Directive } from '../../server/src/model/types.js';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFsHost } from '../../server/src/core/fs-host.js';
-import type { PathMapping, SourceDocument } from '../../server/src/core/types.js';
+import { createFsHost } from '../../server/src/util/fs-host.js';
+import type { PathMapping, SourceDocument } from '../../server/src/util/types.js';
 import type { IncludeLimits } from '../../server/src/model/expand.js';
 import type { Directive } from '../../server/src/model/types.js';
 import { buildWorkspace, walkEffective, type EffectiveScope, type Workspace } from '../../server/src/model/workspace.js';

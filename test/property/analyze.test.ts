@@ -4,8 +4,8 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyze, INTERNAL_ERROR_RULE_ID } from '../../server/src/core/analyze.js';
-import type { SourceDocument } from '../../server/src/core/types.js';
+import { analyze, INTERNAL_ERROR_RULE_ID } from '../../server/src/engine/analyze.js';
+import type { SourceDocument } from '../../server/src/util/types.js';
 import { misplaced } from './findings.js';
 import { checkProperty, memoryHost, mutate, mutation, seedFiles, VIRTUAL_DIR } from './support.js';
 

@@ -1,6 +1,6 @@
 // What every finding of every property must satisfy, whatever the input: it points inside a text it was given, with
 // line/column matching its offsets, and its fix's edits stay inside their files.
-import type { Finding } from '../../server/src/core/types.js';
+import type { Finding } from '../../server/src/util/types.js';
 import { LineIndex } from '../../server/src/model/line-index.js';
 
 /** Problems with where findings point; empty when every span and edit is inside its file's text. */

@@ -3,11 +3,11 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { applyEdits } from '../../server/src/analysis/edits.js';
-import { analyze } from '../../server/src/core/analyze.js';
-import { fixAll, MAX_FIX_PASSES } from '../../server/src/core/fix-all.js';
-import { loadSyntaxChecker, type SyntaxChecker } from '../../server/src/core/syntax-check.js';
-import type { SourceDocument, TextEdit } from '../../server/src/core/types.js';
+import { applyEdits } from '../../server/src/fixes/edits.js';
+import { analyze } from '../../server/src/engine/analyze.js';
+import { fixAll, MAX_FIX_PASSES } from '../../server/src/engine/fix-all.js';
+import { loadSyntaxChecker, type SyntaxChecker } from '../../server/src/engine/syntax-check.js';
+import type { SourceDocument, TextEdit } from '../../server/src/util/types.js';
 import { checkProperty, fixableSeedFiles, gentleMutation, memoryHost, mutate, mutation, VIRTUAL_DIR, type Mutation } from './support.js';
 
 const seeds = fixableSeedFiles();

@@ -6,11 +6,11 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyze, INTERNAL_ERROR_RULE_ID } from '../../server/src/core/analyze.js';
-import { fixAll } from '../../server/src/core/fix-all.js';
-import { loadSyntaxChecker, type SyntaxChecker } from '../../server/src/core/syntax-check.js';
-import type { SourceDocument } from '../../server/src/core/types.js';
-import { looksLikeNginx } from '../../server/src/cli/nginx-files.js';
+import { analyze, INTERNAL_ERROR_RULE_ID } from '../../server/src/engine/analyze.js';
+import { fixAll } from '../../server/src/engine/fix-all.js';
+import { loadSyntaxChecker, type SyntaxChecker } from '../../server/src/engine/syntax-check.js';
+import type { SourceDocument } from '../../server/src/util/types.js';
+import { looksLikeNginx } from '../../server/src/engine/nginx-files.js';
 import { formatStylish } from '../../server/src/cli/format-stylish.js';
 import { predictGroups } from '../../server/src/cli/parallel/predict-groups.js';
 import { groupByFile } from '../../server/src/cli/report.js';

@@ -9,10 +9,9 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Edit, type Point, type Tree } from 'web-tree-sitter';
-import { analyze } from '../../server/src/core/analyze.js';
-import type { ModelCache } from '../../server/src/core/types.js';
+import { analyze } from '../../server/src/engine/analyze.js';
+import type { ConfigFile, Directive, ModelCache } from '../../server/src/model/types.js';
 import { buildConfigFile } from '../../server/src/model/build.js';
-import type { ConfigFile, Directive } from '../../server/src/model/types.js';
 import { loadNginxParser, type NginxParser } from '../../server/src/parser/loader.js';
 import { checkProperty, memoryHost, seedFiles, VIRTUAL_DIR } from './support.js';
 

@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { compileGlob } from '../../server/src/core/glob.js';
-import type { FileHost, SourceDocument } from '../../server/src/core/types.js';
+import { compileGlob } from '../../server/src/util/glob.js';
+import type { FileHost, SourceDocument } from '../../server/src/util/types.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine, UsageError } from '../../server/src/cli/args.js';
-import { displayPath, fileNameFromBytes, printablePath } from '../../server/src/cli/paths.js';
+import { displayPath, fileNameFromBytes, printablePath } from '../../server/src/util/paths.js';
 import { runCli } from '../cli/helpers.js';
 import { useTempTrees } from './support.js';
 

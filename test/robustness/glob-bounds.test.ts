@@ -4,7 +4,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_GLOB_DIRECTORIES } from '../../server/src/core/fs-host.js';
+import { MAX_GLOB_DIRECTORIES } from '../../server/src/util/fs-host.js';
 import { DEFAULT_INCLUDE_LIMITS } from '../../server/src/model/expand.js';
 import { reported, runCli, useTempTrees } from './support.js';
 

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runFix } from '../../server/src/cli/fix-run.js';
 import { readDocuments } from '../../server/src/cli/read-documents.js';
 import { writeFixes, type WriteGuards } from '../../server/src/cli/write-fixes.js';
-import { loadSyntaxChecker, type SyntaxChecker } from '../../server/src/core/syntax-check.js';
+import { loadSyntaxChecker, type SyntaxChecker } from '../../server/src/engine/syntax-check.js';
 import { modeOf, runCli, useTempTrees } from './support.js';
 
 const tree = useTempTrees();

@@ -1,7 +1,7 @@
 // Cases the fixtures cannot express without tripping other rules (an upstream without keepalive is
 // upstream-keepalive's finding), run with only the connection rules.
 import { describe, expect, it } from 'vitest';
-import { analyze } from '../../server/src/core/analyze.js';
+import { analyze } from '../../server/src/engine/analyze.js';
 import { connectionHeaderPassthroughRule } from '../../server/src/rules/connection-header-passthrough.js';
 import { connectionMapCloseRule } from '../../server/src/rules/connection-map-close.js';
 import { UNKNOWN_CONTEXT } from '../../server/src/fixes/placement.js';

@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { analyze } from '../../server/src/core/analyze.js';
-import { applyEdits } from '../../server/src/analysis/edits.js';
-import type { AnalyzeOptions } from '../../server/src/core/types.js';
+import { analyze } from '../../server/src/engine/analyze.js';
+import { applyEdits } from '../../server/src/fixes/edits.js';
+import type { AnalyzeOptions } from '../../server/src/engine/types.js';
 
 async function findings(text: string, options: AnalyzeOptions = {}, path = '/virtual/site.conf') {
   return (await analyze([{ path, text }], { host: { readFile: () => undefined, glob: () => [], exists: () => false }, ...options }))

@@ -9,8 +9,8 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createFsHost } from '../../server/src/core/fs-host.js';
-import type { FileHost } from '../../server/src/core/types.js';
+import { createFsHost } from '../../server/src/util/fs-host.js';
+import type { FileHost } from '../../server/src/util/types.js';
 
 export const FIXTURES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 const FIXTURE_FILE = /\.(conf|sigil|tmpl|j2)$/;

@@ -16,7 +16,7 @@
 // - `unknown` when the block could hold more than the model sees: an include in its body that pulled in nothing, or
 //   a syntax problem inside the block. Nothing is reported about an unknown upstream.
 import type { Directive } from '../model/types.js';
-import type { ResolvedOptions } from '../rules/types.js';
+import type { ResolvedOptions } from '../util/types.js';
 import { guardsWithin, unfollowedIncludes, type Scope } from './scopes.js';
 import { templateBlockOf } from './template-blocks.js';
 import type { Upstream } from './upstreams.js';

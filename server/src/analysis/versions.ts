@@ -8,7 +8,7 @@
 //   targetAtLeast(options, version)      false when no target is set
 //   hasModernKeepaliveDefaults(options)  targetAtLeast(options, MODERN_KEEPALIVE_VERSION)
 //   formatVersion(version)               "1.29.7"
-import type { ResolvedOptions } from '../rules/types.js';
+import type { ResolvedOptions } from '../util/types.js';
 
 export type NginxVersion = readonly [number, number, number];
 

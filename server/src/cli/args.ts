@@ -3,12 +3,12 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseByteSize } from '../core/byte-size.js';
-import { KEEPALIVE_CONNECTIONS_RANGE, SEVERITY_SETTINGS } from '../core/config-file.js';
-import { parseNginxVersion as parseVersionTriple } from '../core/options.js';
-import { checkPathMapping } from '../core/path-map.js';
-import { GIVEN_CONTEXT_NAMES, parseGivenContext, type GivenContextName } from '../core/given-contexts.js';
-import type { PathMapping, SeveritySetting } from '../core/types.js';
+import { parseByteSize } from '../util/byte-size.js';
+import { KEEPALIVE_CONNECTIONS_RANGE, SEVERITY_SETTINGS } from '../engine/config-file.js';
+import { parseNginxVersion as parseVersionTriple } from '../engine/options.js';
+import { checkPathMapping } from '../util/path-map.js';
+import { GIVEN_CONTEXT_NAMES, parseGivenContext, type GivenContextName } from '../engine/given-contexts.js';
+import type { PathMapping, SeveritySetting } from '../util/types.js';
 import { findRule } from '../rules/registry.js';
 import { shouldUseColor, type ColorEnvironment } from './color.js';
 
@@ -43,7 +43,7 @@ export interface CheckOptions {
   jobs: number;
   /** --max-file-size in bytes; undefined: the settings file's, else the default. */
   maxFileBytes: number | undefined;
-  /** --context: the top-level context of every checked file whose own comment states none (core/given-contexts.ts). */
+  /** --context: the top-level context of every checked file whose own comment states none (engine/given-contexts.ts). */
   context: GivenContextName | undefined;
   /** `check -`: the one file is read from stdin (cli/stdin.ts); `patterns` is then `['-']`. */
   stdin: boolean;

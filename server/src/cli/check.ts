@@ -1,7 +1,8 @@
 // The `check` command: settings, discover, read, analyze (or fix), format, exit code. All judgement lives in the
 // core's analyze() and fixAll().
-import { ConfigError } from '../core/config-file.js';
-import type { AnalyzeOptions, Finding, PathMapping, SourceDocument } from '../core/types.js';
+import { ConfigError } from '../engine/config-file.js';
+import type { Finding, PathMapping, SourceDocument } from '../util/types.js';
+import type { AnalyzeOptions } from '../engine/types.js';
 import { createReadScope } from '../model/read-scope.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import type { CheckOptions, OutputFormat } from './args.js';
@@ -15,11 +16,11 @@ import { formatJson } from './format-json.js';
 import { formatSarif } from './format-sarif.js';
 import { formatStylish } from './format-stylish.js';
 import { analyzeWithJobs } from './parallel/analyze-parallel.js';
-import { displayPath } from './paths.js';
+import { displayPath } from '../util/paths.js';
 import { readDocuments } from './read-documents.js';
 import { groupByFile, type FileReport } from './report.js';
 import { describeRunTarget, runAnalyzeOptions } from './run-target.js';
-import type { NginxTarget } from '../core/nginx-target.js';
+import type { NginxTarget } from '../engine/nginx-target.js';
 import { mappingsOutsideRoots, resolveSettings, type RunSettings } from './settings.js';
 import { fixStdin } from './stdin-fix.js';
 import { readStdinDocuments, stdinDiscovery, stdinPath, waitingNote } from './stdin.js';

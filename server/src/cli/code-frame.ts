@@ -1,7 +1,7 @@
 // The offending source line with the finding's span underlined, as compilers print it.
-import type { Span } from '../core/types.js';
+import type { Span } from '../util/types.js';
 import type { Style } from './color.js';
-import { mustEscape } from './paths.js';
+import { mustEscape } from '../util/paths.js';
 
 export interface FrameStyles {
   gutter: Style;

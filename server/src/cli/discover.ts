@@ -1,12 +1,12 @@
 // Expands the command line's paths into the list of files to check. A bad path never stops the others.
 import { realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { hasGlobMagic } from '../core/glob.js';
+import { hasGlobMagic } from '../util/glob.js';
 import { createReadScope } from '../model/read-scope.js';
 import { expandGlob, globRoot } from './expand-glob.js';
-import { classifyFile } from './nginx-files.js';
-import { describeFsError, displayPath } from './paths.js';
-import { walkFiles, type WalkResult } from './walk.js';
+import { classifyFile } from '../engine/nginx-files.js';
+import { describeFsError, displayPath } from '../util/paths.js';
+import { walkFiles, type WalkResult } from '../engine/walk.js';
 
 export interface Discovery {
   /** Absolute paths, unique, sorted by code unit (the same on every machine and locale). */

@@ -1,16 +1,17 @@
 // `nginx -T` dumps among the checked documents (piped to `check -`, or saved to a file and named or walked into).
-// A dump is known by its content, never its name (core/nginx-dump.ts), and is checked as the configuration it holds:
+// A dump is known by its content, never its name (engine/nginx-dump.ts), and is checked as the configuration it holds:
 // its files, main configuration first, each under the absolute path nginx read it from, with includes resolved among
-// them alone (core/virtual-host.ts). So findings name the server's paths and lines, the same as checking those files
+// them alone (model/virtual-host.ts). So findings name the server's paths and lines, the same as checking those files
 // themselves would, and nothing on this machine's disk is read, tested or mapped for a dump's includes.
-import { analyze } from '../core/analyze.js';
-import { splitNginxDump } from '../core/nginx-dump.js';
-import type { AnalyzeOptions, Finding, SourceDocument } from '../core/types.js';
-import { createVirtualHost, VIRTUAL_READ_SCOPE } from '../core/virtual-host.js';
+import { analyze } from '../engine/analyze.js';
+import { splitNginxDump } from '../engine/nginx-dump.js';
+import type { Finding, SourceDocument } from '../util/types.js';
+import type { AnalyzeOptions } from '../engine/types.js';
+import { createVirtualHost, VIRTUAL_READ_SCOPE } from '../model/virtual-host.js';
 import type { FixMode } from './args.js';
 import type { CheckIo } from './check.js';
 import { runFix } from './fix-run.js';
-import { displayPath } from './paths.js';
+import { displayPath } from '../util/paths.js';
 
 export interface Dump {
   /** The document the dump was read from (a saved dump's path, or stdin's name). */

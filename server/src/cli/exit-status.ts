@@ -1,6 +1,6 @@
 // The exit code of a check run from what it found, as ESLint decides it (with our stricter default: any warning
 // fails unless --max-warnings allows some).
-import type { Finding } from '../core/types.js';
+import type { Finding } from '../util/types.js';
 import { EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, type ExitCode } from './exit-codes.js';
 import { countSeverities } from './report.js';
 

@@ -1,8 +1,8 @@
 // Command-line globs (`'deploy/**/*.conf'`, quoted so the shell leaves them to us) expanded over the file system.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { compileGlob, hasGlobMagic } from '../core/glob.js';
-import { walkFiles, type WalkOptions, type WalkResult } from './walk.js';
+import { compileGlob, hasGlobMagic } from '../util/glob.js';
+import { walkFiles, type WalkOptions, type WalkResult } from '../engine/walk.js';
 
 // Walks only from the glob's literal prefix (`deploy/nginx` for `deploy/nginx/**/*.conf`), and no deeper than the
 // pattern can reach when it has no `**`. Matches files only, checked as given whatever their name: the pattern is the

@@ -1,14 +1,15 @@
 // `check --fix` and `check --fix-dry-run`: fixAll() over the documents, then the new texts written safely (or shown
 // as a diff). Reports what remains, as ESLint does after fixing.
 import path from 'node:path';
-import { analyze } from '../core/analyze.js';
-import { fixAll, type FixAllResult } from '../core/fix-all.js';
-import { loadSyntaxChecker } from '../core/syntax-check.js';
-import type { AnalyzeOptions, Finding, SourceDocument } from '../core/types.js';
+import { analyze } from '../engine/analyze.js';
+import { fixAll, type FixAllResult } from '../engine/fix-all.js';
+import { loadSyntaxChecker } from '../engine/syntax-check.js';
+import type { Finding, SourceDocument } from '../util/types.js';
+import type { AnalyzeOptions } from '../engine/types.js';
 import { createReadScope, type ReadScope } from '../model/read-scope.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import type { CheckIo } from './check.js';
-import { displayPath, relativeIfInside } from './paths.js';
+import { displayPath, relativeIfInside } from '../util/paths.js';
 import { readDocuments } from './read-documents.js';
 import { countSeverities } from './report.js';
 import { unifiedDiff } from './unified-diff.js';

@@ -1,7 +1,7 @@
 // GitHub Actions workflow commands: one `::error file=…,line=…::message` line per finding, which the runner turns into
 // annotations on the pull request's diff. No summary line: the annotations are the report.
-import type { Finding, Severity } from '../core/types.js';
-import { displayPath, withoutControlCharacters } from './paths.js';
+import type { Finding, Severity } from '../util/types.js';
+import { displayPath, withoutControlCharacters } from '../util/paths.js';
 import type { FileReport } from './report.js';
 
 const COMMAND: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };

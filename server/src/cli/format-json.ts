@@ -1,6 +1,6 @@
 // Machine output in ESLint's JSON formatter shape, so tools that already read ESLint results (CI annotators, code
 // quality converters, editors' problem matchers) read ours unchanged.
-import type { Finding, Severity } from '../core/types.js';
+import type { Finding, Severity } from '../util/types.js';
 import { countSeverities, type FileReport } from './report.js';
 
 export interface JsonMessage {

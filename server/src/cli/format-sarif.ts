@@ -2,12 +2,12 @@
 // with their documentation links, one result per finding, and a finding's fix as SARIF replacements.
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-import type { Finding, Severity, Span } from '../core/types.js';
-import { describeNginxTarget, type NginxTarget } from '../core/nginx-target.js';
-import { docsUrl } from '../rules/docs-url.js';
-import type { RuleMeta } from '../rules/types.js';
+import type { Finding, Severity, Span } from '../util/types.js';
+import { describeNginxTarget, type NginxTarget } from '../engine/nginx-target.js';
+import { docsUrl } from '../engine/docs-url.js';
+import type { RuleMeta } from '../analysis/rule-api.js';
 import { VERSION } from './help.js';
-import { leavesDirectory } from './paths.js';
+import { leavesDirectory } from '../util/paths.js';
 import type { FileReport } from './report.js';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';

@@ -1,8 +1,8 @@
 // Human output modelled on ESLint's "stylish": findings grouped under their file, each with a code frame.
-import type { Finding, Severity } from '../core/types.js';
+import type { Finding, Severity } from '../util/types.js';
 import { createPalette, type Palette, type Style } from './color.js';
 import { codeFrame, splitSourceLines } from './code-frame.js';
-import { displayPath, withoutControlCharacters } from './paths.js';
+import { displayPath, withoutControlCharacters } from '../util/paths.js';
 import { countSeverities, type FileReport, type SeverityCounts } from './report.js';
 
 export interface StylishOptions {

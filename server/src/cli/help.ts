@@ -1,7 +1,7 @@
 // --help and --version text.
-import packageJson from '../../../package.json' with { type: 'json' };
+import { VERSION } from '../engine/version.js';
 
-export const VERSION: string = packageJson.version;
+export { VERSION };
 
 export const HELP_TEXT = `nginx-keepalive ${VERSION}
 Finds nginx and Dokku nginx.conf.sigil configurations that throw away upstream keepalive connections.

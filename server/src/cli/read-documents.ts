@@ -1,8 +1,8 @@
 // Reads the discovered files into SourceDocuments. An unreadable file is reported and the rest are still read.
-import { DEFAULT_MAX_FILE_BYTES, formatByteSize } from '../core/byte-size.js';
-import { readRegularFile, type FileRead } from '../core/read-file.js';
-import type { SourceDocument } from '../core/types.js';
-import { describeFsError, displayPath, hasUndecodableName, undecodableNameError } from './paths.js';
+import { DEFAULT_MAX_FILE_BYTES, formatByteSize } from '../util/byte-size.js';
+import { readRegularFile, type FileRead } from '../util/read-file.js';
+import type { SourceDocument } from '../util/types.js';
+import { describeFsError, displayPath, hasUndecodableName, undecodableNameError } from '../util/paths.js';
 
 export interface ReadResult {
   documents: SourceDocument[];

@@ -1,8 +1,8 @@
 // Findings grouped per file, the shape both formatters print.
 import path from 'node:path';
-import { DEFAULT_MAX_FILE_BYTES } from '../core/byte-size.js';
-import { readRegularFile } from '../core/read-file.js';
-import type { Finding, Severity, SourceDocument } from '../core/types.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../util/byte-size.js';
+import { readRegularFile } from '../util/read-file.js';
+import type { Finding, Severity, SourceDocument } from '../util/types.js';
 
 export interface FileReport {
   /** Absolute path. */

@@ -2,18 +2,18 @@
 // from), and the top-level contexts given to snippets checked on their own.
 //
 // nginx version, first that applies: --nginx-version, the settings file's "nginxVersion", an nginx image named by a
-// Dockerfile or compose file of the repository (cli/version-detect.ts), the default (before 1.29.7). Detection only
+// Dockerfile or compose file of the repository (engine/version-detect.ts), the default (before 1.29.7). Detection only
 // runs when neither of the first two is given: it reads files, and a stated version makes it moot.
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { givenContexts } from '../core/given-contexts.js';
-import { chooseNginxTarget, describeNginxTarget, type NginxTarget } from '../core/nginx-target.js';
-import type { AnalyzeOptions } from '../core/types.js';
+import { givenContexts } from '../engine/given-contexts.js';
+import { chooseNginxTarget, describeNginxTarget, type NginxTarget } from '../engine/nginx-target.js';
+import type { AnalyzeOptions } from '../engine/types.js';
 import { createReadScope } from '../model/read-scope.js';
 import type { CheckOptions } from './args.js';
-import { displayPath } from './paths.js';
+import { displayPath } from '../util/paths.js';
 import type { RunSettings } from './settings.js';
-import { detectNginxImage } from './version-detect.js';
+import { detectNginxImage } from '../engine/version-detect.js';
 
 export interface RunTargetInputs {
   options: CheckOptions;

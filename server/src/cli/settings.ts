@@ -5,13 +5,14 @@
 // than the working directory, so `nginx-keepalive check /srv/app/nginx` from anywhere uses /srv/app's settings, as
 // it would from inside /srv/app. Other paths whose nearest settings file differs get a note saying it is not used.
 import path from 'node:path';
-import { CONFIG_FILE_NAME, findConfigFile, readConfigFile, type ProjectConfig } from '../core/config-file.js';
-import type { ContextGlob } from '../core/given-contexts.js';
-import type { AnalyzeOptions, PathMapping } from '../core/types.js';
+import { CONFIG_FILE_NAME, findConfigFile, readConfigFile, type ProjectConfig } from '../engine/config-file.js';
+import type { ContextGlob } from '../engine/given-contexts.js';
+import type { PathMapping } from '../util/types.js';
+import type { AnalyzeOptions } from '../engine/types.js';
 import { createReadScope } from '../model/read-scope.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import type { CheckOptions } from './args.js';
-import { displayPath } from './paths.js';
+import { displayPath } from '../util/paths.js';
 
 export interface RunSettings {
   /** What analyze() gets, except readRoots (discovery's) and the host. */

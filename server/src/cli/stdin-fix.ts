@@ -2,11 +2,12 @@
 // take it in place of what it sent. Nothing is written: a file named by --stdin-filename may not even exist, and
 // when it does, the text on stdin (an unsaved buffer) is what was fixed, not the disk's.
 import path from 'node:path';
-import { fixAll } from '../core/fix-all.js';
-import type { AnalyzeOptions, Finding, SourceDocument } from '../core/types.js';
+import { fixAll } from '../engine/fix-all.js';
+import type { Finding, SourceDocument } from '../util/types.js';
+import type { AnalyzeOptions } from '../engine/types.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import type { CheckIo } from './check.js';
-import { displayPath } from './paths.js';
+import { displayPath } from '../util/paths.js';
 
 export interface StdinFix {
   /** The findings of the fixed text (and of the files it includes). */

@@ -4,10 +4,10 @@
 import { read as readFd } from 'node:fs';
 import path from 'node:path';
 import { isatty } from 'node:tty';
-import { DEFAULT_MAX_FILE_BYTES, formatByteSize } from '../core/byte-size.js';
+import { DEFAULT_MAX_FILE_BYTES, formatByteSize } from '../util/byte-size.js';
 import type { CheckOptions } from './args.js';
 import type { Discovery } from './discover.js';
-import { displayPath } from './paths.js';
+import { displayPath } from '../util/paths.js';
 import { isBinary, type ReadResult } from './read-documents.js';
 
 /** The name a nameless stdin file is reported under (ESLint's is `<text>`). */

@@ -12,10 +12,10 @@
 //   destroys configurations on a bug elsewhere is not acceptable, so it checks again).
 import { chmodSync, chownSync, closeSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readRegularFile } from '../core/read-file.js';
-import type { SyntaxChecker } from '../core/syntax-check.js';
+import { readRegularFile } from '../util/read-file.js';
+import type { SyntaxChecker } from '../engine/syntax-check.js';
 import { createReadScope } from '../model/read-scope.js';
-import { describeFsError } from './paths.js';
+import { describeFsError } from '../util/paths.js';
 
 export interface FixedFile {
   /** Absolute. */

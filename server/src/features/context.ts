@@ -1,10 +1,10 @@
 // What every language feature reads: the document's model inside its workspace, and the analysis options (for the
 // target nginx version). A DocumentSnapshot (lsp/snapshot.ts) is one; tests build one from analyzeWorkspace().
-import { resolveOptions } from '../core/options.js';
-import type { AnalyzeOptions, Span } from '../core/types.js';
+import { resolveOptions } from '../engine/options.js';
+import type { ResolvedOptions, Span } from '../util/types.js';
+import type { AnalyzeOptions } from '../engine/types.js';
 import type { ConfigFile } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
-import type { ResolvedOptions } from '../rules/types.js';
 
 export interface FeatureContext {
   workspace: Workspace;

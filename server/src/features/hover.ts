@@ -5,9 +5,9 @@
 //   hoverAt(ctx, offset)   { markdown, span } or undefined
 import { passes, usersOf, type Pass } from '../analysis/passes.js';
 import type { Upstream } from '../analysis/upstreams.js';
-import { docsUrl } from '../rules/docs-url.js';
-import { levelLabel, writtenAt } from '../rules/message-parts.js';
-import type { ResolvedOptions } from '../rules/types.js';
+import { docsUrl } from '../engine/docs-url.js';
+import { levelLabel, writtenAt } from '../analysis/message-parts.js';
+import type { ResolvedOptions } from '../util/types.js';
 import { featureOptions, type FeatureContext, type FeatureLocation } from './context.js';
 import { directiveDoc } from './directive-docs.js';
 import { locate, type Located, type VariableAt } from './locate.js';
@@ -17,7 +17,7 @@ import { passReuse, type ReuseVerdict } from './reuse-pass.js';
 import { balancerCheck, keepaliveCheck, serverList, type CheckStatus, type ReuseCheck } from './reuse-upstream.js';
 import { variableSites } from './variables.js';
 import path from 'node:path';
-import { describeNginxTarget } from '../core/nginx-target.js';
+import { describeNginxTarget } from '../engine/nginx-target.js';
 
 export interface HoverResult {
   markdown: string;

@@ -1,6 +1,6 @@
 // What sits at an offset of a file: the innermost directive there, which part of it (name, an argument, the `if`
 // condition) and the nginx variable under the cursor, if any. Every feature starts here.
-import type { Span } from '../core/types.js';
+import type { Span } from '../util/types.js';
 import type { Argument, ConfigFile, Directive } from '../model/types.js';
 
 export type DirectivePart =

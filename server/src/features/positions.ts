@@ -1,6 +1,6 @@
 // LSP positions (zero-based line, UTF-16 character) <-> offsets into a text. The LSP counts `\r\n`, `\n` and a lone
 // `\r` as line breaks; JavaScript string indices are UTF-16 code units already, so no re-encoding is needed.
-import type { Span } from '../core/types.js';
+import type { Span } from '../util/types.js';
 
 export interface LspPosition {
   line: number;

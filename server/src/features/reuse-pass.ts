@@ -1,19 +1,19 @@
 // Whether connections are reused from one pass (a proxy_pass, fastcgi_pass, ... in its location): the upstream's
 // own checks (reuse-upstream.ts) plus what this location sends, from the same states the rules report
-// (fixes/proxy-state.ts), each with its reason. Unknown means the rules would not guess either (templates, includes
+// (analysis/proxy-state.ts), each with its reason. Unknown means the rules would not guess either (templates, includes
 // that were not followed).
 //
 //   passReuse(ws, pass, upstream, options)   { status, checks }
 import type { Pass } from '../analysis/passes.js';
 import type { Scope } from '../analysis/scopes.js';
 import type { Upstream } from '../analysis/upstreams.js';
-import { lookupDirective } from '../fixes/effective-lookup.js';
-import { connectionState, httpVersionState, keepConnState, type Found } from '../fixes/proxy-state.js';
-import { effectiveMaps, emptyArm, httpScopeOf, isCloseArm, upgradeMapKind } from '../fixes/upgrade-maps.js';
+import { lookupDirective } from '../analysis/effective-lookup.js';
+import { connectionState, httpVersionState, keepConnState, type Found } from '../analysis/proxy-state.js';
+import { effectiveMaps, emptyArm, httpScopeOf, isCloseArm, upgradeMapKind } from '../analysis/upgrade-maps.js';
 import type { Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
-import { levelLabel, writtenAt } from '../rules/message-parts.js';
-import type { ResolvedOptions } from '../rules/types.js';
+import { levelLabel, writtenAt } from '../analysis/message-parts.js';
+import type { ResolvedOptions } from '../util/types.js';
 import { code, directiveCode } from './markdown.js';
 import { at, balancerCheck, fail, keepaliveCheck, ok, unknown, worstStatus, type CheckStatus, type ReuseCheck } from './reuse-upstream.js';
 

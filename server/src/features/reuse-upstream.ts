@@ -6,8 +6,8 @@ import { guardsExclusive } from '../analysis/template-blocks.js';
 import type { Upstream } from '../analysis/upstreams.js';
 import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
 import type { Directive } from '../model/types.js';
-import { writtenAt } from '../rules/message-parts.js';
-import type { ResolvedOptions } from '../rules/types.js';
+import { writtenAt } from '../analysis/message-parts.js';
+import type { ResolvedOptions } from '../util/types.js';
 import { code, directiveCode } from './markdown.js';
 
 export type CheckStatus = 'ok' | 'fail' | 'unknown';

@@ -4,7 +4,7 @@
 // are not symbols: a sigil's blocks nest as their braces say, names keep their `{{ }}` text.
 //
 //   documentSymbols(file)   OutlineSymbol[] with offsets (range: the whole block; selection: its name)
-import type { Span } from '../core/types.js';
+import type { Span } from '../util/types.js';
 import type { Argument, ConfigFile, Directive } from '../model/types.js';
 
 export type OutlineKind = 'namespace' | 'server' | 'location' | 'upstream' | 'variable' | 'condition';

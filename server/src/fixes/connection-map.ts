@@ -25,14 +25,13 @@
 //   A NoFix when a new map would be needed at a level placement.ts refuses (a snippet whose context is unknown:
 //   its top level is only read as http). Reusing an existing map needs no placement.
 //   `options` is accepted for symmetry with the other fix helpers; the map does not depend on the target version.
-import type { TextEdit } from '../core/types.js';
-import { detectIndentUnit, insertIntoBlock, insertLineBefore, lineStartOf } from '../analysis/edits.js';
+import type { ResolvedOptions, TextEdit } from '../util/types.js';
+import { detectIndentUnit, insertIntoBlock, insertLineBefore, lineStartOf, replaceSpan } from './edits.js';
 import { allScopes, guardsWithin, type Scope } from '../analysis/scopes.js';
 import type { ConfigFile, Directive } from '../model/types.js';
 import type { Workspace, WorkspaceRoot } from '../model/workspace.js';
 import { perWorkspace } from '../analysis/per-workspace.js';
-import type { ResolvedOptions } from '../rules/types.js';
-import { effectiveMaps, emptyArm, emptyArmFix, httpScopeOf, upgradeMapKind, type MapReading } from './upgrade-maps.js';
+import { effectiveMaps, emptyArm, httpScopeOf, upgradeMapKind, type MapEntry, type MapReading } from '../analysis/upgrade-maps.js';
 import { preferredQuote } from './quote-style.js';
 import { NoFix, refusal } from './placement.js';
 
@@ -180,4 +179,11 @@ function appendToFile(file: ConfigFile, text: string): TextEdit {
   const body = indentLines(text.replace(/\n$/, ''), '', file.eol) + file.eol;
   const separator = file.text.trim() === '' ? '' : file.text.endsWith('\n') ? file.eol : file.eol + file.eol;
   return { file: file.path, startOffset: end, endOffset: end, newText: separator + body };
+}
+
+/** `'' close` -> `'' ''`: the value takes the key's quotes (the file's style at that very line). */
+export function emptyArmFix(entry: MapEntry): TextEdit | undefined {
+  if (!entry.value) return undefined;
+  const quote = entry.keyRaw[0] === '"' ? '"' : "'";
+  return replaceSpan(entry.directive.file, entry.value.span, quote + quote);
 }

@@ -10,7 +10,7 @@
 // Cost: O(n log n) in the number of edits. An upstream used by 150,000 locations gets one fix with 150,000 edits;
 // comparing each edit with every edit merged before it (the first version) took seconds at 8,000 and never ended at
 // 150,000. Duplicates and joins are found by key, overlaps by one sort per file.
-import type { TextEdit } from '../core/types.js';
+import type { TextEdit } from '../util/types.js';
 
 /** The insertions joined at one offset of one file: where the joined edit sits in the result, and its texts. */
 interface Joined {

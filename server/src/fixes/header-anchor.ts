@@ -9,7 +9,7 @@
 // Headers under a template guard within the level are skipped as anchors: a line next to them would share the guard.
 import { guardsWithin, type Scope } from '../analysis/scopes.js';
 import type { ConfigFile, Directive } from '../model/types.js';
-import type { Found } from './proxy-state.js';
+import type { Found } from '../analysis/proxy-state.js';
 
 function levelFile(level: Scope): ConfigFile {
   return level.block?.file ?? level.root.file;

@@ -16,16 +16,16 @@
 //   guard) or holds a template action in another file than the block (template variables are scoped to a file's
 //   range/with blocks). Nothing at all when either set is unknowable (effective-lookup.ts), is guarded as a whole,
 //   or the inherited one comes from an unfollowed proxy_params (its text is not in the checked tree).
-import { insertLineBefore } from '../analysis/edits.js';
+import { insertLineBefore } from './edits.js';
 import { headerKey, type ProxyHeader } from '../analysis/inheritance.js';
 import { guardsWithin, type Scope } from '../analysis/scopes.js';
-import type { TextEdit } from '../core/types.js';
+import type { TextEdit } from '../util/types.js';
 import type { Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
-import { headerKeysOf, lookupDirective } from './effective-lookup.js';
+import { headerKeysOf, lookupDirective } from '../analysis/effective-lookup.js';
 import { firstHeaderAnchor } from './header-anchor.js';
 import { refusal } from './placement.js';
-import { effectiveHeaderSet, type Found } from './proxy-state.js';
+import { effectiveHeaderSet, type Found } from '../analysis/proxy-state.js';
 
 export interface DroppedHeaders {
   own: Found;

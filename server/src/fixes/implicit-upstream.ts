@@ -24,12 +24,12 @@
 //   Reuse is also what makes fix-all converge: the second pass to an address reuses the block the first one's fix
 //   inserted (before the first server of its file, so before every pass there).
 // - The server keeps the address as written; an https pass without a port gets `:443` (a `server` defaults to 80).
-import { detectIndentUnit, insertLineBefore, lineStartOf, replaceSpan } from '../analysis/edits.js';
+import { detectIndentUnit, insertLineBefore, lineStartOf, replaceSpan } from './edits.js';
 import { parsePassTarget, type Pass } from '../analysis/passes.js';
 import { perWorkspace } from '../analysis/per-workspace.js';
 import { statementsNamed, unfollowedIncludes, type Scope } from '../analysis/scopes.js';
 import { findUpstreams, upstreams, type Upstream } from '../analysis/upstreams.js';
-import type { TextEdit } from '../core/types.js';
+import type { TextEdit } from '../util/types.js';
 import type { ConfigFile, Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import { enclosingGuardsWithin } from '../analysis/template-blocks.js';

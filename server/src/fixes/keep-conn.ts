@@ -9,14 +9,13 @@
 // level, or no definition at all, gets `fastcgi_keep_conn on;` in the pass's location, before its first
 // fastcgi_pass. The directive is not allowed in `if`, so a pass inside `if` is fixed in the location around it. An
 // enclosing `off` is left alone because it also governs other locations, whose backends this fix knows nothing about.
-import { insertLineBefore, replaceSpan } from '../analysis/edits.js';
+import { insertLineBefore, replaceSpan } from './edits.js';
 import type { Pass } from '../analysis/passes.js';
-import type { TextEdit } from '../core/types.js';
+import type { ResolvedOptions, TextEdit } from '../util/types.js';
 import type { Workspace } from '../model/workspace.js';
-import type { ResolvedOptions } from '../rules/types.js';
 import { isOwnLevel, passHome } from './pass-home.js';
 import { refusal } from './placement.js';
-import { keepConnState } from './proxy-state.js';
+import { keepConnState } from '../analysis/proxy-state.js';
 
 export const KEEP_CONN_LINE = 'fastcgi_keep_conn on;';
 

@@ -34,16 +34,15 @@
 // - A literal `close` is replaced where it is written, for the same reason as above (the level defines the set).
 // - Likewise, a location nested in the pass's location inherits an added `proxy_http_version 1.1`; HTTP/1.1 towards
 //   a backend without keepalive only changes framing nginx handles itself (chunked responses).
-import { insertLineAfter, insertLineBefore, replaceSpan } from '../analysis/edits.js';
+import { insertLineAfter, insertLineBefore, replaceSpan } from './edits.js';
 import type { Pass } from '../analysis/passes.js';
 import type { Scope } from '../analysis/scopes.js';
-import type { TextEdit } from '../core/types.js';
+import type { ResolvedOptions, TextEdit } from '../util/types.js';
 import type { ConfigFile } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
-import type { ResolvedOptions } from '../rules/types.js';
 import { ensureUpgradeMap } from './connection-map.js';
 import { mergeEdits } from './edit-set.js';
-import { lookupDirective } from './effective-lookup.js';
+import { lookupDirective } from '../analysis/effective-lookup.js';
 import { firstHeaderAnchor, lastHeaderAnchor } from './header-anchor.js';
 import { isOwnLevel, passHome } from './pass-home.js';
 import {
@@ -53,7 +52,7 @@ import {
   httpVersionState,
   isLiteralClose,
   type Found,
-} from './proxy-state.js';
+} from '../analysis/proxy-state.js';
 import { NoFix, refusal } from './placement.js';
 import { emptyString } from './quote-style.js';
 

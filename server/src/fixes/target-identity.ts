@@ -28,20 +28,19 @@
 // - proxy_ssl_name <host>, for https, when none is set.
 // - `$proxy_host` used explicitly elsewhere (a header value, a cache key) does change: that is the new name's job.
 import { effectiveProxyHeaders } from '../analysis/inheritance.js';
-import { insertLineBefore } from '../analysis/edits.js';
+import { insertLineBefore } from './edits.js';
 import type { Pass } from '../analysis/passes.js';
 import { guardsWithin, type Scope } from '../analysis/scopes.js';
 import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
-import type { TextEdit } from '../core/types.js';
+import type { ResolvedOptions, TextEdit } from '../util/types.js';
 import type { Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
-import type { ResolvedOptions } from '../rules/types.js';
 import { ensureUpgradeMap } from './connection-map.js';
-import { headerKeysOf, lookupDirective } from './effective-lookup.js';
+import { headerKeysOf, lookupDirective } from '../analysis/effective-lookup.js';
 import type { ImplicitTarget } from './implicit-upstream.js';
 import { passHome, type PassHome } from './pass-home.js';
 import { NoFix, refusal } from './placement.js';
-import { forwardsUpgrade } from './proxy-state.js';
+import { forwardsUpgrade } from '../analysis/proxy-state.js';
 import { emptyString } from './quote-style.js';
 
 export interface TargetIdentity {

@@ -26,9 +26,9 @@
 //       Jinja a name or dotted name, `nginx_keepalive`, `item.keepalive`).
 //   Anything else (an if/else, `{{ if gt $.N 0 }}`, a literal count) is left to its author: a guard around a
 //   literal may be a deliberate switch, and rewriting it would silently turn a choice around.
-import { lineEndOf, lineStartOf } from '../analysis/edits.js';
+import { lineEndOf, lineStartOf } from './edits.js';
 import { normaliseTemplateText } from '../analysis/template-text.js';
-import type { TextEdit } from '../core/types.js';
+import type { TextEdit } from '../util/types.js';
 import type { ConfigFile, Directive, TemplateControl } from '../model/types.js';
 import { enclosingGuardsWithin, templateBlockOf } from '../analysis/template-blocks.js';
 

@@ -11,8 +11,8 @@
 //                                             no members
 //   insertLineAt(file, offset, indent, s)     `s` on a new line after the one holding offset (inline when code
 //                                             follows on that line)
-import type { TextEdit } from '../core/types.js';
-import { insertIntoBlock, insertLineAfter, lineEndOf, startsLine } from '../analysis/edits.js';
+import type { TextEdit } from '../util/types.js';
+import { insertIntoBlock, insertLineAfter, lineEndOf, startsLine } from './edits.js';
 import type { Upstream } from '../analysis/upstreams.js';
 import type { ConfigFile, Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';

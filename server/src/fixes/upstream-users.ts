@@ -8,9 +8,8 @@
 //                                             possible. Merged across passes (edit-set.ts): users sharing a
 //                                             location or an inherited header set ask for the same edits.
 import type { Pass } from '../analysis/passes.js';
-import type { TextEdit } from '../core/types.js';
+import type { ResolvedOptions, TextEdit } from '../util/types.js';
 import type { Workspace } from '../model/workspace.js';
-import type { ResolvedOptions } from '../rules/types.js';
 import { mergeEdits } from './edit-set.js';
 import { keepConnEdits } from './keep-conn.js';
 import { proxyReuseEditsForPasses } from './proxy-reuse.js';

@@ -4,7 +4,8 @@
 // texts once. Diagnostics are only ever published for a document's current version.
 import path from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver/node.js';
-import type { AnalyzeOptions, FileHost } from '../core/types.js';
+import type { FileHost } from '../util/types.js';
+import type { AnalyzeOptions } from '../engine/types.js';
 import type { ParserLike } from '../model/file-loader.js';
 import { isUnder } from '../model/read-scope.js';
 import { analyzeUnit, type UnitResult } from './analyze-unit.js';

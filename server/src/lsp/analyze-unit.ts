@@ -1,8 +1,9 @@
 // One analysis: a root file and every file it includes, with the open documents' current texts and models. Every
 // open document analyzed under that root gets its snapshot from the same run.
 import path from 'node:path';
-import { analyzeWorkspace } from '../core/analyze.js';
-import type { AnalyzeOptions, FileHost } from '../core/types.js';
+import { analyzeWorkspace } from '../engine/analyze.js';
+import type { FileHost } from '../util/types.js';
+import type { AnalyzeOptions } from '../engine/types.js';
 import type { OpenDocument } from './open-document.js';
 import type { ModelStore } from './model-store.js';
 import type { RuleSettings } from './settings-store.js';

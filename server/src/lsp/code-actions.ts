@@ -8,9 +8,9 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver/node.js';
 import path from 'node:path';
-import { lineStartOf } from '../analysis/edits.js';
-import { suppressionEdit, UNUSED_SUPPRESSION_RULE_ID } from '../core/suppressions.js';
-import type { Finding } from '../core/types.js';
+import { lineStartOf } from '../fixes/edits.js';
+import { suppressionEdit, UNUSED_SUPPRESSION_RULE_ID } from '../engine/suppressions.js';
+import type { Finding } from '../util/types.js';
 import { findRule } from '../rules/registry.js';
 import { toDiagnostic } from './diagnostics.js';
 import type { OpenDocuments } from './documents.js';

@@ -2,10 +2,10 @@
 // they mean what the client thinks a line is (the LSP also breaks lines at a lone '\r'), clamped to the text.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver/node.js';
-import { INTERNAL_ERROR_RULE_ID } from '../core/analyze.js';
-import type { Finding, Severity } from '../core/types.js';
-import { UNUSED_SUPPRESSION_RULE_ID } from '../core/suppressions.js';
-import { docsUrl } from '../rules/docs-url.js';
+import { INTERNAL_ERROR_RULE_ID } from '../engine/analyze.js';
+import type { Finding, Severity } from '../util/types.js';
+import { UNUSED_SUPPRESSION_RULE_ID } from '../engine/suppressions.js';
+import { docsUrl } from '../engine/docs-url.js';
 import { findRule } from '../rules/registry.js';
 
 export const DIAGNOSTIC_SOURCE = 'nginx-keepalive';

@@ -2,8 +2,8 @@
 // what is on disk.
 import path from 'node:path';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver/node.js';
-import { createFsHost } from '../core/fs-host.js';
-import type { FileHost } from '../core/types.js';
+import { createFsHost } from '../util/fs-host.js';
+import type { FileHost } from '../util/types.js';
 import { liveTreeCount, OpenDocument } from './open-document.js';
 import { pathOfUri } from './paths.js';
 

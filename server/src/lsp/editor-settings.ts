@@ -2,8 +2,8 @@
 // editor accepts exactly what `.nginx-keepalive.json` accepts. An invalid key is dropped (its default applies) and
 // reported; the other keys still apply.
 import path from 'node:path';
-import { ConfigError, parseConfig } from '../core/config-file.js';
-import type { PathMapping, SeveritySetting } from '../core/types.js';
+import { ConfigError, parseConfig } from '../engine/config-file.js';
+import type { PathMapping, SeveritySetting } from '../util/types.js';
 import { DEFAULT_MAX_FILE_SIZE } from './documents.js';
 
 export const SETTINGS_SECTION = 'nginxKeepalive';

@@ -1,8 +1,9 @@
 // "Fix all" for one document and for the workspace: fixAll() run in the include context the diagnostics come from,
 // its new texts turned into one minimal replacement per file.
 import path from 'node:path';
-import { fixAll } from '../core/fix-all.js';
-import type { AnalyzeOptions, SourceDocument } from '../core/types.js';
+import { fixAll } from '../engine/fix-all.js';
+import type { SourceDocument } from '../util/types.js';
+import type { AnalyzeOptions } from '../engine/types.js';
 import { rules } from '../rules/registry.js';
 import type { OpenDocument } from './open-document.js';
 import { minimalReplacement } from './text-edits.js';

@@ -1,7 +1,8 @@
 // The command `nginx-keepalive.fixAllInWorkspace`: every fix, in every nginx file of the workspace folders (open
 // documents with their unsaved texts), sent to the client as one workspace/applyEdit. Answers how many files changed.
 import type { CancellationToken, WorkspaceEdit } from 'vscode-languageserver/node.js';
-import type { AnalyzeOptions, FileHost, SourceDocument } from '../core/types.js';
+import type { FileHost, SourceDocument } from '../util/types.js';
+import type { AnalyzeOptions } from '../engine/types.js';
 import { FileIdentities } from '../model/file-identity.js';
 import { createReadScope } from '../model/read-scope.js';
 import type { OpenDocuments } from './documents.js';

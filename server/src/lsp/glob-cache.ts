@@ -1,10 +1,10 @@
 // Include globs expanded once per state of the disk, not once per analysis. The server analyzes after every edit,
-// and each analysis resolves its includes afresh; a glob is bounded (core/fs-host.ts) but may still list thousands
+// and each analysis resolves its includes afresh; a glob is bounded (util/fs-host.ts) but may still list thousands
 // of directories, and the one analysis worker would pay that on every keystroke, with every other document's
 // diagnostics and every request waiting behind it. An expansion is kept until the disk changes as the server hears
 // of it (files created or deleted, folder and settings changes), and at most a few seconds: a client that watches no
 // files still sees a new file in conf.d/ soon, at the cost of one expansion per pattern per few seconds.
-import type { FileHost, GlobConfinement } from '../core/types.js';
+import type { FileHost, GlobConfinement } from '../util/types.js';
 
 /** Expansions kept at most (each up to the include limit of paths); past it the cache starts over. */
 export const MAX_CACHED_GLOBS = 1000;

@@ -2,10 +2,10 @@
 // sites-enabled/) means nothing alone: its findings depend on the http{} or server{} around the include. So an open
 // document included from elsewhere is analyzed with its includer as the root, as nginx itself reads it.
 import path from 'node:path';
-import type { FileHost, ModelCache, PathMapping, SourceDocument } from '../core/types.js';
+import type { FileHost, PathMapping, SourceDocument } from '../util/types.js';
+import type { ConfigFile, Directive, ModelCache } from '../model/types.js';
 import type { ParserLike } from '../model/file-loader.js';
 import { inferRootContext } from '../model/context.js';
-import type { ConfigFile, Directive } from '../model/types.js';
 import { buildWorkspace } from '../model/workspace.js';
 
 export interface GraphInputs {

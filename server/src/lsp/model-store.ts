@@ -3,8 +3,7 @@
 // graph then parses that file alone.
 import { unparsedConfigFile } from '../model/build.js';
 import { parseFile, type ParserLike } from '../model/file-loader.js';
-import type { ModelCache } from '../core/types.js';
-import type { ConfigFile } from '../model/types.js';
+import type { ConfigFile, ModelCache } from '../model/types.js';
 import type { OpenDocuments } from './documents.js';
 import { tooLargeReason } from './open-document.js';
 

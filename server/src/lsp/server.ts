@@ -23,9 +23,9 @@ import {
   type WorkspaceFoldersChangeEvent,
 } from 'vscode-languageserver/node.js';
 import path from 'node:path';
-import { VERSION } from '../cli/help.js';
-import { CONFIG_FILE_NAME } from '../core/config-file.js';
-import { createFsHost } from '../core/fs-host.js';
+import { VERSION } from '../engine/version.js';
+import { CONFIG_FILE_NAME } from '../engine/config-file.js';
+import { createFsHost } from '../util/fs-host.js';
 import { loadNginxParser } from '../parser/loader.js';
 import { AnalysisService } from './analysis-service.js';
 import { readClientFeatures, type ClientFeatures } from './client-capabilities.js';

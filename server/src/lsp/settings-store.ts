@@ -3,11 +3,11 @@
 // editor settings are one person's). A settings file that is invalid is reported once and ignored.
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, findConfigFile, readConfigFile, type ProjectConfig } from '../core/config-file.js';
-import type { AnalyzeOptions } from '../core/types.js';
-import { givenContexts } from '../core/given-contexts.js';
-import { chooseNginxTarget, type DetectedImage, type NginxTarget } from '../core/nginx-target.js';
-import { detectNginxImage } from '../cli/version-detect.js';
+import { ConfigError, findConfigFile, readConfigFile, type ProjectConfig } from '../engine/config-file.js';
+import type { AnalyzeOptions } from '../engine/types.js';
+import { givenContexts } from '../engine/given-contexts.js';
+import { chooseNginxTarget, type DetectedImage, type NginxTarget } from '../engine/nginx-target.js';
+import { detectNginxImage } from '../engine/version-detect.js';
 import { createReadScope } from '../model/read-scope.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import { DEFAULT_EDITOR_SETTINGS, type EditorSettings, type SettingsReading } from './editor-settings.js';
@@ -100,7 +100,7 @@ export class SettingsStore {
   /**
    * As the CLI decides, with the editor's setting in the flag's place but below the project's file (as for every
    * other key here): the project's "nginxVersion", nginxKeepalive.nginxVersion, a Dockerfile or compose file of the
-   * workspace folder (cli/version-detect.ts), the default.
+   * workspace folder (engine/version-detect.ts), the default.
    */
   private targetFor(project: ProjectConfig | undefined, directory: string, file?: string): NginxTarget {
     if (project?.nginxVersion !== undefined) {

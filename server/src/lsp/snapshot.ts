@@ -1,6 +1,7 @@
 // What the language features (hover, definitions, symbols, semantic tokens) read about a document: the model and
 // findings of its latest analysis. Headless types only, so the features stay testable without a connection.
-import type { AnalyzeOptions, Finding } from '../core/types.js';
+import type { Finding } from '../util/types.js';
+import type { AnalyzeOptions } from '../engine/types.js';
 import type { ConfigFile } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 

@@ -2,16 +2,16 @@
 // analyses of the documents that read those files follow.
 import path from 'node:path';
 import { FileChangeType, type FileEvent, type FileSystemWatcher } from 'vscode-languageserver/node.js';
-import { CONFIG_FILE_NAME } from '../core/config-file.js';
+import { CONFIG_FILE_NAME } from '../engine/config-file.js';
 import type { AnalysisService } from './analysis-service.js';
 import type { OpenDocuments } from './documents.js';
 import { isFileUri, pathOfUri } from './paths.js';
 import type { WorkspaceIndex } from './workspace-index.js';
-import { isContainerFileName } from '../cli/version-detect.js';
+import { isContainerFileName } from '../engine/version-detect.js';
 
 /**
  * What the client is asked to watch: nginx configs, Dokku templates, sites-* directories and settings files, and the
- * Dockerfiles and compose files the nginx version is detected from (cli/version-detect.ts).
+ * Dockerfiles and compose files the nginx version is detected from (engine/version-detect.ts).
  */
 export const WATCHED_GLOBS = [
   '**/*.conf',

@@ -1,6 +1,6 @@
 // The nginx files of the workspace folders: what include graphs are built from and what "fix all in workspace"
 // fixes. The walk is bounded, so opening a home directory or a monorepo cannot stall the server; what counts as an
-// nginx file is the CLI's rule (cli/nginx-files.ts).
+// nginx file is the CLI's rule (engine/nginx-files.ts).
 //
 // Nothing is read before it is known to be a regular file inside the folders: a workspace link to /dev/zero, to a
 // FIFO or to /etc/nginx is stat()ed (a link: first resolved within the folders, see model/read-scope.ts), never
@@ -8,7 +8,7 @@
 import { lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 // The CLI's walk skips the same directories: version control, installed packages and virtual environments.
-import { isNginxFile, SKIPPED_DIRECTORIES } from '../cli/nginx-files.js';
+import { isNginxFile, SKIPPED_DIRECTORIES } from '../engine/nginx-files.js';
 import { createReadScope, isUnder, type ReadScope } from '../model/read-scope.js';
 
 export const MAX_INDEXED_FILES = 2000;

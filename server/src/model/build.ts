@@ -1,6 +1,6 @@
 // Builds the config model of one file from its tree. Rules read only this model, never tree-sitter nodes.
 import type { Tree } from 'web-tree-sitter';
-import { collectSyntaxProblems } from '../parser/syntax-problems.js';
+import { collectSyntaxProblems } from './syntax-problems.js';
 import { findStructureProblems } from './structure-problems.js';
 import { parseContextName } from './context.js';
 import { LineIndex } from './line-index.js';

@@ -3,11 +3,11 @@
 // under another name (a sites-enabled link to sites-available, two includes of one file) gets that same model, under
 // the name it was first loaded by, so its findings and fixes exist once.
 import path from 'node:path';
-import type { FileHost, ModelCache, SourceDocument } from '../core/types.js';
+import type { FileHost, SourceDocument } from '../util/types.js';
+import type { ConfigFile, ModelCache } from './types.js';
 import type { NginxParser } from '../parser/loader.js';
 import { buildConfigFile, buildPlainConfigFile, unparsedConfigFile } from './build.js';
 import { FileIdentities } from './file-identity.js';
-import type { ConfigFile } from './types.js';
 
 export type ParserLike = Pick<NginxParser, 'parse'>;
 

@@ -6,10 +6,10 @@
 // its directory is tried first and then each ancestor directory inside the read scope: `sites-enabled/x` including
 // `snippets/y.conf` finds `<parent>/snippets/y.conf`, as it would under /etc/nginx.
 import path from 'node:path';
-import { MAX_GLOB_DIRECTORIES } from '../core/fs-host.js';
-import { hasGlobMagic } from '../core/glob.js';
-import { trimTrailingSlashes } from '../core/path-map.js';
-import type { FileHost, PathMapping } from '../core/types.js';
+import { MAX_GLOB_DIRECTORIES } from '../util/fs-host.js';
+import { hasGlobMagic } from '../util/glob.js';
+import { trimTrailingSlashes } from '../util/path-map.js';
+import type { FileHost, PathMapping } from '../util/types.js';
 import { DEFAULT_INCLUDE_LIMITS } from './expand.js';
 import { globBase, isUnder, type ReadScope } from './read-scope.js';
 import type { Argument, ContextName, Directive } from './types.js';

@@ -2,7 +2,7 @@
 // web-tree-sitter position read is a call into wasm, and a model of a large file needs several per directive.
 // Rows and columns follow tree-sitter's own (test/model/tree-positions.test.ts checks they agree): a row ends at
 // `\n` only (a `\r` is an ordinary column), and columns are UTF-16 code units, as web-tree-sitter's indices are.
-import type { Position, Span } from '../core/types.js';
+import type { Position, Span } from '../util/types.js';
 
 export class LineIndex {
   /** Offsets at which each line starts; starts[0] is 0. */

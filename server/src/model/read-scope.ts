@@ -4,7 +4,7 @@
 // both leak local files into findings and check the wrong configuration.
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { hasGlobMagic } from '../core/glob.js';
+import { hasGlobMagic } from '../util/glob.js';
 
 export interface ReadScope {
   /**

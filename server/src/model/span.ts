@@ -1,7 +1,7 @@
 // Spans from tree-sitter nodes. web-tree-sitter 0.27 parses JavaScript strings as UTF-16, so its indices and columns
 // are already UTF-16 code units (checked by test/model/build.test.ts with non-BMP text): no conversion is needed.
 import type { Node } from 'web-tree-sitter';
-import type { Span } from '../core/types.js';
+import type { Span } from '../util/types.js';
 
 export function spanOfNode(node: Node): Span {
   const end = node.endPosition;

@@ -1,5 +1,5 @@
 // Mistakes the grammar accepts but nginx's tokenizer and directive table reject, checked on the model.
-import type { Span } from '../core/types.js';
+import type { Span } from '../util/types.js';
 import type { Argument, Directive, SyntaxProblem } from './types.js';
 
 /** Directives nginx only accepts with a `{ ... }` block (ngx_conf_handler: 'directive "x" has no opening "{"'). */

@@ -1,6 +1,6 @@
 // The config model: what rules read. Built once per parse from the tree, so rules never touch tree-sitter objects
 // (trees can be freed or cached independently of the findings computed from them).
-import type { Span } from '../core/types.js';
+import type { Span } from '../util/types.js';
 
 export type ContextName =
   | 'main'
@@ -123,4 +123,12 @@ export interface ConfigFile {
    */
   templateDialect?: TemplateDialect;
   eol: '\n' | '\r\n';
+}
+
+/**
+ * Models already built for a file's exact text (the language server keeps one per open document, re-parsed
+ * incrementally). analyze() asks before parsing; a miss parses as usual. Models are immutable once built.
+ */
+export interface ModelCache {
+  get(path: string, text: string): ConfigFile | undefined;
 }

@@ -1,13 +1,13 @@
 // The workspace: every file the documents reach, which of them are roots, and the include edges between them.
-import type { FileHost, ModelCache, PathMapping, SourceDocument, Span } from '../core/types.js';
-import { VIRTUAL_READ_SCOPE } from '../core/virtual-host.js';
+import type { FileHost, PathMapping, SourceDocument, Span } from '../util/types.js';
+import type { ConfigFile, ContextName, Directive, ModelCache } from './types.js';
+import { VIRTUAL_READ_SCOPE } from './virtual-host.js';
 import { inferRootContext, rootContextOf, type ContextBasis } from './context.js';
 import path from 'node:path';
 import { DEFAULT_INCLUDE_LIMITS, expandRoot, type ExpansionScope, type IncludeLimits } from './expand.js';
 import { FileLoader, type ParserLike } from './file-loader.js';
 import { includePrefixes, includeTarget, resolveInclude, type IncludeResolution, type IncludeSearch } from './includes.js';
 import { createReadScope, type ReadScope } from './read-scope.js';
-import type { ConfigFile, ContextName, Directive } from './types.js';
 
 export interface WorkspaceRoot {
   file: ConfigFile;

@@ -3,7 +3,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
-import { embeddedAsset } from '../sea.js';
+import { embeddedAsset } from '../util/sea.js';
 
 const GRAMMAR_WASM = 'tree-sitter-nginx.wasm';
 const RUNTIME_WASM = 'web-tree-sitter.wasm';

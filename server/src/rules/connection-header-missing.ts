@@ -3,11 +3,11 @@
 // built-in `Connection: close` (before 1.29.7), or sets it to a literal `close` (any version). The upstream then
 // closes after every response. Connection from `$http_connection` or a map variable belongs to
 // connection-header-passthrough and connection-map-close. Fix: fixes/proxy-reuse.ts clearConnectionEdits.
-import { connectionState, effectiveHeaderSet, forwardsUpgrade, type ConnectionState } from '../fixes/proxy-state.js';
+import { connectionState, effectiveHeaderSet, forwardsUpgrade, type ConnectionState } from '../analysis/proxy-state.js';
 import { clearConnectionEdits } from '../fixes/proxy-reuse.js';
-import { keepalivePasses, upstreamLabel } from './keepalive-passes.js';
-import { levelLabel, writtenAt } from './message-parts.js';
-import type { Rule } from './types.js';
+import { keepalivePasses, upstreamLabel } from '../analysis/keepalive-passes.js';
+import { levelLabel, writtenAt } from '../analysis/message-parts.js';
+import type { Rule } from '../analysis/rule-api.js';
 
 type Reported = Extract<ConnectionState, { kind: 'unset' | 'close' }>;
 

@@ -16,12 +16,11 @@
 // top of a snippet whose context is unknown (fixes/placement.ts): it may be included in a location.
 import { allScopes, type Scope } from '../analysis/scopes.js';
 import { headerKey } from '../analysis/inheritance.js';
-import type { Fix } from '../core/types.js';
+import type { Fix } from '../util/types.js';
 import { ensureUpgradeMap } from '../fixes/connection-map.js';
-import { NoFix } from '../fixes/placement.js';
+import { NoFix, withFix } from '../fixes/placement.js';
 import type { Argument, Directive } from '../model/types.js';
-import { withFix } from './message-parts.js';
-import type { Rule, RuleContext } from './types.js';
+import type { Rule, RuleContext } from '../analysis/rule-api.js';
 
 const PASSTHROUGH = /^\$(http_connection|\{http_connection\})$/i;
 

@@ -16,8 +16,10 @@ import { keepaliveState, hasKeepalive } from '../analysis/keepalive-state.js';
 import { effectiveProxyHeaders } from '../analysis/inheritance.js';
 import { passes, type Pass } from '../analysis/passes.js';
 import type { Directive } from '../model/types.js';
-import { effectiveMaps, emptyArm, emptyArmFix, httpScopeOf, isCloseArm, type MapEntry, type MapReading } from '../fixes/upgrade-maps.js';
-import type { ResolvedOptions, Rule } from './types.js';
+import { effectiveMaps, emptyArm, httpScopeOf, isCloseArm, type MapEntry, type MapReading } from '../analysis/upgrade-maps.js';
+import { emptyArmFix } from '../fixes/connection-map.js';
+import type { Rule } from '../analysis/rule-api.js';
+import type { ResolvedOptions } from '../util/types.js';
 
 const VARIABLE = /^\$(?:([A-Za-z0-9_]+)|\{([A-Za-z0-9_]+)\})$/;
 

@@ -2,10 +2,10 @@
 // (inherited levels count; an explicit `off` counts as missing). The FastCGI server then closes the connection
 // after every response, so the upstream's keepalive cache stays empty. Fix: fixes/keep-conn.ts keepConnEdits.
 import { keepConnEdits } from '../fixes/keep-conn.js';
-import { keepConnState } from '../fixes/proxy-state.js';
-import { keepalivePasses, upstreamLabel } from './keepalive-passes.js';
-import { levelLabel, quoted, writtenAt } from './message-parts.js';
-import type { Rule } from './types.js';
+import { keepConnState } from '../analysis/proxy-state.js';
+import { keepalivePasses, upstreamLabel } from '../analysis/keepalive-passes.js';
+import { levelLabel, quoted, writtenAt } from '../analysis/message-parts.js';
+import type { Rule } from '../analysis/rule-api.js';
 
 export const fastcgiKeepConnRule: Rule = {
   meta: {

@@ -1,7 +1,7 @@
 // Includes the checker could not follow: a missing file, a cycle, more includes than the checker follows, or a path
 // outside what it may read. The last is information, not a warning: the config may well be right on its server,
 // the checker just was not allowed to look (the fix is a --path-map, not an edit).
-import type { Rule } from './types.js';
+import type { Rule } from '../analysis/rule-api.js';
 
 export const includeRule: Rule = {
   meta: {

@@ -11,16 +11,16 @@
 // indentation, past the `{{ end }}` of a template block around the balancer; a comment trailing the keepalive moves
 // with it). No fix when the keepalive sits in a file included into the block (shared snippets are not rewritten)
 // or under a template guard inside the block (moving it out of its `{{ if }}` would change what the template means).
-import { deleteDirectiveLine, lineEndOf, lineStartOf } from '../analysis/edits.js';
+import { deleteDirectiveLine, lineEndOf, lineStartOf } from '../fixes/edits.js';
 import { guardsWithin } from '../analysis/scopes.js';
 import { upstreams, type Upstream } from '../analysis/upstreams.js';
 import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
-import type { Fix } from '../core/types.js';
+import type { Fix } from '../util/types.js';
 import type { Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import { guardsExclusive } from '../analysis/template-blocks.js';
 import { insertAfterStatement } from '../fixes/upstream-members.js';
-import type { Rule } from './types.js';
+import type { Rule } from '../analysis/rule-api.js';
 
 function source(directive: Directive): string {
   return directive.file.text.slice(directive.span.startOffset, directive.span.endOffset);

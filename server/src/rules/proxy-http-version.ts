@@ -2,11 +2,11 @@
 // then speaks HTTP/1.0 to the upstream, which closes the connection after every response: the keepalive cache stays
 // empty. Before 1.29.7 an absent proxy_http_version means 1.0; from 1.29.7 only an explicit 1.0 is reported.
 // grpc_pass (HTTP/2) and the other protocols have no proxy_http_version. Fix: fixes/proxy-reuse.ts http11Edits.
-import { httpVersionState, type Found } from '../fixes/proxy-state.js';
+import { httpVersionState, type Found } from '../analysis/proxy-state.js';
 import { http11Edits } from '../fixes/proxy-reuse.js';
-import { keepalivePasses, upstreamLabel } from './keepalive-passes.js';
-import { levelLabel, quoted, writtenAt } from './message-parts.js';
-import type { Rule } from './types.js';
+import { keepalivePasses, upstreamLabel } from '../analysis/keepalive-passes.js';
+import { levelLabel, quoted, writtenAt } from '../analysis/message-parts.js';
+import type { Rule } from '../analysis/rule-api.js';
 
 const DEFAULT_CAUSE = 'no proxy_http_version applies here and before nginx 1.29.7 the default is 1.0';
 

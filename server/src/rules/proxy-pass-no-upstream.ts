@@ -24,7 +24,7 @@
 import type { Pass } from '../analysis/passes.js';
 import { passes } from '../analysis/passes.js';
 import { findUpstreams } from '../analysis/upstreams.js';
-import type { Fix, TextEdit } from '../core/types.js';
+import type { Fix, TextEdit } from '../util/types.js';
 import { mergeEdits } from '../fixes/edit-set.js';
 import {
   implicitTarget,
@@ -35,11 +35,10 @@ import {
   upstreamName,
   type ImplicitTarget,
 } from '../fixes/implicit-upstream.js';
-import { NoFix } from '../fixes/placement.js';
+import { NoFix, withFix } from '../fixes/placement.js';
 import { http11Edits, proxyReuseEdits } from '../fixes/proxy-reuse.js';
 import { targetIdentityEdits } from '../fixes/target-identity.js';
-import { withFix } from './message-parts.js';
-import type { Rule, RuleContext } from './types.js';
+import type { Rule, RuleContext } from '../analysis/rule-api.js';
 
 function describe(target: ImplicitTarget): string {
   return target.socket ? `the socket "${target.address}"` : `the address "${target.proxyHost}"`;

@@ -8,8 +8,9 @@ import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
 import { copyDownEdits, droppedHeaders, type DroppedHeaders } from '../fixes/header-copy.js';
 import { holdsPass } from '../fixes/pass-home.js';
 import { headerKey } from '../analysis/inheritance.js';
-import { levelLabel, writtenAt } from './message-parts.js';
-import type { ResolvedOptions, Rule } from './types.js';
+import { levelLabel, writtenAt } from '../analysis/message-parts.js';
+import type { Rule } from '../analysis/rule-api.js';
+import type { ResolvedOptions } from '../util/types.js';
 
 /** Keepalive's stake in the loss: a dropped `Connection ""` means `Connection: close` before 1.29.7. */
 function connectionNote(drop: DroppedHeaders, options: ResolvedOptions): string {

@@ -10,7 +10,7 @@ import { keepaliveOrderRule } from './keepalive-order.js';
 import { fastcgiKeepConnRule } from './fastcgi-keep-conn.js';
 import { proxySetHeaderInheritanceRule } from './proxy-set-header-inheritance.js';
 import { proxyPassNoUpstreamRule } from './proxy-pass-no-upstream.js';
-import type { Rule } from './types.js';
+import type { Rule } from '../analysis/rule-api.js';
 import { unusedSuppressionRule } from './unused-suppression.js';
 
 export const rules: readonly Rule[] = [

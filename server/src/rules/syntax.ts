@@ -1,6 +1,6 @@
 // `syntax`: the file does not read as nginx configuration. One finding per error region (see
-// parser/syntax-problems.ts), so a single mistake never floods the output.
-import type { Rule } from './types.js';
+// model/syntax-problems.ts), so a single mistake never floods the output.
+import type { Rule } from '../analysis/rule-api.js';
 
 export const syntaxRule: Rule = {
   meta: {

@@ -22,20 +22,19 @@
 //   proxy_pass, `fastcgi_keep_conn on` for fastcgi_pass (upstream-users.ts), so the fix leaves no new finding.
 import { keepaliveState, type KeepaliveState } from '../analysis/keepalive-state.js';
 import { usersOf, type Pass } from '../analysis/passes.js';
-import { replaceSpan } from '../analysis/edits.js';
+import { replaceSpan } from '../fixes/edits.js';
 import { upstreams, type Upstream } from '../analysis/upstreams.js';
 import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
-import type { Fix, TextEdit } from '../core/types.js';
+import type { Fix, ResolvedOptions, TextEdit } from '../util/types.js';
 import type { TemplateGuard } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import { mergeEdits } from '../fixes/edit-set.js';
 import { defaultOnEdits, defaultOnText, settingName } from '../fixes/template-opt-in.js';
 import { formatControl } from '../model/template-guards.js';
-import { NoFix, refusal } from '../fixes/placement.js';
+import { NoFix, refusal, withFix } from '../fixes/placement.js';
 import { insertAfterMembers } from '../fixes/upstream-members.js';
 import { upstreamUsersEdits } from '../fixes/upstream-users.js';
-import { withFix } from './message-parts.js';
-import type { ResolvedOptions, Rule, RuleContext } from './types.js';
+import type { Rule, RuleContext } from '../analysis/rule-api.js';
 
 const NO_KEEPALIVE_PROTOCOLS = new Set(['uwsgi', 'scgi']);
 

@@ -1,7 +1,8 @@
 // One unit of parallel work: analyze() of a batch of documents as one workspace, plus what the batch touched, so the
 // caller can prove batches independent (footprint.ts). Runs the same on the main thread and in a worker.
-import { analyzeWorkspace } from '../../core/analyze.js';
-import type { AnalyzeOptions, Finding, SourceDocument } from '../../core/types.js';
+import { analyzeWorkspace } from '../../engine/analyze.js';
+import type { Finding, SourceDocument } from '../../util/types.js';
+import type { AnalyzeOptions } from '../../engine/types.js';
 import { footprintOf, type Footprint } from './footprint.js';
 
 export interface BatchResult {

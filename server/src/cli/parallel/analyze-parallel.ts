@@ -9,8 +9,8 @@
 // one batch, so even ties keep analyze()'s order. (One difference remains by design: a rule that crashes loses its
 // findings for its own batch only, where a single run loses them for every file.)
 import path from 'node:path';
-import { analyze, compareFindings } from '../../core/analyze.js';
-import type { Finding, SourceDocument } from '../../core/types.js';
+import { analyze, compareFindings } from '../../engine/analyze.js';
+import type { Finding, SourceDocument } from '../../util/types.js';
 import type { BatchResult, BatchTask } from './analyze-batch.js';
 import { conflictingBatches } from './conflicts.js';
 import { packBatches } from './pack-batches.js';

@@ -1,6 +1,6 @@
 // Packs groups of documents (which must stay together) into about `target` batches of similar size, keeping the
 // documents' order inside each batch.
-import type { SourceDocument } from '../../core/types.js';
+import type { SourceDocument } from '../../util/types.js';
 
 export function packBatches(groups: readonly number[][], documents: readonly SourceDocument[], target: number): number[][] {
   const sizeOf = (group: readonly number[]) => group.reduce((sum, index) => sum + documents[index]!.text.length + 1, 0);

@@ -4,8 +4,8 @@
 // (conflicts.ts), so a wrong guess costs time, never a different result.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { compileGlob, hasGlobMagic } from '../../core/glob.js';
-import type { PathMapping, SourceDocument } from '../../core/types.js';
+import { compileGlob, hasGlobMagic } from '../../util/glob.js';
+import type { PathMapping, SourceDocument } from '../../util/types.js';
 import { parsePassTarget } from '../../analysis/passes.js';
 import { upstreamKey } from '../../analysis/upstreams.js';
 import { mapAbsolutePath } from '../../model/includes.js';

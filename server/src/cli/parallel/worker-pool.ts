@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { BatchResult, BatchTask } from './analyze-batch.js';
-import { runningAsSingleExecutable } from '../../sea.js';
+import { runningAsSingleExecutable } from '../../util/sea.js';
 
 export interface TaskMessage {
   id: number;

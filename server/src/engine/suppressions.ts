@@ -2,9 +2,9 @@
 // filter in analyze(): a suppression is a statement about findings, so it can only be judged once all of them exist.
 // That is also why `unused-suppression` is reported here and not by its rule's check.
 import path from 'node:path';
-import { lineStartOf } from '../analysis/edits.js';
+import { lineStartOf } from '../fixes/edits.js';
 import { parseSuppressionComments, type SuppressedRule, type SuppressionComment } from './suppression-comments.js';
-import type { Finding, Severity, TextEdit } from './types.js';
+import type { Finding, Severity, TextEdit } from '../util/types.js';
 
 export const UNUSED_SUPPRESSION_RULE_ID = 'unused-suppression';
 

@@ -3,7 +3,7 @@ import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { createReadScope } from '../model/read-scope.js';
 import { SKIPPED_DIRECTORIES } from './nginx-files.js';
-import { fileNameFromBytes, hasUndecodableName, undecodableNameError } from './paths.js';
+import { fileNameFromBytes, hasUndecodableName, undecodableNameError } from '../util/paths.js';
 
 /**
  * Version-control metadata, installed packages and virtual environments (nginx-files.ts lists them): never

@@ -1,6 +1,6 @@
 // The README's rule table, generated from the rules' metadata so the two never disagree. scripts/generate.mjs
 // writes it between the markers below (`npm run generate`); test/generated.test.ts fails when the README is stale.
-import type { Rule } from './types.js';
+import type { Rule } from '../analysis/rule-api.js';
 
 export const RULES_START = '<!-- rules:start -->';
 export const RULES_END = '<!-- rules:end -->';

@@ -2,8 +2,8 @@
 // severities. schemas/nginx-keepalive.schema.json is this function's output (`npm run generate` rewrites it;
 // test/generated.test.ts fails when it is stale). The validation that counts is config-file.ts; both read the same
 // constants.
-import type { Rule } from '../rules/types.js';
-import { BYTE_SIZE_PATTERN, DEFAULT_MAX_FILE_BYTES, MAX_FILE_BYTES_CEILING } from './byte-size.js';
+import type { Rule } from '../analysis/rule-api.js';
+import { BYTE_SIZE_PATTERN, DEFAULT_MAX_FILE_BYTES, MAX_FILE_BYTES_CEILING } from '../util/byte-size.js';
 import { KEEPALIVE_CONNECTIONS_RANGE, NGINX_VERSION_PATTERN, SEVERITY_SETTINGS } from './config-file.js';
 import { DEFAULT_KEEPALIVE_CONNECTIONS } from './options.js';
 import { GIVEN_CONTEXT_NAMES } from './given-contexts.js';

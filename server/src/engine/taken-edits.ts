@@ -7,7 +7,7 @@
 // edit, which is quadratic again when fixes arrive out of order (an upstream's fix with 150,000 edits, or findings
 // whose edits land before earlier ones). The runs work like a binary counter: each edit is added as a run of one, and
 // two runs of equal length are merged, so each edit is copied O(log n) times and there are O(log n) runs to search.
-import type { TextEdit } from './types.js';
+import type { TextEdit } from '../util/types.js';
 
 export class TakenEdits {
   /**

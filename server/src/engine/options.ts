@@ -1,5 +1,5 @@
 // Turns the options a caller gives analyze() into the values rules read.
-import type { ResolvedOptions } from '../rules/types.js';
+import type { ResolvedOptions } from '../util/types.js';
 import type { AnalyzeOptions } from './types.js';
 
 export const DEFAULT_KEEPALIVE_CONNECTIONS = 16;

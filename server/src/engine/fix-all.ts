@@ -12,15 +12,16 @@
 // - applying the result again changes nothing (fixAll is idempotent), as long as the rules' fixes resolve what they
 //   report.
 import path from 'node:path';
-import { applyEdits, orderEdits } from '../analysis/edits.js';
+import { applyEdits, orderEdits } from '../fixes/edits.js';
 import { FileIdentities } from '../model/file-identity.js';
 import { rules as registeredRules } from '../rules/registry.js';
-import type { Rule } from '../rules/types.js';
+import type { Rule } from '../analysis/rule-api.js';
 import { analyze } from './analyze.js';
-import { createFsHost } from './fs-host.js';
+import { createFsHost } from '../util/fs-host.js';
 import { loadSyntaxChecker, type SyntaxChecker } from './syntax-check.js';
 import { TakenEdits } from './taken-edits.js';
-import type { AnalyzeOptions, FileHost, Finding, SourceDocument, TextEdit } from './types.js';
+import type { FileHost, Finding, SourceDocument, TextEdit } from '../util/types.js';
+import type { AnalyzeOptions } from './types.js';
 
 /** ESLint's limit too: fixes that keep producing new fixes (a rule fighting another) must still end. */
 export const MAX_FIX_PASSES = 10;

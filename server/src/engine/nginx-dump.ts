@@ -9,7 +9,7 @@
 // The format has no escaping: a file whose own text holds a line `# configuration file /x:` is split there. Nothing
 // can tell the two apart; real configurations do not contain such a line.
 import path from 'node:path';
-import type { SourceDocument } from './types.js';
+import type { SourceDocument } from '../util/types.js';
 
 const MARKER = '# configuration file ';
 

@@ -4,12 +4,12 @@
 // constants.
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { parseByteSize } from './byte-size.js';
+import { parseByteSize } from '../util/byte-size.js';
 import { parseNginxVersion } from './options.js';
-import { readRegularFile, type FileRead } from './read-file.js';
-import { checkPathMapping } from './path-map.js';
+import { readRegularFile, type FileRead } from '../util/read-file.js';
+import { checkPathMapping } from '../util/path-map.js';
 import { GIVEN_CONTEXT_NAMES, parseGivenContext, type ContextGlob } from './given-contexts.js';
-import type { PathMapping, SeveritySetting } from './types.js';
+import type { PathMapping, SeveritySetting } from '../util/types.js';
 
 export const CONFIG_FILE_NAME = '.nginx-keepalive.json';
 export const SEVERITY_SETTINGS: readonly SeveritySetting[] = ['off', 'info', 'warning', 'error'];

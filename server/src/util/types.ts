@@ -1,6 +1,5 @@
-// Shared vocabulary of the headless core. Nothing here may import the LSP transport or vscode.
-import type { ConfigFile, ContextName } from '../model/types.js';
-import type { NginxTarget } from './nginx-target.js';
+// Shared vocabulary of every layer (util/ is the bottom one): positions, spans, edits, findings, the file host and
+// the resolved options the rules read. Nothing here imports another layer, the LSP transport or vscode.
 
 /** Zero-based line; zero-based column in UTF-16 code units (the LSP's and JavaScript's unit). */
 export interface Position {
@@ -56,7 +55,7 @@ export interface FileHost {
   glob(pattern: string, confinement?: GlobConfinement): string[];
   exists(path: string): boolean;
   /**
-   * True for a host that is not this machine's disk (an `nginx -T` dump's files, core/virtual-host.ts): its paths
+   * True for a host that is not this machine's disk (an `nginx -T` dump's files, model/virtual-host.ts): its paths
    * name files on another machine, so no symlink is resolved here to identify them and no read scope over the local
    * disk applies; the host holds exactly what may be read.
    */
@@ -82,46 +81,15 @@ export interface GlobConfinement {
   cacheKey?: string;
 }
 
-/**
- * Models already built for a file's exact text (the language server keeps one per open document, re-parsed
- * incrementally). analyze() asks before parsing; a miss parses as usual. Models are immutable once built.
- */
-export interface ModelCache {
-  get(path: string, text: string): ConfigFile | undefined;
-}
 
 export interface PathMapping {
   from: string;
   to: string;
 }
 
-export interface AnalyzeOptions {
-  /** Target nginx version, e.g. "1.22.1"; undefined means the pre-1.29.7 behaviour. */
-  nginxVersion?: string;
-  /**
-   * Where nginxVersion came from (flag, settings file, a Dockerfile...), for reports and hovers; the rules read only
-   * nginxVersion.
-   */
-  nginxTarget?: NginxTarget;
-  /**
-   * The top-level context of documents checked on their own, by absolute path (--context, the settings file's
-   * "contexts"): a root file without a `# nginx-keepalive: context=` comment of its own takes it, as stated.
-   */
-  contexts?: Readonly<Record<string, ContextName>>;
-  /** Per-rule severity overrides. */
-  rules?: Record<string, SeveritySetting>;
-  /** Absolute include prefixes mapped onto local directories, e.g. /etc/nginx -> deploy/nginx. */
-  pathMap?: PathMapping[];
-  /**
-   * Absolute files or directories includes may be read from (the paths being checked). Nothing outside them and the
-   * pathMap targets is read, globbed or tested; an include leading there is reported, not followed. Defaults to the
-   * documents' directories.
-   */
-  readRoots?: string[];
-  /** Inserted `keepalive N;` value for fixes. */
-  keepaliveConnections?: number;
-  /** Included files larger than this many bytes are not read (default 10 MB); only for the default host. */
-  maxFileBytes?: number;
-  host?: FileHost;
-  models?: ModelCache;
+/** The analysis options as the rules read them (engine/options.ts resolves them from AnalyzeOptions). */
+export interface ResolvedOptions {
+  /** [major, minor, patch]; undefined means pre-1.29.7 defaults. */
+  nginxVersion: [number, number, number] | undefined;
+  keepaliveConnections: number;
 }

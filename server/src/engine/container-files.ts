@@ -1,5 +1,5 @@
 // Where a repository says which nginx it runs: a Dockerfile's FROM, a compose file's `image:`. Text in, image
-// mentions out; reading the files is the adapters' job (cli/version-detect.ts, lsp/settings-store.ts).
+// mentions out; reading the files is the adapters' job (engine/version-detect.ts, lsp/settings-store.ts).
 //
 //   isDockerfileName(name) / isComposeName(name)
 //   dockerfileNginxImage(text)   the image of the LAST stage built on an nginx image (through `FROM stage` aliases and

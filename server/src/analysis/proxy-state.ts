@@ -13,11 +13,11 @@
 // exists only when a template guard renders it (the level above applies otherwise), an include that may hide one.
 // Rules never report unknown states.
 import type { Argument } from '../model/types.js';
-import { effectiveProxyHeaders, type ProxyHeader } from '../analysis/inheritance.js';
-import type { Scope } from '../analysis/scopes.js';
-import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
+import { effectiveProxyHeaders, type ProxyHeader } from './inheritance.js';
+import type { Scope } from './scopes.js';
+import { hasModernKeepaliveDefaults } from './versions.js';
 import type { Workspace } from '../model/workspace.js';
-import type { ResolvedOptions } from '../rules/types.js';
+import type { ResolvedOptions } from '../util/types.js';
 import { lookupDirective, type Lookup } from './effective-lookup.js';
 
 export type VersionOptions = Pick<ResolvedOptions, 'nginxVersion'>;

@@ -7,11 +7,11 @@
 //
 //   keepalivePasses(ws, name, options)   the passes of directive `name` (proxy_pass, fastcgi_pass) to such upstreams
 //   upstreamLabel(pass)                  `upstream "app"` for messages
-import { hasKeepalive, keepaliveState } from '../analysis/keepalive-state.js';
-import { passes, type Pass, type PassDirectiveName } from '../analysis/passes.js';
-import type { Scope } from '../analysis/scopes.js';
+import { hasKeepalive, keepaliveState } from './keepalive-state.js';
+import { passes, type Pass, type PassDirectiveName } from './passes.js';
+import type { Scope } from './scopes.js';
 import type { Workspace } from '../model/workspace.js';
-import type { ResolvedOptions } from './types.js';
+import type { ResolvedOptions } from '../util/types.js';
 
 function outsideHttp(scope: Scope): boolean {
   for (let level: Scope | undefined = scope; level; level = level.parent) {

@@ -6,14 +6,13 @@
 // The defaults are "unset" ({} / "" / null), which the server reads as "not chosen": the client sends the whole
 // section, and a default that looked like a choice would hide the server's own defaults. A project's
 // .nginx-keepalive.json overrides these settings key by key (server/src/lsp/settings-store.ts).
-import { BYTE_SIZE_PATTERN } from '../../server/src/core/byte-size.js';
-import { KEEPALIVE_CONNECTIONS_RANGE, NGINX_VERSION_PATTERN, SEVERITY_SETTINGS } from '../../server/src/core/config-file.js';
-import { DEFAULT_KEEPALIVE_CONNECTIONS } from '../../server/src/core/options.js';
-import { DEFAULT_MAX_FILE_SIZE } from '../../server/src/lsp/documents.js';
-import { docsUrl } from '../../server/src/rules/docs-url.js';
-import type { Rule } from '../../server/src/rules/types.js';
-
-import { CONFIGURATION_SECTION as SETTINGS_PREFIX } from './ids.js';
+import { BYTE_SIZE_PATTERN } from './util/byte-size.js';
+import { KEEPALIVE_CONNECTIONS_RANGE, NGINX_VERSION_PATTERN, SEVERITY_SETTINGS } from './engine/config-file.js';
+import { DEFAULT_KEEPALIVE_CONNECTIONS } from './engine/options.js';
+import { DEFAULT_MAX_FILE_SIZE } from './lsp/documents.js';
+import { docsUrl } from './engine/docs-url.js';
+import type { Rule } from './analysis/rule-api.js';
+import { SETTINGS_SECTION as SETTINGS_PREFIX } from './lsp/editor-settings.js';
 
 const PROJECT_FILE_WINS = "A project's `.nginx-keepalive.json` takes precedence";
 

@@ -1,4 +1,4 @@
-// Finds the nginx version a repository says it runs, on disk: Dockerfiles and compose files (core/container-files.ts
+// Finds the nginx version a repository says it runs, on disk: Dockerfiles and compose files (engine/container-files.ts
 // reads their text). Used by `check` and, per workspace folder, by the language server.
 //
 // Where it looks, nearest first, stopping at the first place that names an nginx image:
@@ -20,9 +20,9 @@ import {
   isDockerfileName,
   oldestImage,
   type ImageMention,
-} from '../core/container-files.js';
-import type { DetectedImage } from '../core/nginx-target.js';
-import { readRegularFile } from '../core/read-file.js';
+} from './container-files.js';
+import type { DetectedImage } from './nginx-target.js';
+import { readRegularFile } from '../util/read-file.js';
 import { walkFiles } from './walk.js';
 
 /** A Dockerfile or compose file is a few kilobytes; a larger file with such a name is not one worth reading. */

@@ -12,7 +12,7 @@
 //                                     the given order, before a replacement starting there)
 //
 // `text` may hold several lines (`\n`-separated); each is indented and joined with the file's EOL.
-import type { Span, TextEdit } from '../core/types.js';
+import type { Span, TextEdit } from '../util/types.js';
 import type { ConfigFile, Directive } from '../model/types.js';
 
 const BOM = '\uFEFF';

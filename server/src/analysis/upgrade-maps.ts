@@ -1,20 +1,17 @@
 // Reading `map` blocks that compute a Connection header from `$http_upgrade`, shared by the connection-map-close rule
-// and the upgrade-map fix (connection-map.ts).
+// and the upgrade-map fix (fixes/connection-map.ts, which also builds emptyArmFix).
 //
 //   readMap(map)                 a map's source, variable and table, or undefined when nginx would not take it as one
 //   emptyArm(reading)            the `''` / `""` entry (what an ordinary request, without Upgrade, gets)
 //   isCloseArm(entry)            that entry's value is `close` (any case)
 //   upgradeMapKind(reading)      'keepalive' | 'close' | 'other' (see below)
-//   emptyArmFix(entry)           the edit turning `'' close` into `'' ''` in the file's quote style
 //   httpScopeOf(scope)           the http level a scope sits in
 //   effectiveMaps(http)          variable -> the map defining it last at that http level (map variables are
 //                                changeable: a later map of the same variable silently wins http-wide)
 //
 // Variable names are compared lower-cased: nginx lower-cases them when it registers and looks them up.
-import type { TextEdit } from '../core/types.js';
-import { replaceSpan } from '../analysis/edits.js';
-import { statementsNamed, type Scope } from '../analysis/scopes.js';
-import { hasTemplateAction } from '../analysis/template-text.js';
+import { statementsNamed, type Scope } from './scopes.js';
+import { hasTemplateAction } from './template-text.js';
 import type { Argument, Directive } from '../model/types.js';
 
 export interface MapEntry {
@@ -94,12 +91,6 @@ export function upgradeMapKind(reading: MapReading): 'keepalive' | 'close' | 'ot
   return isCloseArm(empty) ? 'close' : 'other';
 }
 
-/** `'' close` -> `'' ''`: the value takes the key's quotes (the file's style at that very line). */
-export function emptyArmFix(entry: MapEntry): TextEdit | undefined {
-  if (!entry.value) return undefined;
-  const quote = entry.keyRaw[0] === '"' ? '"' : "'";
-  return replaceSpan(entry.directive.file, entry.value.span, quote + quote);
-}
 
 export function httpScopeOf(scope: Scope): Scope | undefined {
   for (let level: Scope | undefined = scope; level; level = level.parent) {

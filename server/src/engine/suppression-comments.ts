@@ -7,7 +7,7 @@
 // Only whole-line `#` comments count (a trailing comment after a directive is not a suppression), and lines are read
 // as text, whatever the parser makes of them: a file with syntax errors can still silence a rule. The reason is
 // optional but encouraged; it is kept for nothing but the reader.
-import type { Span } from './types.js';
+import type { Span } from '../util/types.js';
 
 export type SuppressionScope = 'line' | 'file';
 

@@ -1,5 +1,5 @@
 // A rule is data (meta) plus a pure check over the workspace model. Findings carry their fix, computed with them.
-import type { Finding, Fix, Severity, Span } from '../core/types.js';
+import type { Finding, Fix, ResolvedOptions, Severity, Span } from '../util/types.js';
 import type { Workspace } from '../model/workspace.js';
 
 export interface RuleMeta {
@@ -12,11 +12,6 @@ export interface RuleMeta {
   fixable: boolean;
 }
 
-export interface ResolvedOptions {
-  /** [major, minor, patch]; undefined means pre-1.29.7 defaults. */
-  nginxVersion: [number, number, number] | undefined;
-  keepaliveConnections: number;
-}
 
 export interface RuleReport {
   file: string;

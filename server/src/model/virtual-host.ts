@@ -2,10 +2,10 @@
 // not places on this machine, so nothing here touches the disk: an include resolves among the dump's files only,
 // as nginx resolved it when it made the dump (a file nginx did not read is not in the dump, and is not found).
 import path from 'node:path';
-import type { ReadScope } from '../model/read-scope.js';
-import { compareBytes } from './fs-host.js';
-import { compileGlob, type GlobMatcher } from './glob.js';
-import type { FileHost, GlobConfinement, SourceDocument } from './types.js';
+import type { ReadScope } from './read-scope.js';
+import { compareBytes } from '../util/fs-host.js';
+import { compileGlob, type GlobMatcher } from '../util/glob.js';
+import type { FileHost, GlobConfinement, SourceDocument } from '../util/types.js';
 
 /**
  * The read scope of a virtual host: everything it holds may be read. The read scope exists to keep includes from

@@ -5,7 +5,7 @@
 //   describeNginxTarget(target, show)   "nginx 1.30 (Dockerfile:1)", "nginx before 1.29.7 (default)"
 //
 // The core never reads the disk for this: the CLI and the language server find Dockerfiles and compose files and hand
-// the detection in (core/container-files.ts reads their text).
+// the detection in (engine/container-files.ts reads their text).
 import type { ImageMention } from './container-files.js';
 
 export type NginxTargetSource = 'flag' | 'editor' | 'settings' | 'detected' | 'default';

@@ -5,7 +5,7 @@
 // `*.j2`) by the stricter content sniff of nginx-content.ts, since their names say nothing at all.
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { readRegularFilePrefix } from '../core/read-file.js';
+import { readRegularFilePrefix } from '../util/read-file.js';
 import { sniffNginxContent } from './nginx-content.js';
 
 /**

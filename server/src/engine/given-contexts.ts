@@ -6,10 +6,10 @@
 // > inference from its directives. A given context counts as stated, so fixes are offered as for a commented file.
 //
 // Globs are matched against the path relative to the settings file's directory, with `/` separators: `*` and `?`
-// stay within a path segment, `**` spans directories (core/glob.ts, an automaton, not a RegExp). A glob without `/`
+// stay within a path segment, `**` spans directories (util/glob.ts, an automaton, not a RegExp). A glob without `/`
 // matches the file name in any directory, as in .gitignore (`"*.location.conf": "location"`).
 import path from 'node:path';
-import { compileGlob, type GlobMatcher } from './glob.js';
+import { compileGlob, type GlobMatcher } from '../util/glob.js';
 import type { ContextName } from '../model/types.js';
 
 /** The contexts a snippet's top level can be given: those nginx files are included into. */

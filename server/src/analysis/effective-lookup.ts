@@ -11,11 +11,11 @@
 // repository by design. Of those only Debian/Ubuntu's `proxy_params` sets anything these rules read: four
 // proxy_set_header lines (PROXY_PARAMS_HEADERS), so a level including it defines a header set (without Connection).
 import path from 'node:path';
-import { inheritanceChain, headerKey } from '../analysis/inheritance.js';
-import { guardsWithin, statementsNamed, unfollowedIncludes, type Scope } from '../analysis/scopes.js';
+import { inheritanceChain, headerKey } from './inheritance.js';
+import { guardsWithin, statementsNamed, unfollowedIncludes, type Scope } from './scopes.js';
 import type { ConfigFile, Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
-import { perWorkspace } from '../analysis/per-workspace.js';
+import { perWorkspace } from './per-workspace.js';
 
 /** What /etc/nginx/proxy_params sets on Debian and Ubuntu (all proxy_set_header). */
 export const PROXY_PARAMS_HEADERS: readonly string[] = ['Host', 'X-Real-IP', 'X-Forwarded-For', 'X-Forwarded-Proto'];

@@ -1,8 +1,8 @@
 // Turns tree-sitter's ERROR and MISSING nodes into one problem per error region, worded as nginx words them.
 import type { Node, Tree } from 'web-tree-sitter';
-import type { Span } from '../core/types.js';
-import { spanOfNode } from '../model/span.js';
-import type { SyntaxProblem } from '../model/types.js';
+import type { Span } from '../util/types.js';
+import { spanOfNode } from './span.js';
+import type { SyntaxProblem } from './types.js';
 
 const MAX_TOKEN_IN_MESSAGE = 24;
 

@@ -1,9 +1,9 @@
 // Entry point of the `nginx-keepalive` binary: parse the command line, dispatch, set the exit code.
-import { parseCommandLine, UsageError, type Command } from './args.js';
-import { runCheck } from './check.js';
-import { EXIT_CLEAN, EXIT_FAILURE, type ExitCode } from './exit-codes.js';
-import { HELP_TEXT, VERSION } from './help.js';
-import { withoutControlCharacters } from './paths.js';
+import { parseCommandLine, UsageError, type Command } from './cli/args.js';
+import { runCheck } from './cli/check.js';
+import { EXIT_CLEAN, EXIT_FAILURE, type ExitCode } from './cli/exit-codes.js';
+import { HELP_TEXT, VERSION } from './cli/help.js';
+import { withoutControlCharacters } from './util/paths.js';
 
 const PROGRAM = 'nginx-keepalive';
 
@@ -20,7 +20,7 @@ function stderrLine(message: string): void {
  * its input closes), so the returned promise never settles. Loaded on demand: `check` does not pay for it.
  */
 async function startLanguageServer(): Promise<ExitCode> {
-  const { startLanguageServer: start } = await import('../lsp/server.js');
+  const { startLanguageServer: start } = await import('./lsp/server.js');
   start();
   return new Promise<ExitCode>(() => {});
 }

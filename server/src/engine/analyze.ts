@@ -3,11 +3,12 @@ import { loadNginxParser } from '../parser/loader.js';
 import { buildWorkspace, type Workspace } from '../model/workspace.js';
 import { EMPTY_SPAN } from '../model/span.js';
 import { rules as registeredRules } from '../rules/registry.js';
-import type { ResolvedOptions, Rule, RuleReport } from '../rules/types.js';
-import { createFsHost } from './fs-host.js';
+import type { Rule, RuleReport } from '../analysis/rule-api.js';
+import type { Finding, ResolvedOptions, Severity, SourceDocument } from '../util/types.js';
+import { createFsHost } from '../util/fs-host.js';
 import { resolveOptions } from './options.js';
 import { applySuppressions, UNUSED_SUPPRESSION_RULE_ID } from './suppressions.js';
-import type { AnalyzeOptions, Finding, Severity, SourceDocument } from './types.js';
+import type { AnalyzeOptions } from './types.js';
 
 export const INTERNAL_ERROR_RULE_ID = 'internal-error';
 
