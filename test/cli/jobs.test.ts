@@ -70,6 +70,16 @@ const CASES: Array<{ name: string; files: Record<string, string>; documents: str
     },
     documents: ['e.conf', 'f.conf'],
   },
+  {
+    // A pass to a socket has no host, so the hand-kept list of lookups this engine once used skipped it; the fix's
+    // generated name is still looked up, and the analysis records that lookup itself.
+    name: 'a generated upstream name for a socket taken in another document',
+    files: {
+      'g.conf': 'server {\n  listen 85;\n  location / {\n    proxy_pass http://unix:/run/app.sock;\n  }\n}\n',
+      'h.conf': 'upstream backend_unix_run_app_sock {\n  server unix:/run/app.sock;\n  keepalive 16;\n}\n',
+    },
+    documents: ['g.conf', 'h.conf'],
+  },
 ];
 
 describe('analyzeWithJobs', () => {

@@ -22,7 +22,7 @@ import {
   lastIndexOutsideActions,
   normaliseTemplateText,
 } from './template-text.js';
-import { findUpstreams, type Upstream } from './upstreams.js';
+import { findUpstreamsFor, type Upstream } from './upstreams.js';
 
 export const PASS_PROTOCOLS = {
   proxy_pass: 'http',
@@ -135,9 +135,8 @@ function resolve(workspace: Workspace, scope: Scope, target: PassTarget | undefi
   if (target.hasVariables) return { kind: 'unresolved', reason: 'variables' };
   if (target.socket !== undefined || target.port !== undefined) return { kind: 'implicit' };
   if (target.host === undefined) return { kind: 'unresolved', reason: 'no-target' };
-  const named = findUpstreams(workspace, target.host);
-  const sameRoot = named.filter((upstream) => upstream.bodies.some((body) => body.root === scope.root));
-  if (named.length > 0) return { kind: 'upstream', upstreams: sameRoot.length > 0 ? sameRoot : named };
+  const named = findUpstreamsFor(workspace, target.host, scope.root);
+  if (named.length > 0) return { kind: 'upstream', upstreams: named };
   return target.templated ? { kind: 'unresolved', reason: 'template' } : { kind: 'implicit' };
 }
 

@@ -2,14 +2,19 @@
 // keepalive directive, so nothing about them is ever flagged.
 //
 //   upstreams(ws)             every http upstream, in nginx order (a block included twice is one Upstream)
-//   findUpstreams(ws, name)   those whose name matches (nginx compares names case-insensitively)
+//   findUpstreams(ws, name)   those whose name matches (nginx compares names case-insensitively), in any root
+//   findUpstreamsFor(ws, name, root)  those of `root` when it has any, else findUpstreams (how a pass resolves)
 //   upstreamKey(name)         the comparison form: template actions normalised, the rest lower-cased
 //
 // `servers`, `keepalive` and `balancers` come from the block's expanded statements, in nginx order, so a rule can
 // compare positions (a balancer after `keepalive` disables keepalive before 1.29.7) with statements.indexOf, and
 // read each directive's template guards (guardsWithin) to tell `{{ if $.PROXY_KEEPALIVE }} keepalive ..` apart.
+//
+// A lookup answered from every root is recorded (lookup-record.ts): other roots' text decided it, which is what
+// `--jobs` must know to tell whether workspaces analyzed apart would have answered alike.
 import type { Directive } from '../model/types.js';
-import type { Workspace } from '../model/workspace.js';
+import type { Workspace, WorkspaceRoot } from '../model/workspace.js';
+import { recordLookup } from './lookup-record.js';
 import { perWorkspace } from './per-workspace.js';
 import { allScopes, scopesOpenedBy, type Scope } from './scopes.js';
 import { hasTemplateAction, normaliseTemplateText } from './template-text.js';
@@ -97,6 +102,20 @@ export function upstreams(workspace: Workspace): readonly Upstream[] {
   return indexOf(workspace).all;
 }
 
+const NONE: readonly Upstream[] = [];
+
 export function findUpstreams(workspace: Workspace, name: string): readonly Upstream[] {
-  return indexOf(workspace).byKey.get(upstreamKey(name)) ?? [];
+  const key = upstreamKey(name);
+  recordLookup(workspace, 'upstream', key);
+  return indexOf(workspace).byKey.get(key) ?? NONE;
+}
+
+/**
+ * Upstreams named `name` under `root`, failing those every root's. Only the fallback depends on other roots, so only
+ * it is recorded: a fleet whose every site defines its own `upstream app` stays independent.
+ */
+export function findUpstreamsFor(workspace: Workspace, name: string, root: WorkspaceRoot): readonly Upstream[] {
+  const named = indexOf(workspace).byKey.get(upstreamKey(name)) ?? NONE;
+  const own = named.filter((upstream) => upstream.bodies.some((body) => body.root === root));
+  return own.length > 0 ? own : findUpstreams(workspace, name);
 }

@@ -142,9 +142,13 @@ export function reusableUpstream(workspace: Workspace, pass: Pass, target: Impli
   return candidates.find((upstream) => (order.get(upstream.directive) ?? Infinity) < server);
 }
 
+/** Prefix of the upstream names a fix creates. */
+const GENERATED_UPSTREAM_PREFIX = 'backend_';
+
+/** Each name tried is a recorded cross-root lookup (findUpstreams): a name taken in any root is skipped. */
 export function upstreamName(workspace: Workspace, target: ImplicitTarget): string {
   const slug = target.address.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
-  const base = `backend_${slug}`;
+  const base = `${GENERATED_UPSTREAM_PREFIX}${slug}`;
   let name = base;
   for (let n = 2; findUpstreams(workspace, name).length > 0; n++) name = `${base}_${n}`;
   return name;

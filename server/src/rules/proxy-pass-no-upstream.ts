@@ -23,7 +23,7 @@
 // context is unknown, fixes/placement.ts) the message says that is why there is no fix.
 import type { Pass } from '../analysis/passes.js';
 import { passes } from '../analysis/passes.js';
-import { findUpstreams } from '../analysis/upstreams.js';
+import { findUpstreamsFor } from '../analysis/upstreams.js';
 import type { Fix, TextEdit } from '../util/types.js';
 import { mergeEdits } from '../fixes/edit-set.js';
 import {
@@ -83,7 +83,8 @@ export const proxyPassNoUpstreamRule: Rule = {
       if (!isHttpPass(pass)) continue;
       const target = implicitTarget(pass);
       if (!target) continue;
-      if (pass.target?.host && findUpstreams(context.workspace, pass.target.host).length > 0) continue;
+      // Own root first: only a name the root lacks is a cross-root lookup (analysis/lookup-record.ts).
+      if (pass.target?.host && findUpstreamsFor(context.workspace, pass.target.host, pass.scope.root).length > 0) continue;
       const message =
         `proxy_pass to ${describe(target)} without an upstream{}: nginx makes an implicit upstream that never keeps ` +
         `connections, so every request opens a new one (proxy to an upstream{} with "keepalive ${context.options.keepaliveConnections};")`;

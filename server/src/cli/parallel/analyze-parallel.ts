@@ -2,8 +2,9 @@
 // single analyze() of all the documents.
 //
 // Why that holds: the documents are split into batches, each analyzed as a workspace of its own. A split can only
-// change findings where analysis couples roots: through a file both batches reach, or through an upstream name one
-// batch looks up and another defines (footprint.ts). predict-groups.ts keeps documents likely to interact in one
+// change findings where analysis couples roots: through a file both batches reach, or through a name one batch
+// looked up across roots and another defines (recorded by the analysis itself: analysis/lookup-record.ts, read by
+// footprint.ts). predict-groups.ts keeps documents likely to interact in one
 // batch; after the run every batch's footprint is checked, and batches that did interact are merged and analyzed
 // again, until none do. The merged findings are sorted as analyze() sorts them; findings of one file all come from
 // one batch, so even ties keep analyze()'s order. (One difference remains by design: a rule that crashes loses its

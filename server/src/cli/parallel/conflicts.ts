@@ -1,6 +1,8 @@
 // Which batches, analyzed apart, saw something another batch also touches (footprint.ts), and so must be merged and
-// analyzed again together. Only sets of two or more batches are returned; none means the split run equals one run.
-import { GENERATED_UPSTREAM_PREFIX, type Footprint } from './footprint.js';
+// analyzed again together: a shared file, or a key one batch looked up across roots and another defines. Only sets of
+// two or more batches are returned; none means the split run equals one run.
+import { LOOKUP_KINDS } from '../../analysis/lookup-record.js';
+import type { Footprint } from './footprint.js';
 import { UnionFind } from './union-find.js';
 
 /** Collects, per key, the batches that mention it. */
@@ -25,17 +27,14 @@ class KeyIndex {
 export function conflictingBatches(footprints: readonly Footprint[]): number[][] {
   const sets = new UnionFind(footprints.length);
   const files = new KeyIndex();
-  const definers = new KeyIndex();
-  const generatedNameDefiners: number[] = [];
-  footprints.forEach((footprint, batch) => {
-    footprint.files.forEach((file) => files.add(file, batch));
-    footprint.defines.forEach((key) => definers.add(key, batch));
-    if (footprint.defines.some((key) => key.startsWith(GENERATED_UPSTREAM_PREFIX))) generatedNameDefiners.push(batch);
-  });
+  footprints.forEach((footprint, batch) => footprint.files.forEach((file) => files.add(file, batch)));
   for (const sharing of files.values()) sets.unionAll(sharing);
-  footprints.forEach((footprint, batch) => {
-    for (const key of footprint.needs) sets.unionAll([batch, ...definers.get(key)]);
-    if (footprint.generates) sets.unionAll([batch, ...generatedNameDefiners]);
-  });
+  for (const kind of LOOKUP_KINDS) {
+    const definers = new KeyIndex();
+    footprints.forEach((footprint, batch) => footprint.defines[kind].forEach((key) => definers.add(key, batch)));
+    footprints.forEach((footprint, batch) => {
+      for (const key of footprint.lookedUp[kind]) sets.unionAll([batch, ...definers.get(key)]);
+    });
+  }
   return sets.components().filter((component) => component.length > 1);
 }
