@@ -6,8 +6,8 @@
 // runs when neither of the first two is given: it reads files, and a stated version makes it moot.
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { givenContexts } from '../engine/given-contexts.js';
-import { chooseNginxTarget, describeNginxTarget, type NginxTarget } from '../engine/nginx-target.js';
+import { describeNginxTarget, type NginxTarget } from '../engine/nginx-target.js';
+import { chooseSettingsTarget, settingsContexts } from '../engine/settings-merge.js';
 import type { AnalyzeOptions } from '../engine/types.js';
 import { createReadScope } from '../model/read-scope.js';
 import type { CheckOptions } from './args.js';
@@ -35,26 +35,29 @@ function isDirectory(candidate: string): boolean {
 
 export function runTarget(inputs: RunTargetInputs): NginxTarget {
   const { options, settings, readRoots, cwd } = inputs;
-  const explicit = options.nginxVersion === undefined ? undefined : { version: options.nginxVersion, source: 'flag' as const };
-  const fromSettings =
-    settings.configNginxVersion === undefined ? undefined : { version: settings.configNginxVersion, file: settings.configFile! };
-  if (explicit || fromSettings) return chooseNginxTarget({ explicit, settings: fromSettings });
-  // `check -` names no place; its --stdin-filename (when given) does.
-  const stdinName = (options as { stdinFilename?: string }).stdinFilename;
-  const patterns = options.patterns.filter((pattern) => pattern !== '-');
-  const first = stdinName ?? (patterns[0] === undefined ? undefined : path.resolve(cwd, patterns[0]));
-  const directories = patterns.map((pattern) => path.resolve(cwd, pattern)).filter(isDirectory);
-  const scope = createReadScope([...readRoots]);
-  const detected = detectNginxImage({ directories, first, allows: (link) => scope.allows(link) });
-  return chooseNginxTarget({ detected });
+  const project = settingsFile(settings);
+  return chooseSettingsTarget({ nginxVersion: options.nginxVersion, source: 'flag' }, project, 'personal', () => {
+    // `check -` names no place; its --stdin-filename (when given) does.
+    const stdinName = (options as { stdinFilename?: string }).stdinFilename;
+    const patterns = options.patterns.filter((pattern) => pattern !== '-');
+    const first = stdinName ?? (patterns[0] === undefined ? undefined : path.resolve(cwd, patterns[0]));
+    const directories = patterns.map((pattern) => path.resolve(cwd, pattern)).filter(isDirectory);
+    const scope = createReadScope([...readRoots]);
+    return detectNginxImage({ directories, first, allows: (link) => scope.allows(link) });
+  });
+}
+
+/** The settings file's parts the version and the contexts come from, when one is used. */
+function settingsFile(settings: RunSettings): { path: string; nginxVersion?: string; contexts: RunSettings['contextGlobs'] } | undefined {
+  if (settings.configFile === undefined) return undefined;
+  return { path: settings.configFile, contexts: settings.contextGlobs, nginxVersion: settings.configNginxVersion };
 }
 
 /** What analyze() gets besides the settings: the version chosen, its origin, and the given contexts. */
 export function runAnalyzeOptions(inputs: RunTargetInputs): Pick<AnalyzeOptions, 'nginxVersion' | 'nginxTarget' | 'contexts'> {
   const target = runTarget(inputs);
   const { settings, options, documents } = inputs;
-  const base = settings.configFile === undefined ? undefined : path.dirname(settings.configFile);
-  const contexts = givenContexts(documents, options.context, settings.contextGlobs, base);
+  const contexts = settingsContexts(documents, options.context, settingsFile(settings));
   return { nginxVersion: target.version, nginxTarget: target, contexts };
 }
 

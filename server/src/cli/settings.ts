@@ -9,7 +9,7 @@ import { CONFIG_FILE_NAME, findConfigFile, readConfigFile, type ProjectConfig } 
 import type { ContextGlob } from '../engine/given-contexts.js';
 import type { PathMapping } from '../util/types.js';
 import type { AnalyzeOptions } from '../engine/types.js';
-import { createReadScope } from '../model/read-scope.js';
+import { confinePathMap, mergeSettings } from '../engine/settings-merge.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import type { CheckOptions } from './args.js';
 import { displayPath } from '../util/paths.js';
@@ -42,13 +42,24 @@ export function resolveSettings(options: CheckOptions, cwd: string): RunSettings
     if (found !== undefined) config = readConfigFile(found, knownRuleIds());
     for (const note of unusedConfigNotes(options.patterns, starts, found, cwd)) notes.push(note);
   }
-  // A --path-map replaces the settings file's mapping of the same prefix.
-  const fromCommandLine = new Set(options.pathMap.map((mapping) => mapping.from));
-  const configPathMap = (config?.pathMap ?? []).filter((mapping) => !fromCommandLine.has(mapping.from));
+  // The command line wins key by key, a --path-map replacing the settings file's mapping of the same prefix
+  // (engine/settings-merge.ts). The trust rule waits for the read roots, which discovery finds: mappingsOutsideRoots.
+  const merged = mergeSettings({
+    personal: {
+      nginxVersion: options.nginxVersion,
+      keepaliveConnections: options.keepaliveConnections,
+      maxFileBytes: options.maxFileBytes,
+      rules: options.rules,
+      pathMap: options.pathMap,
+      source: 'flag',
+    },
+    project: config,
+    precedence: 'personal',
+  });
   return {
-    analyze: merge(options, config, configPathMap),
+    analyze: merged.settings,
     configFile: config?.path,
-    configPathMap,
+    configPathMap: merged.projectPathMap,
     configNginxVersion: config?.nginxVersion,
     contextGlobs: config?.contexts ?? [],
     notes,
@@ -56,25 +67,11 @@ export function resolveSettings(options: CheckOptions, cwd: string): RunSettings
 }
 
 /**
- * The settings file's mappings whose target lies outside the checked paths (as written or through a link). The file
- * comes with the tree being checked, and a pull request can change it: `{"pathMap": {"/etc": "/etc"}}` beside an
- * `include /etc/passwd;` would otherwise print the CI machine's files in code frames. So it may only map into the
- * checked paths; mapping anywhere else takes --path-map, given by whoever runs the check.
+ * The settings file's mappings whose target lies outside the checked paths (engine/settings-merge.ts's trust rule):
+ * the CLI refuses the run (exit 2), naming them; mapping there takes --path-map.
  */
 export function mappingsOutsideRoots(settings: RunSettings, readRoots: readonly string[]): PathMapping[] {
-  const scope = createReadScope(readRoots);
-  return settings.configPathMap.filter((mapping) => !scope.allows(mapping.to));
-}
-
-/** The command line wins key by key. */
-function merge(options: CheckOptions, config: ProjectConfig | undefined, configPathMap: PathMapping[]): RunSettings['analyze'] {
-  return {
-    nginxVersion: options.nginxVersion ?? config?.nginxVersion,
-    rules: { ...config?.rules, ...options.rules },
-    pathMap: [...options.pathMap, ...configPathMap],
-    keepaliveConnections: options.keepaliveConnections ?? config?.keepaliveConnections,
-    maxFileBytes: options.maxFileBytes ?? config?.maxFileBytes,
-  };
+  return confinePathMap(settings.configPathMap, readRoots).refused;
 }
 
 function unusedConfigNotes(patterns: string[], starts: string[], used: string | undefined, cwd: string): string[] {

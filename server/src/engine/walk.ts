@@ -1,14 +1,16 @@
-// Recursive directory listing shared by the directory walk and command-line globs.
+// The one directory walker: the CLI's directory arguments and globs, container-file detection, and the language
+// server's workspace index all list files through it, so the skip list and the symbolic-link rule cannot drift apart.
+//
+// The link rule: a link is followed only when the read scope allows it (model/read-scope.ts: its real path stays
+// inside the checked paths or workspace folders); otherwise it is reported as escaped and its target is never even
+// stat()ed. Only regular files are returned, and their type comes from the directory listing or a stat(), so a FIFO
+// or a device is never opened (a read would block). Nothing is read here; `accept` may read a file it is handed,
+// which is then known to be a regular file.
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { createReadScope } from '../model/read-scope.js';
 import { SKIPPED_DIRECTORIES } from './nginx-files.js';
 import { fileNameFromBytes, hasUndecodableName, undecodableNameError } from '../util/paths.js';
-
-/**
- * Version-control metadata, installed packages and virtual environments (nginx-files.ts lists them): never
- * configuration the user wrote, and often huge. ESLint (since flat config) walks other dot-directories too.
- */
 
 export interface WalkResult {
   /** Absolute paths of regular files (symbolic links inside the checked paths followed), in no particular order. */
@@ -19,28 +21,55 @@ export interface WalkResult {
   escaped: string[];
   /** Directories not entered because of their name (node_modules, .git...), for --debug; walkFiles always sets it. */
   skippedDirectories?: string[];
+  /** True when a limit (maxFiles, maxDirectories) stopped the walk: `files` then holds those found first. */
+  truncated?: boolean;
 }
 
 export interface WalkOptions {
-  /** 1 lists only `root`'s own files; undefined means unlimited. */
+  /** 1 lists only the roots' own files; undefined means unlimited. */
   maxDepth?: number;
   /**
    * Asked about each symbolic link before it is followed: false when it leads outside the checked paths. Default:
-   * the link must lead inside `root` itself. A committed `x -> /etc` must not make the walk read the host's files.
+   * the link must lead inside the roots themselves. A committed `x -> /etc` must not make the walk read the host's files.
    */
   allows?(link: string): boolean;
+  /** Keeps only the regular files it accepts (it may read them: they are known to be regular files). */
+  accept?(file: string): boolean;
+  /**
+   * Breadth first (the language server): when a limit cuts the walk short, the files kept are the shallow ones,
+   * where configs live. Default depth first, in the order a recursive walk would enter directories.
+   */
+  breadthFirst?: boolean;
+  /** Files kept at most; reaching it stops the walk before the next directory (truncated). */
+  maxFiles?: number;
+  /** Directories listed at most (truncated when more remain). */
+  maxDirectories?: number;
+  /** Escaped links remembered at most (to name them in a log line, not to list thousands). */
+  maxEscaped?: number;
 }
 
-export function walkFiles(root: string, options: WalkOptions = {}): WalkResult {
+/** What a directory entry or an lstat() tells without opening the file. */
+export type EntryTypes = Pick<Dirent, 'isFile' | 'isDirectory' | 'isSymbolicLink'>;
+
+export function walkFiles(roots: string | readonly string[], options: WalkOptions = {}): WalkResult {
+  const rootList = typeof roots === 'string' ? [roots] : roots;
   const skippedDirectories: string[] = [];
   const result: WalkResult = { files: [], failures: [], escaped: [], skippedDirectories };
-  const allows = options.allows ?? insideOf(root);
+  const allows = options.allows ?? insideOf(rootList);
+  const maxFiles = options.maxFiles ?? Infinity;
+  const maxEscaped = options.maxEscaped ?? Infinity;
+  let directoriesLeft = options.maxDirectories ?? Infinity;
   // Real paths of the directories entered, so a symbolic link pointing back up cannot loop forever.
   const visited = new Set<string>();
-  // A stack, not recursion: a tree thousands of directories deep must not overflow the call stack.
-  const pending: Array<{ directory: string; depth: number }> = [{ directory: root, depth: 1 }];
-  while (pending.length > 0) {
-    const { directory, depth } = pending.pop()!;
+  // A stack or a queue, not recursion: a tree thousands of directories deep must not overflow the call stack.
+  const pending = rootList.map((directory) => ({ directory, depth: 1 }));
+  let head = 0; // the queue's front (breadth first); shift() would make a wide tree quadratic
+  while (head < pending.length) {
+    if (directoriesLeft-- === 0 || result.files.length >= maxFiles) {
+      result.truncated = true;
+      break;
+    }
+    const { directory, depth } = options.breadthFirst ? pending[head++]! : pending.pop()!;
     let entries: Dirent<Buffer>[];
     try {
       const realDirectory = realpathSync(directory);
@@ -54,6 +83,9 @@ export function walkFiles(root: string, options: WalkOptions = {}): WalkResult {
     }
     const mayDescend = options.maxDepth === undefined || depth < options.maxDepth;
     const subdirectories: string[] = [];
+    const keep = (file: string): void => {
+      if (result.files.length < maxFiles && (options.accept === undefined || options.accept(file))) result.files.push(file);
+    };
     for (const dirent of entries) {
       const name = fileNameFromBytes(dirent.name);
       const entry = path.join(directory, name);
@@ -61,43 +93,51 @@ export function walkFiles(root: string, options: WalkOptions = {}): WalkResult {
         // No string path opens it. A directory is reported here; a file goes on, so that the name rule (or the
         // glob) still decides whether it is a config, and reading it reports it (read-documents.ts).
         if (dirent.isDirectory()) result.failures.push({ path: entry, error: undecodableNameError() });
-        else result.files.push(entry);
+        else keep(entry);
         continue;
       }
-      if (dirent.isSymbolicLink() && !allows(entry)) {
-        result.escaped.push(entry);
-        continue;
-      }
-      const kind = entryKind(dirent, entry);
-      if (kind === 'file') result.files.push(entry);
-      if (kind === 'directory' && mayDescend) {
+      const kind = entryKind(entry, dirent, allows);
+      if (kind === 'escaped') {
+        if (result.escaped.length < maxEscaped) result.escaped.push(entry);
+      } else if (kind === 'file') {
+        keep(entry);
+      } else if (kind === 'directory' && mayDescend) {
         if (SKIPPED_DIRECTORIES.has(name)) skippedDirectories.push(entry);
         else subdirectories.push(entry);
       }
     }
-    // Reversed onto the stack, so directories are entered in the order a recursive walk would enter them: which of
-    // two paths to one directory is walked (the other is a loop or an alias) stays the one listed first.
-    for (let i = subdirectories.length - 1; i >= 0; i--) pending.push({ directory: subdirectories[i]!, depth: depth + 1 });
+    if (options.breadthFirst) {
+      for (const subdirectory of subdirectories) pending.push({ directory: subdirectory, depth: depth + 1 });
+    } else {
+      // Reversed onto the stack, so directories are entered in the order a recursive walk would enter them: which
+      // of two paths to one directory is walked (the other is a loop or an alias) stays the one listed first.
+      for (let i = subdirectories.length - 1; i >= 0; i--) pending.push({ directory: subdirectories[i]!, depth: depth + 1 });
+    }
   }
   return result;
 }
 
-function insideOf(root: string): (link: string) => boolean {
-  const scope = createReadScope([root]);
+function insideOf(roots: readonly string[]): (link: string) => boolean {
+  const scope = createReadScope(roots);
   return (link) => scope.allows(link);
 }
 
-/** Follows symbolic links (nginx's sites-enabled/ is usually links into sites-available/); a dangling one is ignored. */
-function entryKind(dirent: Dirent<Buffer>, entry: string): 'file' | 'directory' | 'other' {
-  if (dirent.isFile()) return 'file';
-  if (dirent.isDirectory()) return 'directory';
-  if (!dirent.isSymbolicLink()) return 'other';
+/**
+ * The walk's rule for one entry, also used for a single file the language server is told about: a link is asked
+ * about (`allows`) before anything is learnt of its target, then stat()ed; a dangling one is 'other'. Links are
+ * followed because nginx's sites-enabled/ is usually links into sites-available/.
+ */
+export function entryKind(entry: string, types: EntryTypes, allows: (link: string) => boolean): 'file' | 'directory' | 'escaped' | 'other' {
+  if (types.isFile()) return 'file';
+  if (types.isDirectory()) return 'directory';
+  if (!types.isSymbolicLink()) return 'other';
+  if (!allows(entry)) return 'escaped';
   try {
     const stats = statSync(entry);
     if (stats.isFile()) return 'file';
     if (stats.isDirectory()) return 'directory';
   } catch {
-    // Dangling link or a race with a deletion: not a file we could check.
+    // Dangling link, a loop, or a race with a deletion: not a file we could check.
   }
   return 'other';
 }

@@ -5,8 +5,9 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, findConfigFile, readConfigFile, type ProjectConfig } from '../engine/config-file.js';
 import type { AnalyzeOptions } from '../engine/types.js';
-import { givenContexts } from '../engine/given-contexts.js';
-import { chooseNginxTarget, type DetectedImage, type NginxTarget } from '../engine/nginx-target.js';
+import type { PathMapping } from '../util/types.js';
+import type { DetectedImage, NginxTarget } from '../engine/nginx-target.js';
+import { chooseSettingsTarget, mergeSettings, settingsContexts } from '../engine/settings-merge.js';
 import { detectNginxImage } from '../engine/version-detect.js';
 import { createReadScope } from '../model/read-scope.js';
 import { rules as registeredRules } from '../rules/registry.js';
@@ -34,18 +35,16 @@ function stampOf(file: string): string {
   }
 }
 
-export function mergeSettings(editor: EditorSettings, project: ProjectConfig | undefined): RuleSettings {
-  if (!project) {
-    const { nginxVersion, keepaliveConnections, rules, pathMap } = editor;
-    return { nginxVersion, keepaliveConnections, rules, pathMap };
-  }
-  const projectPrefixes = new Set(project.pathMap.map((mapping) => mapping.from));
-  return {
-    nginxVersion: project.nginxVersion ?? editor.nginxVersion,
-    keepaliveConnections: project.keepaliveConnections ?? editor.keepaliveConnections,
-    rules: { ...editor.rules, ...project.rules },
-    pathMap: [...project.pathMap, ...editor.pathMap.filter((mapping) => !projectPrefixes.has(mapping.from))],
-  };
+/**
+ * The editor's settings under the project's file, the file's mappings confined to `readRoots`
+ * (engine/settings-merge.ts). The server limits documents by nginxKeepalive.maxFileSize (their text is in memory), so
+ * the file's "maxFileSize" is not passed on.
+ */
+function mergeWithEditor(editor: EditorSettings, project: ProjectConfig | undefined, readRoots: readonly string[]) {
+  const { nginxVersion, keepaliveConnections, rules, pathMap } = editor;
+  const personal = { nginxVersion, keepaliveConnections, rules, pathMap, source: 'editor' as const };
+  const projectSettings = project && { ...project, maxFileBytes: undefined };
+  return mergeSettings({ personal, project: projectSettings, precedence: 'project', readRoots });
 }
 
 export class SettingsStore {
@@ -78,16 +77,16 @@ export class SettingsStore {
     const settings = this.settingsForDirectory(path.dirname(file), readRoots, file);
     const project = this.projectConfigFor(path.dirname(file));
     // The settings file's "contexts" for the root analyzed (a file's own comment still wins, in the model).
-    if (project && project.contexts.length > 0) {
-      settings.contexts = givenContexts([file], undefined, project.contexts, path.dirname(project.path));
-    }
+    if (project && project.contexts.length > 0) settings.contexts = settingsContexts([file], undefined, project);
     return settings;
   }
 
   /** The settings of files in `directory` (workspace-wide work uses the first workspace folder's). */
   settingsForDirectory(directory: string, readRoots: readonly string[] = [directory], file?: string): RuleSettings {
     const project = this.projectConfigFor(directory);
-    const merged = mergeSettings(this.editorSettings, project && this.confined(project, readRoots));
+    const merge = mergeWithEditor(this.editorSettings, project, readRoots);
+    if (project) this.reportRefused(project.path, merge.refused);
+    const merged: RuleSettings = merge.settings;
     const nginxTarget = this.targetFor(project, directory, file);
     return { ...merged, nginxVersion: nginxTarget.version, nginxTarget };
   }
@@ -103,12 +102,8 @@ export class SettingsStore {
    * workspace folder (engine/version-detect.ts), the default.
    */
   private targetFor(project: ProjectConfig | undefined, directory: string, file?: string): NginxTarget {
-    if (project?.nginxVersion !== undefined) {
-      return chooseNginxTarget({ settings: { version: project.nginxVersion, file: project.path } });
-    }
-    const editorVersion = this.editorSettings.nginxVersion;
-    if (editorVersion !== undefined) return chooseNginxTarget({ explicit: { version: editorVersion, source: 'editor' } });
-    return chooseNginxTarget({ detected: this.detect(directory, file) });
+    const personal = { nginxVersion: this.editorSettings.nginxVersion, source: 'editor' as const };
+    return chooseSettingsTarget(personal, project, 'project', () => this.detect(directory, file));
   }
 
   /** The workspace folders: each is searched for Dockerfiles and compose files once, until the disk changes. */
@@ -136,26 +131,21 @@ export class SettingsStore {
   }
 
   /**
-   * The project's settings without the mappings that lead outside `readRoots`, each reported once. As in the CLI: a
+   * The project's mappings that lead outside `readRoots` (dropped by the merge), each reported once. As in the CLI: a
    * `.nginx-keepalive.json` comes with the workspace (a cloned repository can hold anything), so it may only map into
    * it; mapping elsewhere takes the editor's own nginxKeepalive.pathMap setting, which the user wrote.
    */
-  private confined(project: ProjectConfig, readRoots: readonly string[]): ProjectConfig {
-    const scope = createReadScope(readRoots);
-    const pathMap = project.pathMap.filter((mapping) => {
-      if (scope.allows(mapping.to)) return true;
-      const key = `${project.path}\0${mapping.from}\0${mapping.to}`;
-      if (!this.refusals.has(key)) {
-        this.refusals.add(key);
-        this.warn(
-          `nginx-keepalive: ${project.path}: "pathMap.${mapping.from}": ${mapping.to} is outside the workspace folders, ` +
-            'and a workspace settings file may only map into them (the mapping is ignored; map it in the ' +
-            'nginxKeepalive.pathMap setting instead)',
-        );
-      }
-      return false;
-    });
-    return pathMap.length === project.pathMap.length ? project : { ...project, pathMap };
+  private reportRefused(file: string, refused: readonly PathMapping[]): void {
+    for (const mapping of refused) {
+      const key = `${file}\0${mapping.from}\0${mapping.to}`;
+      if (this.refusals.has(key)) continue;
+      this.refusals.add(key);
+      this.warn(
+        `nginx-keepalive: ${file}: "pathMap.${mapping.from}": ${mapping.to} is outside the workspace folders, ` +
+          'and a workspace settings file may only map into them (the mapping is ignored; map it in the ' +
+          'nginxKeepalive.pathMap setting instead)',
+      );
+    }
   }
 
   private projectConfigFor(directory: string): ProjectConfig | undefined {

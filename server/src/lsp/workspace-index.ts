@@ -5,10 +5,10 @@
 // Nothing is read before it is known to be a regular file inside the folders: a workspace link to /dev/zero, to a
 // FIFO or to /etc/nginx is stat()ed (a link: first resolved within the folders, see model/read-scope.ts), never
 // opened. Links leading outside are remembered so the server can say it did not follow them.
-import { lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
-// The CLI's walk skips the same directories: version control, installed packages and virtual environments.
-import { isNginxFile, SKIPPED_DIRECTORIES } from '../engine/nginx-files.js';
+import { isNginxFile } from '../engine/nginx-files.js';
+import { entryKind, walkFiles, type EntryTypes } from '../engine/walk.js';
 import { createReadScope, isUnder, type ReadScope } from '../model/read-scope.js';
 
 export const MAX_INDEXED_FILES = 2000;
@@ -16,9 +16,6 @@ export const MAX_INDEXED_FILES = 2000;
 export const MAX_SCANNED_DIRECTORIES = 20_000;
 /** Links leading outside remembered per scan (to name them in a log line, not to list thousands). */
 export const MAX_REMEMBERED_ESCAPES = 100;
-
-/** What a directory entry or an lstat() tells without opening the file. */
-type FileKind = Pick<Dirent, 'isFile' | 'isSymbolicLink'>;
 
 export interface IndexLimits {
   files: number;
@@ -46,21 +43,18 @@ export class WorkspaceIndex {
     this.escaped.clear();
     this.truncated = false;
     const scope = createReadScope(this.folderPaths);
-    let directoriesLeft = this.limits.directories;
-    const queue = [...this.folderPaths];
-    // Breadth first: when a limit cuts the scan short, the files kept are the shallow ones, where configs live.
-    while (queue.length > 0) {
-      if (directoriesLeft-- === 0 || this.files.size >= this.limits.files) {
-        this.truncated = true;
-        return;
-      }
-      const directory = queue.shift()!;
-      for (const entry of listDirectory(directory)) {
-        const full = path.join(directory, entry.name);
-        if (entry.isDirectory() && !SKIPPED_DIRECTORIES.has(entry.name)) queue.push(full);
-        else if (this.files.size < this.limits.files && this.admits(full, entry, scope)) this.files.add(full);
-      }
-    }
+    // The CLI's walker, with this server's limits: breadth first, so a cut-short scan keeps the shallow files.
+    const walked = walkFiles(this.folderPaths, {
+      allows: (link) => scope.allows(link),
+      accept: isNginxFile,
+      breadthFirst: true,
+      maxFiles: this.limits.files,
+      maxDirectories: this.limits.directories,
+      maxEscaped: MAX_REMEMBERED_ESCAPES,
+    });
+    for (const file of walked.files) this.files.add(file);
+    for (const link of walked.escaped) this.escaped.add(link);
+    this.truncated = walked.truncated === true;
   }
 
   /** A file created or changed on disk: indexed when it is an nginx file inside a folder (and there is room). */
@@ -68,7 +62,7 @@ export class WorkspaceIndex {
     const absolute = path.resolve(file);
     const inside = this.folderPaths.some((folder) => isUnder(absolute, folder));
     if (!inside || this.files.has(absolute) || this.files.size >= this.limits.files) return;
-    let entry: FileKind;
+    let entry: EntryTypes;
     try {
       entry = lstatSync(absolute);
     } catch {
@@ -77,23 +71,11 @@ export class WorkspaceIndex {
     if (this.admits(absolute, entry, createReadScope(this.folderPaths))) this.files.add(absolute);
   }
 
-  /**
-   * A regular file (or a link to one that stays inside the folders) with an nginx name or content. Types come from
-   * the directory listing or lstat, so a FIFO or a device is never opened to find out what it is.
-   */
-  private admits(file: string, entry: FileKind, scope: ReadScope): boolean {
-    if (entry.isFile()) return isNginxFile(file);
-    if (!entry.isSymbolicLink()) return false;
-    if (!scope.allows(file)) {
-      if (this.escaped.size < MAX_REMEMBERED_ESCAPES) this.escaped.add(file);
-      return false;
-    }
-    try {
-      if (!statSync(file).isFile()) return false;
-    } catch {
-      return false; // dangling, or a loop
-    }
-    return isNginxFile(file);
+  /** A regular file (or a link to one that stays inside the folders) with an nginx name or content: the walk's rule. */
+  private admits(file: string, entry: EntryTypes, scope: ReadScope): boolean {
+    const kind = entryKind(file, entry, (link) => scope.allows(link));
+    if (kind === 'escaped' && this.escaped.size < MAX_REMEMBERED_ESCAPES) this.escaped.add(file);
+    return kind === 'file' && isNginxFile(file);
   }
 
   remove(file: string): void {
@@ -107,13 +89,5 @@ export class WorkspaceIndex {
   /** Sorted by code unit, so graphs and fixes do not depend on the order the disk listed them. */
   list(): string[] {
     return [...this.files].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  }
-}
-
-function listDirectory(directory: string): Dirent[] {
-  try {
-    return readdirSync(directory, { withFileTypes: true });
-  } catch {
-    return [];
   }
 }
