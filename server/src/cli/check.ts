@@ -58,6 +58,7 @@ export async function runCheck(options: CheckOptions, io: CheckIo): Promise<Exit
     settings,
     readRoots: discovery.readRoots,
     documents: read.documents.map((document) => document.path),
+    containerFiles: discovery.containerFiles,
     cwd: io.cwd,
   });
   const analyzeOptions: AnalyzeOptions = { ...settings.analyze, readRoots: discovery.readRoots, ...run };

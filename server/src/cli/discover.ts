@@ -5,6 +5,7 @@ import { hasGlobMagic } from '../util/glob.js';
 import { createReadScope } from '../model/read-scope.js';
 import { expandGlob, globRoot } from './expand-glob.js';
 import { classifyFile } from '../engine/nginx-files.js';
+import { isContainerFileName } from '../engine/version-detect.js';
 import { describeFsError, displayPath } from '../util/paths.js';
 import { walkFiles, type WalkResult } from '../engine/walk.js';
 
@@ -25,6 +26,8 @@ export interface Discovery {
    * name or content rule left out, and directories (`node_modules/`) never entered. Sorted by path.
    */
   skipped?: SkippedPath[];
+  /** Dockerfiles and compose files the directory walks met: version detection reads these instead of walking again. */
+  containerFiles?: string[];
 }
 
 export interface SkippedPath {
@@ -64,13 +67,14 @@ export function discoverFiles(patterns: string[], cwd: string): Discovery {
   const allows = (link: string) => scope.allows(link);
   const escaped = new Set<string>();
   const skipped: SkippedPath[] = [];
+  const containerFiles: string[] = [];
   const report = (walked: WalkResult) => {
     for (const failure of walked.failures) {
       errors.push(`${displayPath(failure.path, cwd)}: ${describeFsError(failure.error)}`);
     }
     for (const link of walked.escaped) escaped.add(link);
   };
-  // A loop, not found.push(...files): spreading 150,000 arguments overflows the stack.
+  // A loop: spreading 150,000 arguments into push overflows the stack.
   const add = (files: readonly string[]) => {
     for (const file of files) found.push(file);
   };
@@ -88,6 +92,7 @@ export function discoverFiles(patterns: string[], cwd: string): Discovery {
       report(walked);
       const nginxFiles: string[] = [];
       for (const file of walked.files) {
+        if (isContainerFileName(path.basename(file))) containerFiles.push(file);
         const claim = classifyFile(file);
         if (claim.claimed) nginxFiles.push(file);
         else skipped.push({ path: file, reason: claim.reason });
@@ -112,6 +117,7 @@ export function discoverFiles(patterns: string[], cwd: string): Discovery {
     notes,
     readRoots: [...readRoots].sort(),
     skipped: uniqueSkipped(skipped, new Set(found)),
+    containerFiles,
   };
 }
 

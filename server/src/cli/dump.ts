@@ -75,7 +75,7 @@ export async function checkDumps(dumps: readonly Dump[], mode: FixMode, base: An
       mode === 'dry-run'
         ? (await runFix('dry-run', dump.files, { analyzeOptions: options, roots: [], scope: VIRTUAL_READ_SCOPE, io })).findings
         : await analyze(dump.files, options);
-    // Loops, not push(...): a dump may hold thousands of files and findings.
+    // Loops, not spreading into push: a dump may hold thousands of files and findings.
     for (const finding of findings) {
       const key = `${finding.ruleId}\0${finding.file}\0${finding.span.startOffset}\0${finding.span.endOffset}\0${finding.message}`;
       if (seen.has(key)) continue;

@@ -35,10 +35,7 @@ export function readDocuments(files: string[], cwd: string, options: ReadOptions
       // Discovery only lists regular files; this one was replaced (by a FIFO, a directory...) since.
       result.errors.push(`${shown}: not a regular file`);
     } else if (read.kind === 'too-large') {
-      result.errors.push(
-        `${shown}: not checked: ${formatByteSize(read.size)} is over the ${formatByteSize(maxFileBytes)} file size limit ` +
-          '(raise it with --max-file-size or "maxFileSize" in .nginx-keepalive.json)',
-      );
+      result.errors.push(overLimitError(shown, `${formatByteSize(read.size)} is over`, maxFileBytes));
     } else if (isBinary(read.bytes)) {
       result.notes.push(`${shown}: skipped (binary file)`);
     } else {
@@ -48,6 +45,14 @@ export function readDocuments(files: string[], cwd: string, options: ReadOptions
     }
   }
   return result;
+}
+
+/** `x: not checked: <amount> the 10 MB file size limit (raise it …)`, for files and stdin alike. */
+export function overLimitError(shown: string, amount: string, limit: number): string {
+  return (
+    `${shown}: not checked: ${amount} the ${formatByteSize(limit)} file size limit ` +
+    '(raise it with --max-file-size or "maxFileSize" in .nginx-keepalive.json)'
+  );
 }
 
 export function isBinary(bytes: Buffer): boolean {

@@ -4,7 +4,6 @@
 // nginx version, first that applies: --nginx-version, the settings file's "nginxVersion", an nginx image named by a
 // Dockerfile or compose file of the repository (engine/version-detect.ts), the default (before 1.29.7). Detection only
 // runs when neither of the first two is given: it reads files, and a stated version makes it moot.
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import { describeNginxTarget, type NginxTarget } from '../engine/nginx-target.js';
 import { chooseSettingsTarget, settingsContexts } from '../engine/settings-merge.js';
@@ -12,6 +11,7 @@ import type { AnalyzeOptions } from '../engine/types.js';
 import { createReadScope } from '../model/read-scope.js';
 import type { CheckOptions } from './args.js';
 import { displayPath } from '../util/paths.js';
+import { isDirectory } from '../util/stat.js';
 import type { RunSettings } from './settings.js';
 import { detectNginxImage } from '../engine/version-detect.js';
 
@@ -22,16 +22,11 @@ export interface RunTargetInputs {
   readRoots: readonly string[];
   /** The documents checked (absolute paths). */
   documents: readonly string[];
+  /** The container files discovery's directory walks met (cli/discover.ts), so detection need not walk again. */
+  containerFiles?: readonly string[];
   cwd: string;
 }
 
-function isDirectory(candidate: string): boolean {
-  try {
-    return statSync(candidate).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 export function runTarget(inputs: RunTargetInputs): NginxTarget {
   const { options, settings, readRoots, cwd } = inputs;
@@ -43,7 +38,7 @@ export function runTarget(inputs: RunTargetInputs): NginxTarget {
     const first = stdinName ?? (patterns[0] === undefined ? undefined : path.resolve(cwd, patterns[0]));
     const directories = patterns.map((pattern) => path.resolve(cwd, pattern)).filter(isDirectory);
     const scope = createReadScope([...readRoots]);
-    return detectNginxImage({ directories, first, allows: (link) => scope.allows(link) });
+    return detectNginxImage({ directories, first, allows: (link) => scope.allows(link), listed: inputs.containerFiles });
   });
 }
 

@@ -4,11 +4,11 @@
 import { read as readFd } from 'node:fs';
 import path from 'node:path';
 import { isatty } from 'node:tty';
-import { DEFAULT_MAX_FILE_BYTES, formatByteSize } from '../util/byte-size.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../util/byte-size.js';
 import type { CheckOptions } from './args.js';
 import type { Discovery } from './discover.js';
 import { displayPath } from '../util/paths.js';
-import { isBinary, type ReadResult } from './read-documents.js';
+import { isBinary, overLimitError, type ReadResult } from './read-documents.js';
 
 /** The name a nameless stdin file is reported under (ESLint's is `<text>`). */
 export const STDIN_NAME = '<stdin>';
@@ -112,10 +112,7 @@ export async function readStdinDocuments(
     const reason = read.error instanceof Error ? read.error.message : String(read.error);
     result.errors.push(`${shown}: stdin could not be read: ${reason}`);
   } else if (read.kind === 'too-large') {
-    result.errors.push(
-      `${shown}: not checked: stdin holds more than the ${formatByteSize(limit)} file size limit ` +
-        '(raise it with --max-file-size or "maxFileSize" in .nginx-keepalive.json)',
-    );
+    result.errors.push(overLimitError(shown, 'stdin holds more than', limit));
   } else if (isBinary(read.bytes)) {
     result.notes.push(`${shown}: skipped (binary file)`);
   } else {

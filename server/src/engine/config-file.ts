@@ -2,12 +2,12 @@
 // a settings file that is silently ignored is a check silently not done, so every unknown key or value is an error
 // that names the file and the key. The JSON schema shipped for editors (config-schema.ts) is built from the same
 // constants.
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import { parseByteSize } from '../util/byte-size.js';
 import { parseNginxVersion } from './options.js';
 import { readRegularFile, type FileRead } from '../util/read-file.js';
 import { checkPathMapping } from '../util/path-map.js';
+import { isDirectory, isFile } from '../util/stat.js';
 import { GIVEN_CONTEXT_NAMES, parseGivenContext, type ContextGlob } from './given-contexts.js';
 import type { PathMapping, SeveritySetting } from '../util/types.js';
 
@@ -45,21 +45,7 @@ export class ConfigError extends Error {
   }
 }
 
-function isFile(candidate: string): boolean {
-  try {
-    return statSync(candidate).isFile();
-  } catch {
-    return false;
-  }
-}
 
-function isDirectory(candidate: string): boolean {
-  try {
-    return statSync(candidate).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The nearest `.nginx-keepalive.json` in the directory of `from` (a file, a directory, or a glob or missing path,

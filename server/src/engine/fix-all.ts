@@ -144,7 +144,7 @@ function applyCandidates(candidates: readonly Candidate[], session: FixSession):
   const byFile = new Map<string, TextEdit[]>();
   for (const candidate of candidates) {
     for (const [file, edits] of candidate) {
-      // A loop, not push(...edits): spreading 150,000 edits into one call overflows the stack.
+      // A loop: spreading 150,000 edits into one push call overflows the stack.
       let list = byFile.get(file);
       if (!list) byFile.set(file, (list = []));
       for (const edit of edits) list.push(edit);

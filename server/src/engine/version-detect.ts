@@ -11,7 +11,7 @@
 // exception the settings-file lookup makes (README, Security): there only regular files (not links) with a Dockerfile
 // or compose name are read, each at most MAX_CONTAINER_FILE_BYTES, and only an image reference and a line number
 // ever reach a report.
-import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import {
   composeNginxImages,
@@ -23,6 +23,7 @@ import {
 } from './container-files.js';
 import type { DetectedImage } from './nginx-target.js';
 import { readRegularFile } from '../util/read-file.js';
+import { isDirectory, pathExists } from '../util/stat.js';
 import { walkFiles } from './walk.js';
 
 /** A Dockerfile or compose file is a few kilobytes; a larger file with such a name is not one worth reading. */
@@ -35,6 +36,11 @@ export interface DetectionScope {
   first: string | undefined;
   /** Whether a symbolic link met inside the walked directories may be followed (the check's read scope). */
   allows(link: string): boolean;
+  /**
+   * The container files in `directories`, when a walk of them (the check's own) already listed them: step 1 then
+   * reads these instead of walking the tree a second time.
+   */
+  listed?: readonly string[];
 }
 
 export function isContainerFileName(name: string): boolean {
@@ -64,22 +70,7 @@ function oldestIn(files: readonly string[]): DetectedImage | undefined {
   return oldestImage(images);
 }
 
-function isDirectory(candidate: string): boolean {
-  try {
-    return statSync(candidate).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
-function exists(candidate: string): boolean {
-  try {
-    lstatSync(candidate);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Regular files (links excluded) directly in `directory` with a container-file name. */
 function containerFilesIn(directory: string): string[] {
@@ -95,7 +86,7 @@ function containerFilesIn(directory: string): string[] {
 /** The first directory from `start` upward holding `.git` (a directory, or a worktree's file); undefined if none. */
 export function repositoryRoot(start: string): string | undefined {
   for (let directory = start; ; directory = path.dirname(directory)) {
-    if (exists(path.join(directory, '.git'))) return directory;
+    if (pathExists(path.join(directory, '.git'))) return directory;
     if (path.dirname(directory) === directory) return undefined;
   }
 }
@@ -118,14 +109,19 @@ function directoriesAbove(first: string): string[] {
   }
 }
 
-export function detectNginxImage(scope: DetectionScope): DetectedImage | undefined {
+/** Step 1's files when nobody listed them: a walk of the checked directories, as the check walks them. */
+function containerFilesBelow(scope: DetectionScope): string[] {
   const inside: string[] = [];
   for (const directory of scope.directories) {
     for (const file of walkFiles(directory, { allows: scope.allows }).files) {
       if (isContainerFileName(path.basename(file))) inside.push(file);
     }
   }
-  const found = oldestIn(inside);
+  return inside;
+}
+
+export function detectNginxImage(scope: DetectionScope): DetectedImage | undefined {
+  const found = oldestIn(scope.listed ?? containerFilesBelow(scope));
   if (found || scope.first === undefined) return found;
   for (const directory of directoriesAbove(scope.first)) {
     const nearest = oldestIn(containerFilesIn(directory));

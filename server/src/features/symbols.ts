@@ -88,7 +88,7 @@ function collect(directives: readonly Directive[]): OutlineSymbol[] {
     if (isSymbol(directive)) {
       symbols.push(symbolOf(directive, nested));
     } else {
-      // A loop: push(...nested) overflows the stack once a block holds ~125,000 symbols (a generated config).
+      // A loop: spreading into push overflows the stack once a block holds ~125,000 symbols (a generated config).
       for (const symbol of nested) symbols.push(symbol);
     }
   }

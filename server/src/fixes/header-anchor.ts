@@ -19,7 +19,7 @@ function levelFile(level: Scope): ConfigFile {
 function reaches(level: Scope, include: Directive, file: ConfigFile): boolean {
   const seen = new Set<ConfigFile>();
   const queue = [...(level.root.includes.get(include) ?? [])];
-  // An index rather than shift(), and a loop rather than push(...): an include may match 150,000 files.
+  // An index rather than shift(), and a loop rather than spreading into push: an include may match 150,000 files.
   for (let at = 0; at < queue.length; at++) {
     const next = queue[at]!;
     if (next === file) return true;

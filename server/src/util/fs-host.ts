@@ -125,7 +125,7 @@ class GlobWalk {
   /** Adds one directory's matches (in byte order); past the bound, keeps the first ones and stops. */
   private addMatches(found: readonly string[]): void {
     const room = this.maxMatches - this.matches.length;
-    // A loop, not push(...found): spreading 150,000 arguments overflows the stack.
+    // A loop: spreading 150,000 arguments into push overflows the stack.
     for (let i = 0; i < found.length && i < room; i++) this.matches.push(found[i]!);
     if (found.length > room) this.stop('matches');
   }

@@ -81,7 +81,7 @@ function linkIncludes(statements: readonly Statements[], index: DocumentIndex, h
       for (const candidate of includeCandidates(value, includer, hints)) {
         const isGlob = hasGlobMagic(candidate);
         const found = isGlob ? index.matching(candidate) : [index.byPath.get(candidate)];
-        // A loop: a glob may match 150,000 files, too many arguments for push(...).
+        // A loop: a glob may match 150,000 files, too many arguments to spread into push.
         for (const target of found) if (target !== undefined) reach.targets.push(target);
         if (readable(isGlob ? globBase(candidate) : candidate)) reach.shared.push(candidate);
       }
