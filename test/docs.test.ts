@@ -16,7 +16,7 @@ const KEBAB_CASE = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
 function isRule(value: unknown): value is Rule {
   const meta = (value as Partial<Rule> | undefined)?.meta;
-  return typeof meta === 'object' && meta !== null && typeof meta.id === 'string' && typeof (value as Rule).check === 'function';
+  return typeof meta === 'object' && meta !== null && typeof meta.id === 'string' && typeof (value as Rule).detect === 'function';
 }
 
 /** Every rule object exported by a module in server/src/rules/, with the file it comes from. */
@@ -34,7 +34,8 @@ describe('README rule table', () => {
   it('renders one linked row per rule, in registry order, and escapes table syntax', () => {
     const rule: Rule = {
       meta: { id: 'a-rule', description: 'x | y\nz', defaultSeverity: 'info', nginxVersions: '<1.29.7', fixable: false },
-      check() {},
+      detect: () => [],
+      message: () => ({ headline: '' }),
     };
     expect(renderRuleTable([rule]).split('\n')).toEqual([
       '| rule | reports | default severity | nginx versions | fixable |',

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyzeWithJobs, MIN_PARALLEL_CHARS, type ParallelPlan } from '../../server/src/cli/parallel/analyze-parallel.js';
-import { analyze } from '../../server/src/engine/analyze.js';
+import { analyze as analyzeLazily } from '../../server/src/engine/analyze.js';
+import { materializeFixes } from '../../server/src/engine/lazy-fix.js';
 import type { Finding, SourceDocument } from '../../server/src/util/types.js';
 import { useTempTrees } from './helpers.js';
 
@@ -20,6 +21,16 @@ function documentsOf(root: string, files: Record<string, string>, names: string[
   return names.map((name) => ({ path: path.join(root, name), text: files[name]! }));
 }
 
+/**
+ * analyze() with every fix built, so comparisons see the fixes too (a generated upstream name differs when another
+ * document takes it): the parallel runs below build them in their workers, as `check --format sarif` does.
+ */
+async function analyze(...args: Parameters<typeof analyzeLazily>): Promise<Finding[]> {
+  const findings = await analyzeLazily(...args);
+  materializeFixes(findings);
+  return findings;
+}
+
 /** Runs the parallel engine with the size threshold off, so even tiny inputs are split over two threads. */
 async function inParallel(documents: SourceDocument[], root: string): Promise<{ findings: Finding[]; plan: ParallelPlan }> {
   let plan: ParallelPlan | undefined;
@@ -27,6 +38,7 @@ async function inParallel(documents: SourceDocument[], root: string): Promise<{ 
     script: workerBundle,
     minChars: 0,
     report: (reported) => (plan = reported),
+    fixes: true,
   });
   if (!plan) throw new Error('the documents were not split: nothing ran in parallel');
   return { findings, plan };

@@ -4,27 +4,44 @@ import { readFileSync } from 'node:fs';
 import { insertIntoBlock, insertLineAfter, replaceSpan } from '../../server/src/fixes/edits.js';
 import type { Fix, SourceDocument } from '../../server/src/util/types.js';
 import type { ConfigFile, Directive } from '../../server/src/model/types.js';
-import type { Rule, RuleContext } from '../../server/src/analysis/rule-api.js';
+import type { Rule, RuleContext, RuleMeta, RuleState } from '../../server/src/analysis/rule-api.js';
 import { allDirectives } from '../model/support.js';
 
 export function docsFrom(root: string, ...relative: string[]): SourceDocument[] {
   return relative.map((r) => ({ path: path.join(root, r), text: readFileSync(path.join(root, r), 'utf8') }));
 }
 
+interface Report extends RuleState {
+  message: string;
+  fix?: Fix;
+}
+
+/** A test rule written as a report callback: each report becomes a state whose message and fix are its own. */
+export function reportingRule(meta: RuleMeta, check: (context: RuleContext & { report(report: Report): void }) => void): Rule<Report> {
+  return {
+    meta,
+    detect(context) {
+      const states: Report[] = [];
+      check({ ...context, report: (report) => states.push(report) });
+      return states;
+    },
+    message: (state) => ({ headline: state.message }),
+    fix: (state) => state.fix,
+  };
+}
+
 type Reporter = (directive: Directive, report: (span: Directive['span'], fix?: Fix) => void) => void;
 
 /** A rule that looks at every directive named `name` in every file of the workspace. */
-export function directiveRule(id: string, name: string, check: Reporter): Rule {
-  return {
-    meta: { id, description: `test rule ${id}`, defaultSeverity: 'warning', nginxVersions: '*', fixable: true },
-    check(context: RuleContext) {
-      for (const file of context.workspace.files) {
-        for (const directive of allDirectives(file.directives).filter((d) => d.name === name)) {
-          check(directive, (span, fix) => context.report({ file: file.path, span, message: `${id} here`, fix }));
-        }
+export function directiveRule(id: string, name: string, check: Reporter): Rule<Report> {
+  const meta = { id, description: `test rule ${id}`, defaultSeverity: 'warning', nginxVersions: '*', fixable: true } as const;
+  return reportingRule(meta, (context) => {
+    for (const file of context.workspace.files) {
+      for (const directive of allDirectives(file.directives).filter((d) => d.name === name)) {
+        check(directive, (span, fix) => context.report({ file: file.path, span, message: `${id} here`, fix }));
       }
-    },
-  };
+    }
+  });
 }
 
 function fixOf(title: string, ...edits: Fix['edits']): Fix {
@@ -87,10 +104,10 @@ export const noOp = directiveRule('no-op', 'listen', (listen, report) => {
  * On the `include` directive: one fix that edits the including file AND the first file it includes (whose part,
  * deleting its last character, breaks that file when `breakIncluded`).
  */
-export function crossFileRule(breakIncluded: boolean): Rule {
-  return {
-    meta: { id: 'cross-file', description: 'test', defaultSeverity: 'warning', nginxVersions: '*', fixable: true },
-    check(context) {
+export function crossFileRule(breakIncluded: boolean): Rule<Report> {
+  const meta = { id: 'cross-file', description: 'test', defaultSeverity: 'warning', nginxVersions: '*', fixable: true } as const;
+  return reportingRule(meta, (context) => {
+    {
       for (const [include, targets] of context.workspace.includes) {
         const target: ConfigFile | undefined = targets[0];
         if (!target || include.file.text.includes('# touched')) continue;
@@ -101,6 +118,6 @@ export function crossFileRule(breakIncluded: boolean): Rule {
         const includeEdit = { file: include.file.path, startOffset: 0, endOffset: 0, newText: '# touched\n' };
         context.report({ file: include.file.path, span: include.span, message: 'cross', fix: fixOf('both', includeEdit, targetEdit) });
       }
-    },
-  };
+    }
+  });
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze, INTERNAL_ERROR_RULE_ID } from '../../server/src/engine/analyze.js';
 import { parseNginxVersion, resolveOptions } from '../../server/src/engine/options.js';
 import type { SourceDocument } from '../../server/src/util/types.js';
-import type { Rule } from '../../server/src/analysis/rule-api.js';
+import { reportingRule } from '../core/support.js';
 import { rules as registeredRules } from '../../server/src/rules/registry.js';
 import { tempTree } from './support.js';
 
@@ -12,8 +12,8 @@ function docsFrom(root: string, ...relative: string[]): SourceDocument[] {
   return relative.map((r) => ({ path: path.join(root, r), text: readFileSync(path.join(root, r), 'utf8') }));
 }
 
-function ruleThat(id: string, check: Rule['check']): Rule {
-  return { meta: { id, description: id, defaultSeverity: 'warning', nginxVersions: '*', fixable: false }, check };
+function ruleThat(id: string, check: Parameters<typeof reportingRule>[1]) {
+  return reportingRule({ id, description: id, defaultSeverity: 'warning', nginxVersions: '*', fixable: false }, check);
 }
 
 describe('analyze', () => {

@@ -9,16 +9,9 @@
 //   upstreamLabel(pass)                  `upstream "app"` for messages
 import { hasKeepalive, keepaliveState } from './keepalive-state.js';
 import { passes, type Pass, type PassDirectiveName } from './passes.js';
-import type { Scope } from './scopes.js';
+import { outsideHttp } from './scopes.js';
 import type { Workspace } from '../model/workspace.js';
 import type { ResolvedOptions } from '../util/types.js';
-
-function outsideHttp(scope: Scope): boolean {
-  for (let level: Scope | undefined = scope; level; level = level.parent) {
-    if (level.context === 'stream' || level.context === 'mail') return true;
-  }
-  return false;
-}
 
 function usesKeepalive(pass: Pass, options: ResolvedOptions): boolean {
   if (pass.resolution.kind !== 'upstream' || outsideHttp(pass.scope)) return false;

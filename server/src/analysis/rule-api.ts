@@ -1,4 +1,8 @@
-// A rule is data (meta) plus a pure check over the workspace model. Findings carry their fix, computed with them.
+// A rule is data (meta) plus separate steps, as Biome's rules are: detect() decides, once, where the configuration
+// is wrong and yields one state per finding; message() words a state; fix() builds a state's edits, and only when
+// someone asks for them (the CLI's --fix/--fix-dry-run/SARIF, the language server's code actions and fix-all).
+// The hover and the upstream status read the same states (features/rule-states.ts), so they cannot disagree with
+// the findings.
 import type { Finding, Fix, ResolvedOptions, Severity, Span } from '../util/types.js';
 import type { Workspace } from '../model/workspace.js';
 
@@ -12,25 +16,42 @@ export interface RuleMeta {
   fixable: boolean;
 }
 
-
-export interface RuleReport {
+/** What detect() found at one place: where to report it, plus whatever the rule's other steps need. */
+export interface RuleState {
   file: string;
   span: Span;
-  message: string;
   /** Overrides the rule's severity for this finding (e.g. information for a template-guarded keepalive). */
   severity?: Severity;
-  fix?: Fix;
+  /**
+   * Why no fix is offered, when that is known from the analysis alone (fixes/placement.ts: a directive nginx would
+   * not accept there); the finding's message then says so, and fix() is never asked.
+   */
+  withheld?: string;
+  /** No fix is offered here and the analysis alone knows it (a shared snippet that is not rewritten, ...). */
+  noFix?: true;
+}
+
+/** A one-line headline (what is wrong and what to do), and optionally the details behind it. */
+export interface RuleMessage {
+  headline: string;
+  detail?: string;
 }
 
 export interface RuleContext {
   workspace: Workspace;
   options: ResolvedOptions;
-  report(report: RuleReport): void;
 }
 
-export interface Rule {
+export interface Rule<S extends RuleState = RuleState> {
   meta: RuleMeta;
-  check(context: RuleContext): void;
+  /** Every place the rule reports, decided once. */
+  detect(context: RuleContext): S[];
+  message(state: S, context: RuleContext): RuleMessage;
+  /**
+   * The edits that resolve `state`, built on demand; undefined when none can be built after all (edits that would
+   * collide, no closed block to insert into). Absent for rules that never fix.
+   */
+  fix?(state: S, context: RuleContext): Fix | undefined;
 }
 
 export type { Finding };

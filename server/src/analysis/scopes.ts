@@ -7,6 +7,7 @@
 //   scopesOpenedBy(ws, d)  the Scopes d's block opens: likewise one per place
 //   guardsWithin(d, s)     the template guards making d conditional inside s (those not also enclosing s's block)
 //   unfollowedIncludes(s)  the includes of s pulled in nothing (missing, outside, templated, a glob matching none)
+//   outsideHttp(s)         s is at or under stream {} or mail {}: another module's directives of the same names
 //
 // Built once per workspace (cached in a WeakMap, the model is immutable) by replaying each root's expansion as
 // walkEffective does, so include expansion, cycle cuts and limits are the workspace's own.
@@ -197,4 +198,12 @@ function scanNamed(statements: readonly Directive[], name: string): readonly Dir
 
 export function unfollowedIncludes(scope: Scope): readonly Directive[] {
   return statementsNamed(scope, 'include');
+}
+
+/** At or under `stream {}` or `mail {}`: a proxy_pass there is another module's directive, an upstream another kind. */
+export function outsideHttp(scope: Scope): boolean {
+  for (let level: Scope | undefined = scope; level; level = level.parent) {
+    if (level.context === 'stream' || level.context === 'mail') return true;
+  }
+  return false;
 }

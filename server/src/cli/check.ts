@@ -73,7 +73,7 @@ export async function runCheck(options: CheckOptions, io: CheckIo): Promise<Exit
   let documents: SourceDocument[] = plain;
   let failed = errors.length > 0 || refusedDumps.length > 0;
   if (options.fix === 'off') {
-    findings = documents.length === 0 ? [] : await analyzeWithJobs(documents, analyzeOptions, options.jobs);
+    findings = documents.length === 0 ? [] : await analyzeWithJobs(documents, analyzeOptions, options.jobs, { fixes: options.format === 'sarif' });
   } else if (fixedToStdout) {
     ({ findings, documents } = documents[0] ? await fixStdin(documents[0], analyzeOptions, io) : { findings: [], documents });
   } else {

@@ -1,6 +1,6 @@
 // Machine output in ESLint's JSON formatter shape, so tools that already read ESLint results (CI annotators, code
 // quality converters, editors' problem matchers) read ours unchanged.
-import type { Finding, Severity } from '../util/types.js';
+import { isFixable, type Finding, type Severity } from '../util/types.js';
 import { countSeverities, type FileReport } from './report.js';
 
 export interface JsonMessage {
@@ -45,7 +45,7 @@ export function formatJson(reports: FileReport[]): string {
 
 function toJsonResult(report: FileReport): JsonResult {
   const counts = countSeverities(report.findings);
-  const fixable = countSeverities(report.findings.filter((finding) => finding.fix !== undefined));
+  const fixable = countSeverities(report.findings.filter(isFixable));
   return {
     filePath: report.path,
     messages: report.findings.map(toJsonMessage),

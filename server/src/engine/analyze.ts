@@ -3,7 +3,8 @@ import { loadNginxParser } from '../parser/loader.js';
 import { buildWorkspace, type Workspace } from '../model/workspace.js';
 import { EMPTY_SPAN } from '../model/span.js';
 import { rules as registeredRules } from '../rules/registry.js';
-import type { Rule, RuleReport } from '../analysis/rule-api.js';
+import type { Rule, RuleContext, RuleState } from '../analysis/rule-api.js';
+import { attachLazyFix } from './lazy-fix.js';
 import type { Finding, ResolvedOptions, Severity, SourceDocument } from '../util/types.js';
 import { createFsHost } from '../util/fs-host.js';
 import { resolveOptions } from './options.js';
@@ -23,14 +24,15 @@ function internalErrorFile(workspace: Workspace, docs: readonly SourceDocument[]
 }
 
 /**
- * Runs one rule. A report's own severity (e.g. information for a template-guarded finding) is kept; otherwise the
- * configured severity applies. A rule that throws keeps what it reported before and adds an internal-error finding.
+ * Runs one rule: detect() and message() for every state; the fix is attached to be built when read (lazy-fix.ts).
+ * A state's own severity (e.g. information for a template-guarded finding) is kept; otherwise the configured
+ * severity applies. A state that says why its fix is withheld ends its message with the reason. A rule that throws
+ * keeps what it reported before and adds an internal-error finding.
  */
-function runRule(rule: Rule, severity: Severity, workspace: Workspace, options: ResolvedOptions, crashFile?: string): Finding[] {
+function runRule(rule: Rule, severity: Severity, context: RuleContext, crashFile?: string): Finding[] {
   const findings: Finding[] = [];
-  const report = (r: RuleReport) => findings.push({ ruleId: rule.meta.id, severity: r.severity ?? severity, ...pick(r) });
   try {
-    rule.check({ workspace, options, report });
+    for (const state of rule.detect(context)) findings.push(findingOf(rule, state, severity, context));
   } catch (error) {
     if (crashFile !== undefined) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -46,9 +48,22 @@ function runRule(rule: Rule, severity: Severity, workspace: Workspace, options: 
   return findings;
 }
 
-function pick(report: RuleReport): Pick<Finding, 'file' | 'span' | 'message' | 'fix'> {
-  const { file, span, message, fix } = report;
-  return fix ? { file, span, message, fix } : { file, span, message };
+function findingOf(rule: Rule, state: RuleState, severity: Severity, context: RuleContext): Finding {
+  const { headline } = rule.message(state, context);
+  const message = state.withheld === undefined ? headline : `${headline}; no fix offered: ${state.withheld}`;
+  const finding: Finding = { ruleId: rule.meta.id, severity: state.severity ?? severity, message, file: state.file, span: state.span };
+  const fix = rule.fix;
+  if (fix && state.withheld === undefined && !state.noFix) attachLazyFix(finding, () => buildFix(rule, fix, state, context));
+  return finding;
+}
+
+/** A fix builder that throws offers no fix: the finding stays, as it would for edits that cannot be built. */
+function buildFix(rule: Rule, fix: NonNullable<Rule['fix']>, state: RuleState, context: RuleContext) {
+  try {
+    return fix.call(rule, state, context);
+  } catch {
+    return undefined;
+  }
 }
 
 function dedupe(findings: Finding[]): Finding[] {
@@ -107,11 +122,12 @@ export async function analyzeWorkspace(
     contexts: options.contexts,
   });
   const crashFile = internalErrorFile(workspace, docs);
+  const context: RuleContext = { workspace, options: resolved };
   const findings: Finding[] = [];
   for (const rule of rules) {
     const severity = configuredSeverity(rule, options);
     // A loop, not spreading into push: 150,000 findings of one rule (a 300 KB file of `{}`) overflow the stack as arguments.
-    if (severity) for (const finding of runRule(rule, severity, workspace, resolved, crashFile)) findings.push(finding);
+    if (severity) for (const finding of runRule(rule, severity, context, crashFile)) findings.push(finding);
   }
   const unusedSuppression = rules.find((rule) => rule.meta.id === UNUSED_SUPPRESSION_RULE_ID);
   const kept = applySuppressions(workspace.files, dedupe(findings), {

@@ -89,7 +89,7 @@ function problemsOf(suppressions: FileSuppressions, settings: SuppressionSetting
         report({ span: entry.span, message: `unknown rule "${entry.id}" in suppression (${hint})` });
       } else if (entry.id !== UNUSED_SUPPRESSION_RULE_ID && !suppressions.used.has(entry)) {
         const fix = { title: `Remove the unused suppression of "${entry.id}"`, edits: [removalEdit(file, comment, entry)] };
-        report({ span: entry.span, message: unusedMessage(comment, entry.id), fix });
+        report({ span: entry.span, message: unusedMessage(comment, entry.id), fixable: true, fix });
       }
     }
   }

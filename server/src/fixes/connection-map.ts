@@ -3,6 +3,7 @@
 // keep WebSocket upgrades working (`$http_connection` passthrough, proxy fixes copying headers).
 //
 //   ensureUpgradeMap(ws, near, options) -> { variable: '$connection_upgrade', edits } | NoFix | undefined
+//   upgradeMapRefusal(scope)             the same answer, without building the map (undefined: a map is given)
 //
 // Decisions:
 // - An equivalent map (`default upgrade`, `''` arm empty, either quotes, any order, extra arms mapping to `upgrade`)
@@ -61,18 +62,32 @@ export function ensureUpgradeMap(
   near: { file: ConfigFile; scope: Scope },
   _options: ResolvedOptions,
 ): UpgradeMap | NoFix | undefined {
-  const http = httpScopeOf(near.scope);
-  if (!http) return undefined;
+  const refused = upgradeMapRefusal(near.scope);
+  if (refused) return refused === 'no-http' ? undefined : refused;
+  const http = httpScopeOf(near.scope)!;
   const { reusable, closing } = candidatesAt(http);
   if (reusable) return { variable: `$${reusable.variable}`, edits: [] };
   const fix = closing && emptyArmFix(emptyArm(closing)!);
   if (closing && fix) return { variable: `$${closing.variable}`, edits: [fix] };
+  return insertedMap(workspace, http, near.file);
+}
 
-  const refused = refusal(http, 'map');
-  if (refused) return refused;
+/**
+ * ensureUpgradeMap()'s answer without building anything: undefined when it has a map to give, a NoFix when a new
+ * map would be needed where placement.ts refuses one, `'no-http'` when no http level holds the scope.
+ */
+export function upgradeMapRefusal(scope: Scope): NoFix | 'no-http' | undefined {
+  const http = httpScopeOf(scope);
+  if (!http) return 'no-http';
+  const { reusable, closing } = candidatesAt(http);
+  if (reusable || (closing && emptyArmFix(emptyArm(closing)!))) return undefined;
+  return refusal(http, 'map');
+}
+
+function insertedMap(workspace: Workspace, http: Scope, near: ConfigFile): UpgradeMap {
   const variable = freeName(workspace, http);
   const target = http.block?.file ?? http.root.file;
-  const text = mapText(variable, target, near.file);
+  const text = mapText(variable, target, near);
   return { variable: `$${variable}`, edits: [insertMap(http, text)] };
 }
 

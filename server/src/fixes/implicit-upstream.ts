@@ -5,10 +5,11 @@
 //   looksLikeUpstreamName(pass)              `http://backend`: probably an upstream{} defined elsewhere (no fix)
 //   reusableUpstream(ws, pass, target)       an upstream holding exactly that one server, defined before the pass
 //   upstreamName(ws, target)                 a new, unused, valid name: `backend_127_0_0_1_3000`
-//   insertUpstreamEdit(pass, name, t, n)     the new block at http level, before the first `server` of the file that
-//                                            holds the pass's server (before the outermost template action around
-//                                            it, so a template renders it once); undefined outside http, a NoFix
-//                                            where placement.ts refuses an upstream (a snippet of unknown context)
+//   upstreamSpot(pass)                       where a new block goes: at http level, before the first `server` of
+//                                            the file that holds the pass's server (before the outermost template
+//                                            action around it, so a template renders it once); undefined outside
+//                                            http, a NoFix where placement.ts refuses an upstream (unknown context)
+//   insertUpstreamEdit(pass, name, t, n)     the block written there (or upstreamSpot's undefined or NoFix)
 //   rewritePassEdit(pass, name, target)      `proxy_pass <scheme>://<name><uri>;`, quotes kept
 //
 // Decisions:
@@ -33,7 +34,7 @@ import type { TextEdit } from '../util/types.js';
 import type { ConfigFile, Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import { enclosingGuardsWithin } from '../analysis/template-blocks.js';
-import { refusal, type NoFix } from './placement.js';
+import { NoFix, refusal } from './placement.js';
 
 export interface ImplicitTarget {
   /** `http` or `https`, as written. */
@@ -195,12 +196,14 @@ function aboveComments(text: string, lineStart: number): number {
   return start;
 }
 
-export function insertUpstreamEdit(
-  pass: Pass,
-  name: string,
-  target: ImplicitTarget,
-  count: number,
-): TextEdit | NoFix | undefined {
+/** Where a new upstream{} goes: a line of its own at `at`, or (an indented first server) the line before `before`. */
+export type UpstreamSpot = { file: ConfigFile; at: number; indent: string } | { file: ConfigFile; before: Directive };
+
+/**
+ * Where insertUpstreamEdit() puts the block for `pass`, decided without writing it: undefined outside http (or a
+ * server indented after a template action, where no line is safe), a NoFix where placement.ts refuses an upstream.
+ */
+export function upstreamSpot(pass: Pass): UpstreamSpot | NoFix | undefined {
   const found = serverAndHttp(pass);
   if (!found) return undefined;
   const refused = refusal(found.http, 'upstream');
@@ -208,19 +211,23 @@ export function insertUpstreamEdit(
   const own = found.server.block!;
   const first = firstServerOf(found.http, own.file) ?? own;
   const file = first.file;
-  const text = upstreamText(name, target, detectIndentUnit(file), count);
   const httpBlock = found.http.block;
   const guards = httpBlock ? enclosingGuardsWithin(first, httpBlock) : first.guards;
   // `{{ range }} server { ... } {{ end }}`: the block goes before the action, or it would be rendered once per item.
   const start = guards[0]?.control.span.startOffset ?? first.span.startOffset;
   const lineStart = lineStartOf(file.text, start);
   const indent = file.text.slice(lineStart, start);
-  if (indent.trim() !== '') {
-    return guards.length === 0 ? insertLineBefore(first, text) : undefined;
-  }
-  const at = aboveComments(file.text, lineStart);
-  const lines = text.split('\n').map((line) => (line === '' ? '' : indent + line));
-  return { file: file.path, startOffset: at, endOffset: at, newText: lines.join(file.eol) + file.eol };
+  if (indent.trim() !== '') return guards.length === 0 ? { file, before: first } : undefined;
+  return { file, at: aboveComments(file.text, lineStart), indent };
+}
+
+export function insertUpstreamEdit(pass: Pass, name: string, target: ImplicitTarget, count: number): TextEdit | NoFix | undefined {
+  const spot = upstreamSpot(pass);
+  if (!spot || spot instanceof NoFix) return spot;
+  const text = upstreamText(name, target, detectIndentUnit(spot.file), count);
+  if ('before' in spot) return insertLineBefore(spot.before, text);
+  const lines = text.split('\n').map((line) => (line === '' ? '' : spot.indent + line));
+  return { file: spot.file.path, startOffset: spot.at, endOffset: spot.at, newText: lines.join(spot.file.eol) + spot.file.eol };
 }
 
 export function rewritePassEdit(pass: Pass, name: string, target: ImplicitTarget): TextEdit {

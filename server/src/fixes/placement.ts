@@ -2,7 +2,8 @@
 // "directive is not allowed here".
 //
 //   refusal(level, name)   undefined when `name` may become a statement of `level`; otherwise a NoFix whose `why`
-//                          the finding states (the rule appends it to its message, withFix below)
+//                          the finding states (a rule's detect() puts it in its state's `withheld`, and
+//                          analyze() ends the message with it)
 //
 // Decisions:
 // - Each directive a fix writes is listed with the contexts nginx allows it in (its NGX_*_CONF flags): `map` and
@@ -18,7 +19,6 @@
 import type { Scope } from '../analysis/scopes.js';
 import { rootContextOf } from '../model/context.js';
 import type { ContextName } from '../model/types.js';
-import type { Fix } from '../util/types.js';
 
 /** A fix withheld, and why, in words for the finding (lower case, no final period). */
 export class NoFix {
@@ -68,13 +68,4 @@ export function refusal(level: Scope, name: string): NoFix | undefined {
   if (protocol === 'unknown') return new NoFix(UNKNOWN_CONTEXT);
   if (protocol === 'not-http') return new NoFix(`"${name}" is not allowed outside http`);
   return undefined;
-}
-
-/**
- * A finding's message and fix from what its fix builder returned: a fix withheld for a reason (fixes/placement.ts)
- * leaves the reason at the end of the message, so the user learns why nothing is offered.
- */
-export function withFix(message: string, fix: Fix | NoFix | undefined): { message: string; fix: Fix | undefined } {
-  if (fix instanceof NoFix) return { message: `${message}; no fix offered: ${fix.why}`, fix: undefined };
-  return { message, fix };
 }

@@ -6,6 +6,7 @@
 //   - the TLS name (`proxy_ssl_name $proxy_host`) used for SNI and certificate verification.
 // So the fix states the old values explicitly where nothing states them yet.
 //
+//   identityPlan(ws, pass, options)                whether it can be done (undefined: no fix), nothing written
 //   targetIdentityEdits(ws, pass, target, options) -> { edits, setsConnection } | undefined
 //
 // Decisions:
@@ -35,7 +36,7 @@ import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
 import type { ResolvedOptions, TextEdit } from '../util/types.js';
 import type { Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
-import { ensureUpgradeMap } from './connection-map.js';
+import { ensureUpgradeMap, upgradeMapRefusal } from './connection-map.js';
 import { headerKeysOf, lookupDirective } from '../analysis/effective-lookup.js';
 import type { ImplicitTarget } from './implicit-upstream.js';
 import { passHome, type PassHome } from './pass-home.js';
@@ -66,25 +67,24 @@ function isClose(directive: Directive): boolean {
 }
 
 /** The Connection value to write in a copied set: `""`, or the upgrade map's variable when Upgrade is forwarded. */
-function cleared(workspace: Workspace, pass: Pass, home: PassHome, options: ResolvedOptions): { text: string; edits: TextEdit[] } | undefined {
+function cleared(workspace: Workspace, pass: Pass, home: PassHome, options: ResolvedOptions): { text: string; edits: TextEdit[] } {
   if (!forwardsUpgrade(effectiveProxyHeaders(pass.scope))) return { text: emptyString(home.anchor.file), edits: [] };
   const map = ensureUpgradeMap(workspace, { file: home.anchor.file, scope: home.location }, options);
-  return map && !(map instanceof NoFix) ? { text: map.variable, edits: map.edits } : undefined;
+  // headerPlan() made sure a map is given.
+  return map && !(map instanceof NoFix) ? { text: map.variable, edits: map.edits } : { text: '', edits: [] };
 }
 
-function headerLines(
-  workspace: Workspace,
-  pass: Pass,
-  home: PassHome,
-  target: ImplicitTarget,
-  options: ResolvedOptions,
-): HeaderLines | undefined {
-  const none: HeaderLines = { lines: [], edits: [], setsConnection: false };
+/** What happens to the header set, decided before any line is written. */
+type HeaderPlan =
+  | { kind: 'has-host' }
+  | { kind: 'add-host' }
+  | { kind: 'copy'; copied: Directive[]; connection: Directive[]; needsValue: boolean };
+
+function headerPlan(workspace: Workspace, pass: Pass, home: PassHome, options: ResolvedOptions): HeaderPlan | undefined {
   const found = lookupDirective(workspace, pass.scope, 'proxy_set_header');
   if (found.kind === 'unknown' || (found.kind === 'found' && found.conditional)) return undefined;
-  if (found.kind === 'found' && headerKeysOf(found).has('host')) return none;
-  const hostLine = `proxy_set_header Host ${word(target.proxyHost)};`;
-  if (found.kind === 'none' || found.level === home.location) return { ...none, lines: [hostLine] };
+  if (found.kind === 'found' && headerKeysOf(found).has('host')) return { kind: 'has-host' };
+  if (found.kind === 'none' || found.level === home.location) return { kind: 'add-host' };
   const copied = found.directives.filter((directive) => directive.args.length > 0);
   // A guarded header would lose its guard; a template action from another file may name that file's variables.
   const faithful = copied.every(
@@ -93,8 +93,19 @@ function headerLines(
   if (!faithful) return undefined;
   const connection = copied.filter((directive) => directive.args[0]!.value.toLowerCase() === 'connection');
   const needsValue = connection.some(isClose) || (connection.length === 0 && !hasModernKeepaliveDefaults(options));
+  // A value for Connection that must be the upgrade map's variable, where no map can be had: no fix.
+  if (needsValue && forwardsUpgrade(effectiveProxyHeaders(pass.scope)) && upgradeMapRefusal(home.location)) return undefined;
+  return { kind: 'copy', copied, connection, needsValue };
+}
+
+function headerLines(workspace: Workspace, pass: Pass, plan: IdentityPlan, target: ImplicitTarget, options: ResolvedOptions): HeaderLines {
+  const none: HeaderLines = { lines: [], edits: [], setsConnection: false };
+  const { home, headers } = plan;
+  if (headers.kind === 'has-host') return none;
+  const hostLine = `proxy_set_header Host ${word(target.proxyHost)};`;
+  if (headers.kind === 'add-host') return { ...none, lines: [hostLine] };
+  const { copied, connection, needsValue } = headers;
   const value = needsValue ? cleared(workspace, pass, home, options) : { text: '', edits: [] };
-  if (!value) return undefined;
   const lines = copied.map((directive) =>
     isClose(directive)
       ? `proxy_set_header ${directive.args[0]!.raw} ${value.text};`
@@ -130,18 +141,31 @@ function proxyPassesIn(scope: Scope): number {
   return own + scope.children.filter((child) => child.context !== 'location').reduce((n, child) => n + proxyPassesIn(child), 0);
 }
 
+export interface IdentityPlan {
+  home: PassHome;
+  headers: HeaderPlan;
+}
+
+/** Whether targetIdentityEdits() can keep the target's identity, decided without writing a line (undefined: no fix). */
+export function identityPlan(workspace: Workspace, pass: Pass, options: ResolvedOptions): IdentityPlan | undefined {
+  const home = passHome(pass);
+  // A second proxy_pass in the location (one in an `if`) would get this pass's Host and redirect too.
+  if (!home || proxyPassesIn(home.location) !== 1) return undefined;
+  if (IDENTITY_DIRECTIVES.some((name) => refusal(home.location, name))) return undefined;
+  const headers = headerPlan(workspace, pass, home, options);
+  return headers && { home, headers };
+}
+
 export function targetIdentityEdits(
   workspace: Workspace,
   pass: Pass,
   target: ImplicitTarget,
   options: ResolvedOptions,
 ): TargetIdentity | undefined {
-  const home = passHome(pass);
-  // A second proxy_pass in the location (one in an `if`) would get this pass's Host and redirect too.
-  if (!home || proxyPassesIn(home.location) !== 1) return undefined;
-  if (IDENTITY_DIRECTIVES.some((name) => refusal(home.location, name))) return undefined;
-  const headers = headerLines(workspace, pass, home, target, options);
-  if (!headers) return undefined;
+  const plan = identityPlan(workspace, pass, options);
+  if (!plan) return undefined;
+  const { home } = plan;
+  const headers = headerLines(workspace, pass, plan, target, options);
   const lines = [...headers.lines, redirectLine(workspace, pass, home, target), tlsNameLine(workspace, pass, target)].filter(
     (line): line is string => line !== undefined,
   );

@@ -10,7 +10,7 @@ import {
 import path from 'node:path';
 import { lineStartOf } from '../fixes/edits.js';
 import { suppressionEdit, UNUSED_SUPPRESSION_RULE_ID } from '../engine/suppressions.js';
-import type { Finding } from '../util/types.js';
+import { isFixable, type Finding } from '../util/types.js';
 import { findRule } from '../rules/registry.js';
 import { toDiagnostic } from './diagnostics.js';
 import type { OpenDocuments } from './documents.js';
@@ -59,7 +59,7 @@ export async function codeActions(params: CodeActionParams, context: CodeActionC
       for (const action of quickFixes(finding, document, snapshot, context)) actions.push(action);
     }
   }
-  if (wanted(FIX_ALL_KIND, only) && snapshot.findings.some((finding) => finding.fix)) {
+  if (wanted(FIX_ALL_KIND, only) && snapshot.findings.some(isFixable)) {
     const action: CodeAction = { title: FIX_ALL_TITLE, kind: FIX_ALL_KIND, data: { uri: document.uri } satisfies FixAllData };
     actions.push(context.resolvesEdits ? action : await resolveFixAll(action, context));
   }

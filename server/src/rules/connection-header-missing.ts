@@ -7,7 +7,8 @@ import { connectionState, effectiveHeaderSet, forwardsUpgrade, type ConnectionSt
 import { clearConnectionEdits } from '../fixes/proxy-reuse.js';
 import { keepalivePasses, upstreamLabel } from '../analysis/keepalive-passes.js';
 import { levelLabel, writtenAt } from '../analysis/message-parts.js';
-import type { Rule } from '../analysis/rule-api.js';
+import type { Rule, RuleState } from '../analysis/rule-api.js';
+import type { Pass } from '../analysis/passes.js';
 
 type Reported = Extract<ConnectionState, { kind: 'unset' | 'close' }>;
 
@@ -31,7 +32,12 @@ function remedy(state: Reported): string {
     : 'add "proxy_set_header Connection "";"';
 }
 
-export const connectionHeaderMissingRule: Rule = {
+export interface ConnectionHeaderMissingState extends RuleState {
+  pass: Pass;
+  connection: Reported;
+}
+
+export const connectionHeaderMissingRule: Rule<ConnectionHeaderMissingState> = {
   meta: {
     id: 'connection-header-missing',
     description: 'proxy_pass to a keepalive upstream sends Connection: close (header not cleared, or set to close).',
@@ -39,19 +45,24 @@ export const connectionHeaderMissingRule: Rule = {
     nginxVersions: '*',
     fixable: true,
   },
-  check({ workspace, options, report }) {
+  detect({ workspace, options }) {
+    const states: ConnectionHeaderMissingState[] = [];
     for (const pass of keepalivePasses(workspace, 'proxy_pass', options)) {
-      const state = connectionState(workspace, pass.scope, options);
-      if (state.kind !== 'unset' && state.kind !== 'close') continue;
-      const edits = clearConnectionEdits(workspace, pass, options);
-      report({
-        file: pass.directive.file.path,
-        span: pass.directive.span,
-        message:
-          `proxy_pass to ${upstreamLabel(pass)}, which has keepalive, sends "Connection: close": ${cause(state)}; ` +
-          `the upstream closes the connection after every response and none is reused (${remedy(state)})`,
-        ...(edits.length > 0 ? { fix: { title: 'Clear the Connection header', edits } } : {}),
-      });
+      const connection = connectionState(workspace, pass.scope, options);
+      if (connection.kind !== 'unset' && connection.kind !== 'close') continue;
+      states.push({ file: pass.directive.file.path, span: pass.directive.span, pass, connection });
     }
+    return states;
+  },
+  message({ pass, connection }) {
+    return {
+      headline:
+        `proxy_pass to ${upstreamLabel(pass)}, which has keepalive, sends "Connection: close": ${cause(connection)}; ` +
+        `the upstream closes the connection after every response and none is reused (${remedy(connection)})`,
+    };
+  },
+  fix({ pass }, { workspace, options }) {
+    const edits = clearConnectionEdits(workspace, pass, options);
+    return edits.length > 0 ? { title: 'Clear the Connection header', edits } : undefined;
   },
 };

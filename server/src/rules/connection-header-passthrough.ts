@@ -14,13 +14,12 @@
 // what the upstream sees for an upgrade request: `Connection: upgrade`. No fix where no http level can hold a map (a
 // location snippet checked on its own), and none, with the reason in the message, where the only http level is the
 // top of a snippet whose context is unknown (fixes/placement.ts): it may be included in a location.
-import { allScopes, type Scope } from '../analysis/scopes.js';
+import { allScopes, outsideHttp, type Scope } from '../analysis/scopes.js';
 import { headerKey } from '../analysis/inheritance.js';
-import type { Fix } from '../util/types.js';
-import { ensureUpgradeMap } from '../fixes/connection-map.js';
-import { NoFix, withFix } from '../fixes/placement.js';
+import { ensureUpgradeMap, upgradeMapRefusal } from '../fixes/connection-map.js';
+import { NoFix } from '../fixes/placement.js';
 import type { Argument, Directive } from '../model/types.js';
-import type { Rule, RuleContext } from '../analysis/rule-api.js';
+import type { Rule, RuleState } from '../analysis/rule-api.js';
 
 const PASSTHROUGH = /^\$(http_connection|\{http_connection\})$/i;
 
@@ -32,38 +31,38 @@ function passthroughValue(directive: Directive): Argument | undefined {
   return PASSTHROUGH.test(value.value) ? value : undefined;
 }
 
-/** Inside `stream {}` or `mail {}` (proxy_set_header is an error there; not ours to report). */
-function outsideHttp(scope: Scope): boolean {
-  for (let level: Scope | undefined = scope; level; level = level.parent) {
-    if (level.context === 'stream' || level.context === 'mail') return true;
-  }
-  return false;
+/** One `Connection $http_connection` line, with every scope it is read in (a file included at several places). */
+export interface ConnectionHeaderPassthroughState extends RuleState {
+  directive: Directive;
+  value: Argument;
+  scopes: Scope[];
 }
 
-function fixFor(
-  context: RuleContext,
-  value: Argument,
-  directive: Directive,
-  scopes: readonly Scope[],
-): Fix | NoFix | undefined {
-  // A reason to withhold it in one scope is reported only if no other scope (another includer) can take the map.
-  let withheld: NoFix | undefined;
+const MESSAGE =
+  "Connection is set to the client's own Connection header ($http_connection): a client sending " +
+  '"close" (one that turns keep-alive off, as many load balancers and scripts do) makes the upstream close the ' +
+  'connection nginx would reuse; ' +
+  "use an upgrade map instead (map $http_upgrade $connection_upgrade { default upgrade; '' ''; })";
+
+/**
+ * Whether any scope (an includer of the line's file) can take the map; if none, the first reason one gives, or no
+ * fix without a reason when no scope has an http level at all (a location snippet checked alone).
+ */
+function availability(scopes: readonly Scope[]): Pick<RuleState, 'withheld' | 'noFix'> {
+  let why: string | undefined;
   for (const scope of scopes) {
-    const map = ensureUpgradeMap(context.workspace, { file: directive.file, scope }, context.options);
-    if (map instanceof NoFix) withheld ??= map;
-    if (!map || map instanceof NoFix) continue;
-    const quote = value.quoted || '';
-    const replacement = { file: directive.file.path, ...spanOf(value), newText: quote + map.variable + quote };
-    return { title: `Use ${map.variable} (the upgrade map) instead of $http_connection`, edits: [replacement, ...map.edits] };
+    const refused = upgradeMapRefusal(scope);
+    if (!refused) return {};
+    if (refused instanceof NoFix) why ??= refused.why;
   }
-  return withheld;
+  return why === undefined ? { noFix: true } : { withheld: why };
 }
 
 function spanOf(argument: Argument): { startOffset: number; endOffset: number } {
   return { startOffset: argument.span.startOffset, endOffset: argument.span.endOffset };
 }
 
-export const connectionHeaderPassthroughRule: Rule = {
+export const connectionHeaderPassthroughRule: Rule<ConnectionHeaderPassthroughState> = {
   meta: {
     id: 'connection-header-passthrough',
     description: "proxy_set_header Connection $http_connection forwards the client's Connection header (close) to the upstream.",
@@ -71,30 +70,34 @@ export const connectionHeaderPassthroughRule: Rule = {
     nginxVersions: '*',
     fixable: true,
   },
-  check(context) {
-    // A file included at several places sits in several scopes: one finding per directive, its scopes together.
-    const found = new Map<Directive, { value: Argument; scopes: Scope[] }>();
-    for (const scope of allScopes(context.workspace)) {
+  detect({ workspace }) {
+    const found = new Map<Directive, ConnectionHeaderPassthroughState>();
+    for (const scope of allScopes(workspace)) {
+      // proxy_set_header is an error under stream {} or mail {}: not ours to report.
       if (outsideHttp(scope)) continue;
       for (const directive of scope.statements) {
         const value = passthroughValue(directive);
         if (!value) continue;
-        const entry = found.get(directive) ?? { value, scopes: [] };
-        entry.scopes.push(scope);
-        found.set(directive, entry);
+        const state = found.get(directive) ?? { file: directive.file.path, span: directive.span, directive, value, scopes: [] };
+        state.scopes.push(scope);
+        found.set(directive, state);
       }
     }
-    for (const [directive, { value, scopes }] of found) {
-      const message =
-        "Connection is set to the client's own Connection header ($http_connection): a client sending " +
-        '"close" (one that turns keep-alive off, as many load balancers and scripts do) makes the upstream close the ' +
-        'connection nginx would reuse; ' +
-        "use an upgrade map instead (map $http_upgrade $connection_upgrade { default upgrade; '' ''; })";
-      context.report({
-        file: directive.file.path,
-        span: directive.span,
-        ...withFix(message, fixFor(context, value, directive, scopes)),
-      });
+    const states = [...found.values()];
+    for (const state of states) Object.assign(state, availability(state.scopes));
+    return states;
+  },
+  message() {
+    return { headline: MESSAGE };
+  },
+  fix({ directive, value, scopes }, { workspace, options }) {
+    for (const scope of scopes) {
+      const map = ensureUpgradeMap(workspace, { file: directive.file, scope }, options);
+      if (!map || map instanceof NoFix) continue;
+      const quote = value.quoted || '';
+      const replacement = { file: directive.file.path, ...spanOf(value), newText: quote + map.variable + quote };
+      return { title: `Use ${map.variable} (the upgrade map) instead of $http_connection`, edits: [replacement, ...map.edits] };
     }
+    return undefined;
   },
 };

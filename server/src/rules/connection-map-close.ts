@@ -18,7 +18,7 @@ import { passes, type Pass } from '../analysis/passes.js';
 import type { Directive } from '../model/types.js';
 import { effectiveMaps, emptyArm, httpScopeOf, isCloseArm, type MapEntry, type MapReading } from '../analysis/upgrade-maps.js';
 import { emptyArmFix } from '../fixes/connection-map.js';
-import type { Rule } from '../analysis/rule-api.js';
+import type { Rule, RuleState } from '../analysis/rule-api.js';
 import type { ResolvedOptions } from '../util/types.js';
 
 const VARIABLE = /^\$(?:([A-Za-z0-9_]+)|\{([A-Za-z0-9_]+)\})$/;
@@ -61,16 +61,13 @@ function closingUses(pass: Pass, options: ResolvedOptions): Use[] {
   return uses;
 }
 
-function message(use: Use): string {
-  const variable = `$${use.reading.variable}`;
-  return (
-    `the '' arm of map ${use.reading.directive.args[0]!.raw} ${variable} sends "Connection: close" for every request ` +
-    `without an Upgrade header, and ${variable} is the Connection header of proxy_pass to keepalive upstream ` +
-    `"${use.upstream}": the upstream closes each connection after one response (map '' to '' instead)`
-  );
+/** One `'' close` arm, with the first use that makes it matter (its message) and every pass it closes. */
+export interface ConnectionMapCloseState extends RuleState {
+  use: Use;
+  passes: Pass[];
 }
 
-export const connectionMapCloseRule: Rule = {
+export const connectionMapCloseRule: Rule<ConnectionMapCloseState> = {
   meta: {
     id: 'connection-map-close',
     description: "A map used as the Connection header sends close for ordinary requests ('' close).",
@@ -78,20 +75,34 @@ export const connectionMapCloseRule: Rule = {
     nginxVersions: '*',
     fixable: true,
   },
-  check(context) {
-    const reported = new Set<Directive>();
-    for (const pass of passes(context.workspace)) {
-      for (const use of closingUses(pass, context.options)) {
-        if (reported.has(use.arm.directive)) continue;
-        reported.add(use.arm.directive);
-        const edit = emptyArmFix(use.arm);
-        context.report({
-          file: use.arm.directive.file.path,
-          span: use.arm.directive.span,
-          message: message(use),
-          fix: edit && { title: "Map '' to '' (no Connection header) instead of close", edits: [edit] },
-        });
+  detect({ workspace, options }) {
+    const byArm = new Map<Directive, ConnectionMapCloseState>();
+    for (const pass of passes(workspace)) {
+      for (const use of closingUses(pass, options)) {
+        const state = byArm.get(use.arm.directive);
+        if (state) {
+          if (state.passes.at(-1) !== pass) state.passes.push(pass);
+          continue;
+        }
+        const directive = use.arm.directive;
+        // An arm without a value to rewrite (a template action) has no fix.
+        const noFix = use.arm.value ? undefined : (true as const);
+        byArm.set(directive, { file: directive.file.path, span: directive.span, noFix, use, passes: [pass] });
       }
     }
+    return [...byArm.values()];
+  },
+  message({ use }) {
+    const variable = `$${use.reading.variable}`;
+    return {
+      headline:
+        `the '' arm of map ${use.reading.directive.args[0]!.raw} ${variable} sends "Connection: close" for every request ` +
+        `without an Upgrade header, and ${variable} is the Connection header of proxy_pass to keepalive upstream ` +
+        `"${use.upstream}": the upstream closes each connection after one response (map '' to '' instead)`,
+    };
+  },
+  fix({ use }) {
+    const edit = emptyArmFix(use.arm);
+    return edit && { title: "Map '' to '' (no Connection header) instead of close", edits: [edit] };
   },
 };

@@ -1,9 +1,13 @@
 // Includes the checker could not follow: a missing file, a cycle, more includes than the checker follows, or a path
 // outside what it may read. The last is information, not a warning: the config may well be right on its server,
 // the checker just was not allowed to look (the fix is a --path-map, not an edit).
-import type { Rule } from '../analysis/rule-api.js';
+import type { Rule, RuleState } from '../analysis/rule-api.js';
 
-export const includeRule: Rule = {
+interface IncludeState extends RuleState {
+  message: string;
+}
+
+export const includeRule: Rule<IncludeState> = {
   meta: {
     id: 'include',
     description:
@@ -12,10 +16,13 @@ export const includeRule: Rule = {
     nginxVersions: '*',
     fixable: false,
   },
-  check(context) {
-    for (const problem of context.workspace.includeProblems) {
-      const severity = problem.kind === 'outside' ? 'info' : undefined;
-      context.report({ file: problem.file.path, span: problem.span, message: problem.message, severity });
-    }
+  detect({ workspace }) {
+    return workspace.includeProblems.map((problem) => ({
+      file: problem.file.path,
+      span: problem.span,
+      severity: problem.kind === 'outside' ? ('info' as const) : undefined,
+      message: problem.message,
+    }));
   },
+  message: (state) => ({ headline: state.message }),
 };

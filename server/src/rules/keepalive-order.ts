@@ -20,7 +20,7 @@ import type { Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import { guardsExclusive } from '../analysis/template-blocks.js';
 import { insertAfterStatement } from '../fixes/upstream-members.js';
-import type { Rule } from '../analysis/rule-api.js';
+import type { Rule, RuleState } from '../analysis/rule-api.js';
 
 function source(directive: Directive): string {
   return directive.file.text.slice(directive.span.startOffset, directive.span.endOffset);
@@ -44,15 +44,27 @@ function movedText(keepalive: Directive): string {
   return alone && comment ? `${source(keepalive)} ${comment[1]}` : source(keepalive);
 }
 
-function moveFix(workspace: Workspace, upstream: Upstream, keepalive: Directive, balancer: Directive): Fix | undefined {
+/** Only a keepalive written in the block itself, outside any template guard in it, is moved. */
+function movable(upstream: Upstream, keepalive: Directive): boolean {
   const body = upstream.bodies[0];
-  if (keepalive.parent !== upstream.directive || (body && guardsWithin(keepalive, body).length > 0)) return undefined;
+  return keepalive.parent === upstream.directive && !(body && guardsWithin(keepalive, body).length > 0);
+}
+
+function moveFix(workspace: Workspace, upstream: Upstream, keepalive: Directive, balancer: Directive): Fix | undefined {
   const insert = insertAfterStatement(workspace, upstream, balancer, movedText(keepalive));
   if (!insert) return undefined;
   return { title: `Move "${source(keepalive)}" after "${balancer.name}"`, edits: [deleteDirectiveLine(keepalive), insert] };
 }
 
-export const keepaliveOrderRule: Rule = {
+/** A keepalive followed by balancers of its upstream: `last` is where it should move to. */
+export interface KeepaliveOrderState extends RuleState {
+  upstream: Upstream;
+  keepalive: Directive;
+  balancers: Directive[];
+  last: Directive;
+}
+
+export const keepaliveOrderRule: Rule<KeepaliveOrderState> = {
   meta: {
     id: 'keepalive-order',
     description: 'keepalive placed before ip_hash/hash/least_conn/random, which silently disables it before nginx 1.29.7.',
@@ -60,23 +72,29 @@ export const keepaliveOrderRule: Rule = {
     nginxVersions: '<1.29.7',
     fixable: true,
   },
-  check(context) {
-    if (hasModernKeepaliveDefaults(context.options)) return;
-    for (const upstream of upstreams(context.workspace)) {
+  detect({ workspace, options }) {
+    if (hasModernKeepaliveDefaults(options)) return [];
+    const states: KeepaliveOrderState[] = [];
+    for (const upstream of upstreams(workspace)) {
       for (const keepalive of upstream.keepalive) {
-        const later = balancersAfter(upstream, keepalive);
-        const last = later.at(-1);
+        const balancers = balancersAfter(upstream, keepalive);
+        const last = balancers.at(-1);
         if (!last) continue;
-        const names = [...new Set(later.map((balancer) => balancer.name))].join('", "');
-        context.report({
-          file: keepalive.file.path,
-          span: keepalive.span,
-          message:
-            `"keepalive" comes before "${names}" in upstream "${upstream.name}": before nginx 1.29.7 a balancer ` +
-            `directive after keepalive replaces it, so no connection is ever reused (move keepalive after "${last.name}")`,
-          fix: moveFix(context.workspace, upstream, keepalive, last),
-        });
+        const noFix = movable(upstream, keepalive) ? undefined : (true as const);
+        states.push({ file: keepalive.file.path, span: keepalive.span, noFix, upstream, keepalive, balancers, last });
       }
     }
+    return states;
+  },
+  message({ upstream, balancers, last }) {
+    const names = [...new Set(balancers.map((balancer) => balancer.name))].join('", "');
+    return {
+      headline:
+        `"keepalive" comes before "${names}" in upstream "${upstream.name}": before nginx 1.29.7 a balancer ` +
+        `directive after keepalive replaces it, so no connection is ever reused (move keepalive after "${last.name}")`,
+    };
+  },
+  fix({ upstream, keepalive, last }, { workspace }) {
+    return moveFix(workspace, upstream, keepalive, last);
   },
 };

@@ -2,11 +2,12 @@
 // then speaks HTTP/1.0 to the upstream, which closes the connection after every response: the keepalive cache stays
 // empty. Before 1.29.7 an absent proxy_http_version means 1.0; from 1.29.7 only an explicit 1.0 is reported.
 // grpc_pass (HTTP/2) and the other protocols have no proxy_http_version. Fix: fixes/proxy-reuse.ts http11Edits.
-import { httpVersionState, type Found } from '../analysis/proxy-state.js';
+import { httpVersionState, type Found, type HttpVersionState } from '../analysis/proxy-state.js';
+import type { Pass } from '../analysis/passes.js';
 import { http11Edits } from '../fixes/proxy-reuse.js';
 import { keepalivePasses, upstreamLabel } from '../analysis/keepalive-passes.js';
 import { levelLabel, quoted, writtenAt } from '../analysis/message-parts.js';
-import type { Rule } from '../analysis/rule-api.js';
+import type { Rule, RuleState } from '../analysis/rule-api.js';
 
 const DEFAULT_CAUSE = 'no proxy_http_version applies here and before nginx 1.29.7 the default is 1.0';
 
@@ -15,7 +16,12 @@ function explicitCause(definition: Found): string {
   return `${quoted(written)} is set on ${levelLabel(definition.level)} (${writtenAt(written)})`;
 }
 
-export const proxyHttpVersionRule: Rule = {
+export interface ProxyHttpVersionState extends RuleState {
+  pass: Pass;
+  version: Extract<HttpVersionState, { kind: 'default-1.0' | 'explicit-1.0' }>;
+}
+
+export const proxyHttpVersionRule: Rule<ProxyHttpVersionState> = {
   meta: {
     id: 'proxy-http-version',
     description: 'proxy_pass to a keepalive upstream while the effective proxy_http_version is 1.0.',
@@ -23,20 +29,25 @@ export const proxyHttpVersionRule: Rule = {
     nginxVersions: '*',
     fixable: true,
   },
-  check({ workspace, options, report }) {
+  detect({ workspace, options }) {
+    const states: ProxyHttpVersionState[] = [];
     for (const pass of keepalivePasses(workspace, 'proxy_pass', options)) {
-      const state = httpVersionState(workspace, pass.scope, options);
-      if (state.kind !== 'default-1.0' && state.kind !== 'explicit-1.0') continue;
-      const cause = state.kind === 'explicit-1.0' ? explicitCause(state.definition) : DEFAULT_CAUSE;
-      const edits = http11Edits(workspace, pass, options);
-      report({
-        file: pass.directive.file.path,
-        span: pass.directive.span,
-        message:
-          `proxy_pass to ${upstreamLabel(pass)}, which has keepalive, speaks HTTP/1.0: ${cause}, so the upstream ` +
-          'closes the connection after every response and none is reused (set "proxy_http_version 1.1;")',
-        ...(edits.length > 0 ? { fix: { title: 'Use proxy_http_version 1.1', edits } } : {}),
-      });
+      const version = httpVersionState(workspace, pass.scope, options);
+      if (version.kind !== 'default-1.0' && version.kind !== 'explicit-1.0') continue;
+      states.push({ file: pass.directive.file.path, span: pass.directive.span, pass, version });
     }
+    return states;
+  },
+  message({ pass, version }) {
+    const cause = version.kind === 'explicit-1.0' ? explicitCause(version.definition) : DEFAULT_CAUSE;
+    return {
+      headline:
+        `proxy_pass to ${upstreamLabel(pass)}, which has keepalive, speaks HTTP/1.0: ${cause}, so the upstream ` +
+        'closes the connection after every response and none is reused (set "proxy_http_version 1.1;")',
+    };
+  },
+  fix({ pass }, { workspace, options }) {
+    const edits = http11Edits(workspace, pass, options);
+    return edits.length > 0 ? { title: 'Use proxy_http_version 1.1', edits } : undefined;
   },
 };

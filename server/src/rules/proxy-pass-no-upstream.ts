@@ -23,6 +23,7 @@
 // context is unknown, fixes/placement.ts) the message says that is why there is no fix.
 import type { Pass } from '../analysis/passes.js';
 import { passes } from '../analysis/passes.js';
+import { outsideHttp } from '../analysis/scopes.js';
 import { findUpstreamsFor } from '../analysis/upstreams.js';
 import type { Fix, TextEdit } from '../util/types.js';
 import { mergeEdits } from '../fixes/edit-set.js';
@@ -33,29 +34,32 @@ import {
   reusableUpstream,
   rewritePassEdit,
   upstreamName,
+  upstreamSpot,
   type ImplicitTarget,
 } from '../fixes/implicit-upstream.js';
-import { NoFix, withFix } from '../fixes/placement.js';
 import { http11Edits, proxyReuseEdits } from '../fixes/proxy-reuse.js';
-import { targetIdentityEdits } from '../fixes/target-identity.js';
-import type { Rule, RuleContext } from '../analysis/rule-api.js';
+import { identityPlan, targetIdentityEdits } from '../fixes/target-identity.js';
+import { NoFix } from '../fixes/placement.js';
+import type { Rule, RuleContext, RuleState } from '../analysis/rule-api.js';
 
 function describe(target: ImplicitTarget): string {
   return target.socket ? `the socket "${target.address}"` : `the address "${target.proxyHost}"`;
 }
 
-function fixFor(context: RuleContext, pass: Pass, target: ImplicitTarget): Fix | NoFix | undefined {
-  const { workspace, options } = context;
-  if (looksLikeUpstreamName(pass)) return undefined;
+export interface ProxyPassNoUpstreamState extends RuleState {
+  pass: Pass;
+  target: ImplicitTarget;
+}
+
+function fixFor({ workspace, options }: RuleContext, pass: Pass, target: ImplicitTarget): Fix | undefined {
   const existing = reusableUpstream(workspace, pass, target);
   const name = existing?.name ?? upstreamName(workspace, target);
   const insert = existing ? undefined : insertUpstreamEdit(pass, name, target, options.keepaliveConnections);
-  if (insert instanceof NoFix) return insert;
-  if (!existing && !insert) return undefined;
+  if (!existing && (!insert || insert instanceof NoFix)) return undefined;
   const identity = targetIdentityEdits(workspace, pass, target, options);
   if (!identity) return undefined;
   const reuse = identity.setsConnection ? http11Edits(workspace, pass, options) : proxyReuseEdits(workspace, pass, options);
-  const edits: TextEdit[] = [...(insert ? [insert] : []), rewritePassEdit(pass, name, target), ...reuse, ...identity.edits];
+  const edits: TextEdit[] = [...(insert && !(insert instanceof NoFix) ? [insert] : []), rewritePassEdit(pass, name, target), ...reuse, ...identity.edits];
   try {
     const title = existing ? `Proxy to upstream "${name}"` : `Extract upstream "${name}" with keepalive`;
     return { title, edits: mergeEdits(edits) };
@@ -65,12 +69,26 @@ function fixFor(context: RuleContext, pass: Pass, target: ImplicitTarget): Fix |
   }
 }
 
-function isHttpPass(pass: Pass): boolean {
-  for (let scope = pass.scope.parent; scope; scope = scope.parent) if (scope.context === 'stream') return false;
-  return pass.name === 'proxy_pass' && pass.resolution.kind === 'implicit';
+/**
+ * What the analysis alone says about a fix: none for a bare name (`http://backend`, most likely an upstream{} in a
+ * file that was not checked), and withheld with the reason where a new upstream{} may not be inserted.
+ */
+function availability(context: RuleContext, pass: Pass, target: ImplicitTarget): Pick<RuleState, 'withheld' | 'noFix'> {
+  const { workspace, options } = context;
+  if (looksLikeUpstreamName(pass)) return { noFix: true };
+  if (!reusableUpstream(workspace, pass, target)) {
+    const spot = upstreamSpot(pass);
+    if (spot instanceof NoFix) return { withheld: spot.why };
+    if (!spot) return { noFix: true };
+  }
+  return identityPlan(workspace, pass, options) ? {} : { noFix: true };
 }
 
-export const proxyPassNoUpstreamRule: Rule = {
+function isHttpPass(pass: Pass): boolean {
+  return pass.name === 'proxy_pass' && pass.resolution.kind === 'implicit' && !outsideHttp(pass.scope);
+}
+
+export const proxyPassNoUpstreamRule: Rule<ProxyPassNoUpstreamState> = {
   meta: {
     id: 'proxy-pass-no-upstream',
     description: 'proxy_pass to a literal address: nginx never keeps those connections alive.',
@@ -78,18 +96,27 @@ export const proxyPassNoUpstreamRule: Rule = {
     nginxVersions: '*',
     fixable: true,
   },
-  check(context) {
+  detect(context) {
+    const states: ProxyPassNoUpstreamState[] = [];
     for (const pass of passes(context.workspace)) {
       if (!isHttpPass(pass)) continue;
       const target = implicitTarget(pass);
       if (!target) continue;
       // Own root first: only a name the root lacks is a cross-root lookup (analysis/lookup-record.ts).
       if (pass.target?.host && findUpstreamsFor(context.workspace, pass.target.host, pass.scope.root).length > 0) continue;
-      const message =
-        `proxy_pass to ${describe(target)} without an upstream{}: nginx makes an implicit upstream that never keeps ` +
-        `connections, so every request opens a new one (proxy to an upstream{} with "keepalive ${context.options.keepaliveConnections};")`;
-      const fix = fixFor(context, pass, target);
-      context.report({ file: pass.directive.file.path, span: pass.directive.span, ...withFix(message, fix) });
+      const file = pass.directive.file.path;
+      states.push({ file, span: pass.directive.span, ...availability(context, pass, target), pass, target });
     }
+    return states;
+  },
+  message({ target }, { options }) {
+    return {
+      headline:
+        `proxy_pass to ${describe(target)} without an upstream{}: nginx makes an implicit upstream that never keeps ` +
+        `connections, so every request opens a new one (proxy to an upstream{} with "keepalive ${options.keepaliveConnections};")`,
+    };
+  },
+  fix({ pass, target }, context) {
+    return fixFor(context, pass, target);
   },
 };

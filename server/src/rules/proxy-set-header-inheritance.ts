@@ -3,13 +3,13 @@
 // block that defines none, so those headers are silently not sent; a server-level `Connection ""` is the usual
 // casualty, which brings `Connection: close` back. Reported once per block, whatever the upstream, at its first
 // proxy_set_header. Fix: fixes/header-copy.ts copies the dropped headers down.
-import { allScopes } from '../analysis/scopes.js';
+import { allScopes, type Scope } from '../analysis/scopes.js';
 import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
 import { copyDownEdits, droppedHeaders, type DroppedHeaders } from '../fixes/header-copy.js';
 import { holdsPass } from '../fixes/pass-home.js';
 import { headerKey } from '../analysis/inheritance.js';
 import { levelLabel, writtenAt } from '../analysis/message-parts.js';
-import type { Rule } from '../analysis/rule-api.js';
+import type { Rule, RuleState } from '../analysis/rule-api.js';
 import type { ResolvedOptions } from '../util/types.js';
 
 /** Keepalive's stake in the loss: a dropped `Connection ""` means `Connection: close` before 1.29.7. */
@@ -23,7 +23,12 @@ function connectionNote(drop: DroppedHeaders, options: ResolvedOptions): string 
   return connection.value?.value === '' ? '' : '; the Connection header it sets is lost with them';
 }
 
-export const proxySetHeaderInheritanceRule: Rule = {
+export interface ProxySetHeaderInheritanceState extends RuleState {
+  scope: Scope;
+  drop: DroppedHeaders;
+}
+
+export const proxySetHeaderInheritanceRule: Rule<ProxySetHeaderInheritanceState> = {
   meta: {
     id: 'proxy-set-header-inheritance',
     description: "A block's own proxy_set_header silently drops the headers set at enclosing levels.",
@@ -31,24 +36,28 @@ export const proxySetHeaderInheritanceRule: Rule = {
     nginxVersions: '*',
     fixable: true,
   },
-  check({ workspace, options, report }) {
+  detect({ workspace }) {
+    const states: ProxySetHeaderInheritanceState[] = [];
     for (const scope of allScopes(workspace)) {
       if (scope.context !== 'location' || !holdsPass(scope, 'proxy_pass')) continue;
       const drop = droppedHeaders(workspace, scope);
-      if (!drop) continue;
-      const names = drop.dropped.map((header) => header.name).join(', ');
-      const one = drop.dropped.length === 1;
-      const source = drop.inherited.directives[0]!;
-      const edits = copyDownEdits(drop);
-      report({
-        file: drop.anchor.file.path,
-        span: drop.anchor.span,
-        message:
-          `this ${levelLabel(scope)} sets its own proxy_set_header, so nginx inherits none from ` +
-          `${levelLabel(drop.inherited.level)} (${writtenAt(source)}): ${names} ${one ? 'is' : 'are'} not sent to the ` +
-          `upstream${connectionNote(drop, options)} (repeat ${one ? 'it' : 'them'} in this block)`,
-        ...(edits.length > 0 ? { fix: { title: 'Copy the inherited headers into this block', edits } } : {}),
-      });
+      if (drop) states.push({ file: drop.anchor.file.path, span: drop.anchor.span, scope, drop });
     }
+    return states;
+  },
+  message({ scope, drop }, { options }) {
+    const names = drop.dropped.map((header) => header.name).join(', ');
+    const one = drop.dropped.length === 1;
+    const source = drop.inherited.directives[0]!;
+    return {
+      headline:
+        `this ${levelLabel(scope)} sets its own proxy_set_header, so nginx inherits none from ` +
+        `${levelLabel(drop.inherited.level)} (${writtenAt(source)}): ${names} ${one ? 'is' : 'are'} not sent to the ` +
+        `upstream${connectionNote(drop, options)} (repeat ${one ? 'it' : 'them'} in this block)`,
+    };
+  },
+  fix({ drop }) {
+    const edits = copyDownEdits(drop);
+    return edits.length > 0 ? { title: 'Copy the inherited headers into this block', edits } : undefined;
   },
 };

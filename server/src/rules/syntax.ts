@@ -1,8 +1,12 @@
 // `syntax`: the file does not read as nginx configuration. One finding per error region (see
 // model/syntax-problems.ts), so a single mistake never floods the output.
-import type { Rule } from '../analysis/rule-api.js';
+import type { Rule, RuleState } from '../analysis/rule-api.js';
 
-export const syntaxRule: Rule = {
+interface SyntaxState extends RuleState {
+  message: string;
+}
+
+export const syntaxRule: Rule<SyntaxState> = {
   meta: {
     id: 'syntax',
     description: 'The file does not parse as nginx configuration (nginx -t would reject it).',
@@ -10,11 +14,12 @@ export const syntaxRule: Rule = {
     nginxVersions: '*',
     fixable: false,
   },
-  check(context) {
-    for (const file of context.workspace.files) {
-      for (const problem of file.syntaxProblems) {
-        context.report({ file: file.path, span: problem.span, message: problem.message });
-      }
+  detect({ workspace }) {
+    const states: SyntaxState[] = [];
+    for (const file of workspace.files) {
+      for (const problem of file.syntaxProblems) states.push({ file: file.path, span: problem.span, message: problem.message });
     }
+    return states;
   },
+  message: (state) => ({ headline: state.message }),
 };

@@ -24,27 +24,20 @@ import { keepaliveState, type KeepaliveState } from '../analysis/keepalive-state
 import { usersOf, type Pass } from '../analysis/passes.js';
 import { replaceSpan } from '../fixes/edits.js';
 import { upstreams, type Upstream } from '../analysis/upstreams.js';
+import { outsideHttp } from '../analysis/scopes.js';
 import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
-import type { Fix, ResolvedOptions, TextEdit } from '../util/types.js';
+import type { ResolvedOptions, TextEdit } from '../util/types.js';
 import type { TemplateGuard } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import { mergeEdits } from '../fixes/edit-set.js';
 import { defaultOnEdits, defaultOnText, settingName } from '../fixes/template-opt-in.js';
 import { formatControl } from '../model/template-guards.js';
-import { NoFix, refusal, withFix } from '../fixes/placement.js';
+import { refusal } from '../fixes/placement.js';
 import { insertAfterMembers } from '../fixes/upstream-members.js';
 import { upstreamUsersEdits } from '../fixes/upstream-users.js';
-import type { Rule, RuleContext } from '../analysis/rule-api.js';
+import type { Rule, RuleState } from '../analysis/rule-api.js';
 
 const NO_KEEPALIVE_PROTOCOLS = new Set(['uwsgi', 'scgi']);
-
-/** A `proxy_pass` in stream {} names a stream upstream, even when an http one has the same name. */
-function inHttp(pass: Pass): boolean {
-  for (let scope = pass.scope.parent; scope; scope = scope.parent) {
-    if (scope.context === 'stream' || scope.context === 'mail') return false;
-  }
-  return true;
-}
 
 /** Only uwsgi/scgi passes use it: keepalive could not help them. No users at all is not "only". */
 function usedOnlyWithoutKeepalive(users: readonly Pass[]): boolean {
@@ -88,54 +81,40 @@ function message(state: KeepaliveState, upstream: Upstream, count: number): stri
   return `${name} has no keepalive: nginx opens a new connection for every request (add "keepalive ${count};")`;
 }
 
-function keepaliveEdits(
-  workspace: Workspace,
-  upstream: Upstream,
-  state: KeepaliveState,
-  count: number,
-): TextEdit[] | NoFix | undefined {
+/** What the rule found at one upstream: its keepalive state and the passes that use it (stream ones left out). */
+export interface UpstreamKeepaliveState extends RuleState {
+  upstream: Upstream;
+  keepalive: Exclude<KeepaliveState, { kind: 'explicit' | 'default' | 'unknown' }>;
+  users: Pass[];
+}
+
+function keepaliveEdits(workspace: Workspace, upstream: Upstream, state: UpstreamKeepaliveState['keepalive'], count: number): TextEdit[] | undefined {
   if (state.kind === 'zero') return [replaceSpan(state.directive.file, state.directive.args[0]!.span, String(count))];
   if (state.kind === 'guarded') {
     return state.directives.length === 1 ? defaultOnEdits(state.directives[0]!, upstream.directive, count) : undefined;
-  }
-  // A new directive, so a question of placement; every place the block is included must take it.
-  for (const body of upstream.bodies) {
-    const refused = refusal(body, 'keepalive');
-    if (refused) return refused;
   }
   const insert = insertAfterMembers(workspace, upstream, `keepalive ${count};`);
   return insert && [insert];
 }
 
-function fixFor(
-  context: RuleContext,
-  upstream: Upstream,
-  state: KeepaliveState,
-  users: readonly Pass[],
-): Fix | NoFix | undefined {
-  const { workspace, options } = context;
-  const count = options.keepaliveConnections;
-  try {
-    // Inside the try too: an upstream whose block is not closed (a file with a syntax error) has nowhere to insert.
-    const own = keepaliveEdits(workspace, upstream, state, count);
-    if (!own || own instanceof NoFix) return own;
-    const edits = mergeEdits([...own, ...upstreamUsersEdits(workspace, users, options)]);
-    return { title: `Keep up to ${count} idle connections to upstream "${upstream.name}"`, edits };
-  } catch {
-    // The users' edits collide with the keepalive edit (both in one line of a one-line config), or there is no
-    // closed block to insert into: offer nothing rather than a fix with no defined result.
-    return undefined;
+/** A new `keepalive` is a question of placement: every place the block is included must take it. */
+function withheld(upstream: Upstream, state: UpstreamKeepaliveState['keepalive']): string | undefined {
+  if (state.kind !== 'none') return undefined;
+  for (const body of upstream.bodies) {
+    const refused = refusal(body, 'keepalive');
+    if (refused) return refused.why;
   }
+  return undefined;
 }
 
-function reportable(state: KeepaliveState, options: ResolvedOptions): boolean {
+function reportable(state: KeepaliveState, options: ResolvedOptions): state is UpstreamKeepaliveState['keepalive'] {
   if (state.kind === 'none' || state.kind === 'guarded') return true;
   // `keepalive 0` is a configuration error before 1.29.7 (nginx -t says so): reported only where it is valid and
   // means "off".
   return state.kind === 'zero' && hasModernKeepaliveDefaults(options);
 }
 
-export const upstreamKeepaliveRule: Rule = {
+export const upstreamKeepaliveRule: Rule<UpstreamKeepaliveState> = {
   meta: {
     id: 'upstream-keepalive',
     description: 'An http upstream {} has no keepalive, so every proxied request opens a new connection.',
@@ -143,19 +122,41 @@ export const upstreamKeepaliveRule: Rule = {
     nginxVersions: '*',
     fixable: true,
   },
-  check(context) {
-    for (const upstream of upstreams(context.workspace)) {
-      const state = keepaliveState(upstream, context.options);
-      if (!reportable(state, context.options)) continue;
-      const users = usersOf(context.workspace, upstream).filter(inHttp);
+  detect({ workspace, options }) {
+    const states: UpstreamKeepaliveState[] = [];
+    for (const upstream of upstreams(workspace)) {
+      const keepalive = keepaliveState(upstream, options);
+      if (!reportable(keepalive, options)) continue;
+      // A `proxy_pass` in stream {} names a stream upstream, even when an http one has the same name.
+      const users = usersOf(workspace, upstream).filter((pass) => !outsideHttp(pass.scope));
       if (usedOnlyWithoutKeepalive(users)) continue;
-      const name = upstream.directive.args[0]!;
-      context.report({
+      states.push({
         file: upstream.directive.file.path,
-        span: name.span,
-        severity: state.kind === 'guarded' ? 'info' : undefined,
-        ...withFix(message(state, upstream, context.options.keepaliveConnections), fixFor(context, upstream, state, users)),
+        span: upstream.directive.args[0]!.span,
+        severity: keepalive.kind === 'guarded' ? 'info' : undefined,
+        withheld: withheld(upstream, keepalive),
+        upstream,
+        keepalive,
+        users,
       });
+    }
+    return states;
+  },
+  message(state, { options }) {
+    return { headline: message(state.keepalive, state.upstream, options.keepaliveConnections) };
+  },
+  fix({ upstream, keepalive, users }, { workspace, options }) {
+    const count = options.keepaliveConnections;
+    try {
+      // Inside the try too: an upstream whose block is not closed (a file with a syntax error) has nowhere to insert.
+      const own = keepaliveEdits(workspace, upstream, keepalive, count);
+      if (!own) return undefined;
+      const edits = mergeEdits([...own, ...upstreamUsersEdits(workspace, users, options)]);
+      return { title: `Keep up to ${count} idle connections to upstream "${upstream.name}"`, edits };
+    } catch {
+      // The users' edits collide with the keepalive edit (both in one line of a one-line config), or there is no
+      // closed block to insert into: offer nothing rather than a fix with no defined result.
+      return undefined;
     }
   },
 };

@@ -36,7 +36,25 @@ export interface Finding {
   message: string;
   file: string;
   span: Span;
+  /**
+   * The rule offers a fix (cheap: no edit is built to know it). JSON's fixable counts and the language server's
+   * "fix all" read this.
+   */
+  fixable?: true;
+  /**
+   * The fix's edits. On a rule's finding this is built when first read (engine/lazy-fix.ts) and is not an own
+   * enumerable property, so copying or serialising a finding never builds it; it may still be undefined when the
+   * edits could not be built after all.
+   */
   fix?: Fix;
+}
+
+/**
+ * Whether a finding offers a fix, without building it: a rule's finding says so in `fixable` (its `fix` is then
+ * built when read); a finding made with its fix in hand (a suppression's) may only carry the fix.
+ */
+export function isFixable(finding: Finding): boolean {
+  return finding.fixable === true || finding.fix !== undefined;
 }
 
 /** A document given to analyze(): its path and its current text (possibly unsaved). */

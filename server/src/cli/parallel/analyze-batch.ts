@@ -1,6 +1,7 @@
 // One unit of parallel work: analyze() of a batch of documents as one workspace, plus what the batch touched, so the
 // caller can prove batches independent (footprint.ts). Runs the same on the main thread and in a worker.
 import { analyzeWorkspace } from '../../engine/analyze.js';
+import { materializeFixes } from '../../engine/lazy-fix.js';
 import type { Finding, SourceDocument } from '../../util/types.js';
 import type { AnalyzeOptions } from '../../engine/types.js';
 import { footprintOf, type Footprint } from './footprint.js';
@@ -14,9 +15,12 @@ export interface BatchResult {
 export interface BatchTask {
   documents: SourceDocument[];
   options: Omit<AnalyzeOptions, 'host' | 'models'>;
+  /** Build the fixes here: a finding's fix is built lazily from the model, which stays in the worker. */
+  fixes?: boolean;
 }
 
 export async function analyzeBatch(task: BatchTask): Promise<BatchResult> {
   const { findings, workspace } = await analyzeWorkspace(task.documents, task.options);
+  if (task.fixes) materializeFixes(findings);
   return { findings, footprint: footprintOf(workspace) };
 }

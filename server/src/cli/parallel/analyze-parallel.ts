@@ -43,6 +43,8 @@ export interface JobsTuning {
   script?: URL;
   minChars?: number;
   report?: (plan: ParallelPlan) => void;
+  /** The caller reads the findings' fixes (SARIF): workers build them, since a fix cannot be built after the thread. */
+  fixes?: boolean;
 }
 
 export async function analyzeWithJobs(
@@ -64,7 +66,7 @@ export async function analyzeWithJobs(
     const groups = predictGroups(documents, { readRoots: shared.readRoots!, pathMap: shared.pathMap ?? [] });
     const batches = packBatches(groups, documents, jobs * BATCHES_PER_JOB);
     if (batches.length < 2) return await analyze(documents, options);
-    const { batches: final, merges } = await runUntilIndependent(batches, documents, shared, workers);
+    const { batches: final, merges } = await runUntilIndependent(batches, documents, { options: shared, fixes: tuning.fixes }, workers);
     tuning.report?.({ threads: workers.length + 1, batches: batches.length, merges });
     return combine(final);
   } finally {
@@ -81,11 +83,11 @@ interface Batch {
 async function runUntilIndependent(
   memberLists: number[][],
   documents: readonly SourceDocument[],
-  options: BatchOptions,
+  shared: Omit<BatchTask, 'documents'>,
   workers: WorkerRunner[],
 ): Promise<{ batches: Batch[]; merges: number }> {
   const run = async (lists: number[][]): Promise<Batch[]> => {
-    const tasks = lists.map((members) => ({ documents: members.map((index) => documents[index]!), options }));
+    const tasks = lists.map((members) => ({ ...shared, documents: members.map((index) => documents[index]!) }));
     const results = await runAll(tasks, workers);
     return lists.map((members, index) => ({ members, result: results[index]! }));
   };
