@@ -56,7 +56,7 @@ function userLine(ctx: FeatureContext, pass: Pass, upstream: Upstream, options: 
 }
 
 function declarationSection(ctx: FeatureContext, upstream: Upstream, options: ResolvedOptions): string[] {
-  const checks = [keepaliveCheck(upstream, options), balancerCheck(upstream, options)];
+  const checks = [keepaliveCheck(ctx.workspace, upstream, options), balancerCheck(ctx.workspace, upstream, options)];
   const users = usersOf(ctx.workspace, upstream);
   const lines = [...upstreamHeader(upstream), '', ...checks.map(checkLine), ''];
   if (users.length === 0) return [...lines, 'No pass directive in the checked files uses it.'];

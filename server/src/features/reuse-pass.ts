@@ -1,11 +1,12 @@
 // Whether connections are reused from one pass (a proxy_pass, fastcgi_pass, ... in its location): the upstream's
-// own checks (reuse-upstream.ts) plus what this location sends, from the same states the rules report
-// (analysis/proxy-state.ts), each with its reason. Unknown means the rules would not guess either (templates, includes
-// that were not followed).
+// own checks (reuse-upstream.ts) plus what this location sends, each with its reason. A ✗ naming a rule is that
+// rule's own finding at this pass (rule-states.ts); the analysis facts (analysis/proxy-state.ts) only word the
+// reasons and the ✓ and ? marks. Unknown means the rules would not guess either (templates, includes that were not
+// followed).
 //
 //   passReuse(ws, pass, upstream, options)   { status, checks }
 import type { Pass } from '../analysis/passes.js';
-import type { Scope } from '../analysis/scopes.js';
+import { outsideHttp, type Scope } from '../analysis/scopes.js';
 import type { Upstream } from '../analysis/upstreams.js';
 import { lookupDirective } from '../analysis/effective-lookup.js';
 import { connectionState, httpVersionState, keepConnState, type Found } from '../analysis/proxy-state.js';
@@ -15,6 +16,8 @@ import type { Workspace } from '../model/workspace.js';
 import { levelLabel, writtenAt } from '../analysis/message-parts.js';
 import type { ResolvedOptions } from '../util/types.js';
 import { code, directiveCode } from './markdown.js';
+import { ruleStates } from './rule-states.js';
+import type { ConnectionHeaderPassthroughState } from '../rules/connection-header-passthrough.js';
 import { at, balancerCheck, fail, keepaliveCheck, ok, unknown, worstStatus, type CheckStatus, type ReuseCheck } from './reuse-upstream.js';
 
 export interface ReuseVerdict {
@@ -48,40 +51,54 @@ function connectionHeaderAt(workspace: Workspace, scope: Scope): { definition: F
   return directive && { definition: lookup, directive };
 }
 
-function httpVersionCheck(workspace: Workspace, scope: Scope, options: ResolvedOptions): ReuseCheck {
-  const state = httpVersionState(workspace, scope, options);
+/**
+ * A failing fact no pass rule reported: its rule waits for the upstream to keep connections. When upstream-keepalive
+ * reports the upstream, its fix sets this too (fixes/upstream-users.ts), so the ✗ names that rule; otherwise (the
+ * upstream's keepalive cannot be read) it names none.
+ */
+function waitingForKeepalive(workspace: Workspace, upstream: Upstream, options: ResolvedOptions, label: string, reason: string): ReuseCheck {
+  const reported = ruleStates(workspace, options).upstreamKeepalive(upstream);
+  return reported && reported.severity !== 'info' ? fail(label, reason, 'upstream-keepalive', reported) : fail(label, reason);
+}
+
+function httpVersionCheck(workspace: Workspace, pass: Pass, upstream: Upstream, options: ResolvedOptions): ReuseCheck {
+  const reported = ruleStates(workspace, options).proxyHttpVersion(pass);
+  const state = reported?.version ?? httpVersionState(workspace, pass.scope, options);
+  const failing = (reason: string) =>
+    reported ? fail(HTTP_VERSION, reason, 'proxy-http-version', reported) : waitingForKeepalive(workspace, upstream, options, HTTP_VERSION, reason);
   switch (state.kind) {
     case 'unknown':
-      return unknown(HTTP_VERSION, unknownReason(workspace, scope, 'proxy_http_version'));
-    case 'default-1.0': {
-      const reason =
+      return unknown(HTTP_VERSION, unknownReason(workspace, pass.scope, 'proxy_http_version'));
+    case 'default-1.0':
+      return failing(
         'no `proxy_http_version` applies here and before nginx 1.29.7 the default is 1.0: ' +
-        'the upstream closes after every response';
-      return fail(HTTP_VERSION, reason, 'proxy-http-version');
-    }
+          'the upstream closes after every response',
+      );
     case 'explicit-1.0': {
       const directives = state.definition.directives;
       const written = directives.find((d) => d.args[0]?.value === '1.0') ?? directives.at(-1);
-      return fail(HTTP_VERSION, `${definedAt(state.definition, written)}: HTTP/1.0 closes after every response`, 'proxy-http-version');
+      return failing(`${definedAt(state.definition, written)}: HTTP/1.0 closes after every response`);
     }
     case 'ok': {
-      const lookup = lookupDirective(workspace, scope, 'proxy_http_version');
+      const lookup = lookupDirective(workspace, pass.scope, 'proxy_http_version');
       if (lookup.kind !== 'found') return ok(HTTP_VERSION, 'HTTP/1.1, the default from nginx 1.29.7');
       return ok(HTTP_VERSION, definedAt(lookup, lookup.directives.at(-1)));
     }
   }
 }
 
+function passthroughCheck(state: ConnectionHeaderPassthroughState): ReuseCheck {
+  const reason = `${at(state.directive)} forwards the client's own Connection header: a client sending \`close\` closes the upstream connection`;
+  return fail(CONNECTION, reason, 'connection-header-passthrough', state);
+}
+
 /** A Connection header whose value has variables: `$http_connection` passes the client's on; a map is read. */
-function variableConnection(directive: Directive, scope: Scope): ReuseCheck {
+function variableConnection(workspace: Workspace, directive: Directive, pass: Pass, upstream: Upstream, options: ResolvedOptions): ReuseCheck {
+  const states = ruleStates(workspace, options);
+  const passthrough = states.connectionHeaderPassthrough(directive);
+  if (passthrough) return passthroughCheck(passthrough);
   const variable = directive.args[1]?.variables[0]?.name.toLowerCase();
-  if (variable === 'http_connection') {
-    const reason =
-      `${at(directive)} forwards the client's own Connection header: ` +
-      'a client sending `close` closes the upstream connection';
-    return fail(CONNECTION, reason, 'connection-header-passthrough');
-  }
-  const http = httpScopeOf(scope);
+  const http = httpScopeOf(pass.scope);
   const reading = variable === undefined || !http ? undefined : effectiveMaps(http).get(variable);
   if (!reading) return unknown(CONNECTION, `${at(directive)}: its value is only known at run time`);
   const arm = emptyArm(reading);
@@ -89,7 +106,9 @@ function variableConnection(directive: Directive, scope: Scope): ReuseCheck {
     const reason =
       `${at(directive)}; the \`''\` arm of ${at(reading.directive)} sends \`close\` ` +
       'for every request without an Upgrade header';
-    return fail(CONNECTION, reason, 'connection-map-close');
+    const closing = states.connectionMapClose(pass);
+    if (closing) return fail(CONNECTION, reason, 'connection-map-close', closing);
+    return waitingForKeepalive(workspace, upstream, options, CONNECTION, reason);
   }
   if (upgradeMapKind(reading) === 'keepalive') {
     return ok(CONNECTION, `${at(directive)}; ${at(reading.directive)} sends none for ordinary requests`);
@@ -97,70 +116,69 @@ function variableConnection(directive: Directive, scope: Scope): ReuseCheck {
   return unknown(CONNECTION, `${at(directive)}: ${at(reading.directive)} decides at run time`);
 }
 
-function connectionCheck(workspace: Workspace, scope: Scope, options: ResolvedOptions): ReuseCheck {
-  const state = connectionState(workspace, scope, options);
+function connectionCheck(workspace: Workspace, pass: Pass, upstream: Upstream, options: ResolvedOptions): ReuseCheck {
+  const states = ruleStates(workspace, options);
+  const reported = states.connectionHeaderMissing(pass);
+  const state = reported?.connection ?? connectionState(workspace, pass.scope, options);
+  const failing = (reason: string) =>
+    reported ? fail(CONNECTION, reason, 'connection-header-missing', reported) : waitingForKeepalive(workspace, upstream, options, CONNECTION, reason);
   switch (state.kind) {
     case 'unknown': {
-      // `$http_connection` is wrong wherever it is rendered (connection-header-passthrough reports it regardless).
-      const written = connectionHeaderAt(workspace, scope);
-      const passthrough = written && variableConnection(written.directive, scope);
-      if (passthrough?.ruleId === 'connection-header-passthrough') return passthrough;
-      return unknown(CONNECTION, unknownReason(workspace, scope, 'proxy_set_header'));
+      // A template condition decides what is sent, but `$http_connection` is wrong wherever it is rendered
+      // (connection-header-passthrough reports it regardless).
+      const written = connectionHeaderAt(workspace, pass.scope);
+      const passthrough = written && states.connectionHeaderPassthrough(written.directive);
+      if (passthrough) return passthroughCheck(passthrough);
+      // So is a map whose '' arm closes, when it is the header the pass sends (connection-map-close decides that).
+      if (written && states.connectionMapClose(pass)) return variableConnection(workspace, written.directive, pass, upstream, options);
+      return unknown(CONNECTION, unknownReason(workspace, pass.scope, 'proxy_set_header'));
     }
     case 'variable':
-      return variableConnection(state.header.directive, scope);
+      return variableConnection(workspace, state.header.directive, pass, upstream, options);
     case 'close':
-      return fail(
-        CONNECTION,
-        `${definedAt(state.definition, state.header.directive)} asks the upstream to close`,
-        'connection-header-missing',
-      );
+      return failing(`${definedAt(state.definition, state.header.directive)} asks the upstream to close`);
     case 'unset': {
       const source = state.definition
         ? `the headers in effect are set on ${levelLabel(state.definition.level)} and include no Connection`
         : 'no `proxy_set_header Connection` applies here';
-      return fail(CONNECTION, `${source}, so before nginx 1.29.7 nginx sends \`Connection: close\``, 'connection-header-missing');
+      return failing(`${source}, so before nginx 1.29.7 nginx sends \`Connection: close\``);
     }
     case 'ok': {
-      const written = connectionHeaderAt(workspace, scope);
+      const written = connectionHeaderAt(workspace, pass.scope);
       if (written) return ok(CONNECTION, definedAt(written.definition, written.directive));
       return ok(CONNECTION, 'none is sent (from nginx 1.29.7 nginx no longer adds `Connection: close`)');
     }
   }
 }
 
-function keepConnCheck(workspace: Workspace, scope: Scope): ReuseCheck {
-  const state = keepConnState(workspace, scope);
+function keepConnCheck(workspace: Workspace, pass: Pass, upstream: Upstream, options: ResolvedOptions): ReuseCheck {
+  const reported = ruleStates(workspace, options).fastcgiKeepConn(pass);
+  const state = reported?.keepConn ?? keepConnState(workspace, pass.scope);
   const closes = 'the FastCGI server closes the connection after every response';
+  const failing = (reason: string) =>
+    reported ? fail(KEEP_CONN, reason, 'fastcgi-keep-conn', reported) : waitingForKeepalive(workspace, upstream, options, KEEP_CONN, reason);
   switch (state.kind) {
     case 'unknown':
-      return unknown(KEEP_CONN, unknownReason(workspace, scope, 'fastcgi_keep_conn'));
+      return unknown(KEEP_CONN, unknownReason(workspace, pass.scope, 'fastcgi_keep_conn'));
     case 'missing':
-      return fail(KEEP_CONN, `no \`fastcgi_keep_conn on\` applies here (the default is off): ${closes}`, 'fastcgi-keep-conn');
+      return failing(`no \`fastcgi_keep_conn on\` applies here (the default is off): ${closes}`);
     case 'explicit-off':
-      return fail(KEEP_CONN, `${definedAt(state.definition, state.definition.directives.at(-1))}: ${closes}`, 'fastcgi-keep-conn');
+      return failing(`${definedAt(state.definition, state.definition.directives.at(-1))}: ${closes}`);
     case 'ok': {
-      const lookup = lookupDirective(workspace, scope, 'fastcgi_keep_conn');
+      const lookup = lookupDirective(workspace, pass.scope, 'fastcgi_keep_conn');
       return ok(KEEP_CONN, lookup.kind === 'found' ? definedAt(lookup, lookup.directives.at(-1)) : code('fastcgi_keep_conn on'));
     }
   }
 }
 
-function outsideHttp(scope: Scope): boolean {
-  for (let level: Scope | undefined = scope; level; level = level.parent) {
-    if (level.context === 'stream' || level.context === 'mail') return true;
-  }
-  return false;
-}
-
-function protocolChecks(workspace: Workspace, pass: Pass, options: ResolvedOptions): ReuseCheck[] {
+function protocolChecks(workspace: Workspace, pass: Pass, upstream: Upstream, options: ResolvedOptions): ReuseCheck[] {
   const label = 'protocol';
   if (outsideHttp(pass.scope)) return [fail(label, 'a stream proxy: one upstream connection per client connection')];
   switch (pass.protocol) {
     case 'http':
-      return [httpVersionCheck(workspace, pass.scope, options), connectionCheck(workspace, pass.scope, options)];
+      return [httpVersionCheck(workspace, pass, upstream, options), connectionCheck(workspace, pass, upstream, options)];
     case 'fastcgi':
-      return [keepConnCheck(workspace, pass.scope)];
+      return [keepConnCheck(workspace, pass, upstream, options)];
     case 'grpc':
       return [ok(label, 'gRPC speaks HTTP/2: the upstream keepalive is all it needs')];
     case 'memcached':
@@ -172,6 +190,10 @@ function protocolChecks(workspace: Workspace, pass: Pass, options: ResolvedOptio
 }
 
 export function passReuse(workspace: Workspace, pass: Pass, upstream: Upstream, options: ResolvedOptions): ReuseVerdict {
-  const checks = [keepaliveCheck(upstream, options), balancerCheck(upstream, options), ...protocolChecks(workspace, pass, options)];
+  const checks = [
+    keepaliveCheck(workspace, upstream, options),
+    balancerCheck(workspace, upstream, options),
+    ...protocolChecks(workspace, pass, upstream, options),
+  ];
   return { status: worstStatus(checks), checks };
 }

@@ -1,11 +1,14 @@
-// Whether an upstream{} keeps idle connections at all, with the reason: its keepalive (keepalive-state.ts) and,
-// before nginx 1.29.7, whether a balancer directive after keepalive silently replaced it (the keepalive-order rule's
-// condition). The hover shows these next to the per-location checks of reuse-pass.ts.
+// Whether an upstream{} keeps idle connections at all, with the reason: its keepalive and, before nginx 1.29.7,
+// whether a balancer directive after keepalive silently replaced it. A ✗ naming a rule is that rule's own finding
+// (rule-states.ts); the analysis facts (keepalive-state.ts) only word the reason. The hover shows these next to the
+// per-location checks of reuse-pass.ts.
 import { keepaliveState } from '../analysis/keepalive-state.js';
-import { guardsExclusive } from '../analysis/template-blocks.js';
 import type { Upstream } from '../analysis/upstreams.js';
 import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
 import type { Directive } from '../model/types.js';
+import type { Workspace } from '../model/workspace.js';
+import { ruleStates } from './rule-states.js';
+import type { RuleState } from '../analysis/rule-api.js';
 import { writtenAt } from '../analysis/message-parts.js';
 import type { ResolvedOptions } from '../util/types.js';
 import { code, directiveCode } from './markdown.js';
@@ -20,12 +23,20 @@ export interface ReuseCheck {
   reason: string;
   /** The rule that reports this failure, for a link to its documentation. */
   ruleId?: string;
+  /** Where that rule's finding is (the state it decided on): a check naming a rule always has one. */
+  reportedAt?: { file: string; offset: number };
 }
 
 export const ok = (label: string, reason: string): ReuseCheck => ({ label, status: 'ok', reason });
 export const unknown = (label: string, reason: string): ReuseCheck => ({ label, status: 'unknown', reason });
-export function fail(label: string, reason: string, ruleId?: string): ReuseCheck {
-  return ruleId ? { label, status: 'fail', reason, ruleId } : { label, status: 'fail', reason };
+/** A failure, naming the rule whose finding `state` is; without a state, a fact no rule reports (a stream proxy). */
+export function fail(label: string, reason: string, ruleId?: string, state?: RuleState): ReuseCheck {
+  const check: ReuseCheck = { label, status: 'fail', reason };
+  return ruleId && state ? named(check, ruleId, state) : check;
+}
+
+export function named(check: ReuseCheck, ruleId: string, state: RuleState): ReuseCheck {
+  return { ...check, ruleId, reportedAt: { file: state.file, offset: state.span.startOffset } };
 }
 
 /** `keepalive 16;` (site.conf:5) */
@@ -33,9 +44,10 @@ export function at(directive: Directive): string {
   return `${directiveCode(directive)} (${writtenAt(directive)})`;
 }
 
-export function keepaliveCheck(upstream: Upstream, options: ResolvedOptions): ReuseCheck {
+export function keepaliveCheck(workspace: Workspace, upstream: Upstream, options: ResolvedOptions): ReuseCheck {
   const label = 'keepalive';
-  const state = keepaliveState(upstream, options);
+  const reported = ruleStates(workspace, options).upstreamKeepalive(upstream);
+  const state = reported?.keepalive ?? keepaliveState(upstream, options);
   switch (state.kind) {
     case 'explicit':
       return ok(label, `${at(state.directive)}: idle connections are cached per worker process`);
@@ -43,40 +55,34 @@ export function keepaliveCheck(upstream: Upstream, options: ResolvedOptions): Re
       return ok(label, 'none written; from nginx 1.29.7 an upstream{} block keeps 32 idle connections by default');
     case 'guarded': {
       const reason = `${at(state.directives[0]!)} only when the template renders it (it sits under a template condition)`;
-      return { ...unknown(label, reason), ruleId: 'upstream-keepalive' };
+      // Reported as information: keepalive is off unless someone sets it.
+      return reported ? named(unknown(label, reason), 'upstream-keepalive', reported) : unknown(label, reason);
     }
     case 'zero':
-      return fail(label, `${at(state.directive)} disables the connection cache`, 'upstream-keepalive');
+      // Reported from 1.29.7, where 0 means "off"; before, nginx -t rejects the value (no rule of ours reports it).
+      if (!reported) return fail(label, `${at(state.directive)} is an invalid value before nginx 1.29.7 (nginx -t rejects it)`);
+      return fail(label, `${at(state.directive)} disables the connection cache`, 'upstream-keepalive', reported);
     case 'none': {
       const reason = 'no `keepalive` in the block: before nginx 1.29.7 nginx opens a new connection for every request';
-      return fail(label, reason, 'upstream-keepalive');
+      // Not reported when every user speaks uwsgi or scgi: those close anyway (the protocol check says so).
+      return fail(label, reason, 'upstream-keepalive', reported);
     }
     case 'unknown':
       return unknown(label, 'part of the block cannot be read (an include that was not followed, or a syntax error)');
   }
 }
 
-/** Balancers after `keepalive` in nginx order that can be rendered together with it. */
-function balancersAfter(upstream: Upstream, keepalive: Directive): Directive[] {
-  const statements = upstream.bodies[0]?.statements ?? [];
-  const position = statements.indexOf(keepalive);
-  return upstream.balancers.filter(
-    (balancer) => statements.indexOf(balancer) > position && !guardsExclusive(keepalive, balancer),
-  );
-}
-
-export function balancerCheck(upstream: Upstream, options: ResolvedOptions): ReuseCheck {
+export function balancerCheck(workspace: Workspace, upstream: Upstream, options: ResolvedOptions): ReuseCheck {
   const label = 'balancer order';
   const method = upstream.balancers.at(-1);
   const methodText = method ? code(method.name) : 'round robin (no balancer directive)';
   if (hasModernKeepaliveDefaults(options)) {
     return ok(label, `${methodText}; from nginx 1.29.7 the order of balancer and keepalive does not matter`);
   }
-  for (const keepalive of upstream.keepalive) {
-    const later = balancersAfter(upstream, keepalive).at(-1);
-    if (!later) continue;
-    const reason = `${at(later)} comes after ${at(keepalive)}: before nginx 1.29.7 it replaces keepalive, so no connection is cached`;
-    return fail(label, reason, 'keepalive-order');
+  const reported = ruleStates(workspace, options).keepaliveOrder(upstream);
+  if (reported) {
+    const reason = `${at(reported.last)} comes after ${at(reported.keepalive)}: before nginx 1.29.7 it replaces keepalive, so no connection is cached`;
+    return fail(label, reason, 'keepalive-order', reported);
   }
   return ok(label, method && upstream.keepalive.length > 0 ? `${methodText} comes before \`keepalive\`` : methodText);
 }
