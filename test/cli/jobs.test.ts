@@ -127,7 +127,7 @@ describe('analyzeWithJobs', () => {
 });
 
 function check(args: string[]) {
-  const result = spawnSync(process.execPath, [cli, 'check', ...args], { cwd: repoRoot, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [cli, 'check', ...args], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -139,6 +139,15 @@ describe('check --jobs', () => {
     // Big enough that --jobs 2 really splits the work rather than falling back to one thread.
     const chars = reports.reduce((sum, report) => sum + readFileSync(report.filePath, 'utf8').length, 0);
     expect(chars).toBeGreaterThan(MIN_PARALLEL_CHARS);
+    expect(two).toEqual(one);
+  });
+
+  it('prints the same SARIF, fixes included, for --jobs 1 and --jobs 2 on the whole corpus', () => {
+    // Fixes are built on demand from the model, which stays in the worker: SARIF asks the workers to build them.
+    const one = check(['--format', 'sarif', '--jobs', '1', 'test/corpus']);
+    const two = check(['--format', 'sarif', '--jobs', '2', 'test/corpus']);
+    const results = (JSON.parse(one.stdout) as { runs: Array<{ results: Array<{ fixes?: unknown[] }> }> }).runs[0]!.results;
+    expect(results.filter((result) => result.fixes !== undefined).length).toBeGreaterThan(100);
     expect(two).toEqual(one);
   });
 
