@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { headerKeysOf, lookupDirective } from '../../server/src/analysis/effective-lookup.js';
-import { proxyPasses, loadTree } from './support.js';
+import { proxyPasses, loadTree } from '../fixes/support.js';
 
 const UPSTREAM = 'upstream app { server 127.0.0.1:5000; keepalive 4; }\n';
 

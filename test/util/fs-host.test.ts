@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFsHost, globOnDisk } from '../../server/src/util/fs-host.js';
 import type { GlobConfinement } from '../../server/src/util/types.js';
-import { tempTree } from './support.js';
+import { tempTree } from '../model/support.js';
 
 describe('createFsHost', () => {
   it('reads files and returns undefined for what it cannot read', () => {

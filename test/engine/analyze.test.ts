@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { analyze, INTERNAL_ERROR_RULE_ID } from '../../server/src/engine/analyze.js';
 import { parseNginxVersion, resolveOptions } from '../../server/src/engine/options.js';
 import type { SourceDocument } from '../../server/src/util/types.js';
-import { reportingRule } from '../core/support.js';
+import { reportingRule } from './support.js';
 import { rules as registeredRules } from '../../server/src/rules/registry.js';
-import { tempTree } from './support.js';
+import { tempTree } from '../model/support.js';
 
 function docsFrom(root: string, ...relative: string[]): SourceDocument[] {
   return relative.map((r) => ({ path: path.join(root, r), text: readFileSync(path.join(root, r), 'utf8') }));
