@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { resolveEscapes } from '../../server/src/model/arguments.js';
-import { findDirective, parseModel } from './support.js';
+import { buildConfigFile, buildPlainConfigFile, buildTreeConfigFile } from '../../server/src/model/build.js';
+import { parseFile } from '../../server/src/model/file-loader.js';
+import type { ConfigFile, Directive } from '../../server/src/model/types.js';
+import { loadNginxParser } from '../../server/src/parser/loader.js';
+import { allDirectives, findDirective, parseModel } from './support.js';
 
 describe('buildConfigFile: directives', () => {
   it('builds names, arguments, blocks, parents and the file link', async () => {
@@ -175,4 +179,37 @@ describe('buildConfigFile: template guards', () => {
     const file = await parseModel('listen 80{{ if $.X }} ssl{{ end }};\nlisten 81;\n');
     expect(findDirective(file, 'listen', 1).guards).toEqual([]);
   });
+});
+
+/** A model without its back links (each directive's file and parent), directives flattened in document order. */
+function view(file: ConfigFile): unknown {
+  const flat = (d: Directive) => ({ ...d, file: undefined, parent: d.parent?.name, children: d.children.length });
+  return { ...file, directives: allDirectives(file.directives).map(flat) };
+}
+
+describe('parseFile: the text reader is asked once', () => {
+  // parseFile offers the text to the reader first and parses only when it declines; the reader's answer depends on
+  // the text alone, so the parsed file goes straight to the tree walk (buildTreeConfigFile). Its model must be the one
+  // buildConfigFile (which offers the reader the text itself) builds from the same tree.
+  const texts = {
+    plain: 'http {\n  server { listen 80; }\n}\n',
+    template: 'server {\n  {{ if .Ssl }}listen 443 ssl;{{ end }}\n}\n',
+    jinja: 'server {\n  {% if ssl %}listen 443;{% endif %}\n}\n',
+    lua: 'location / {\n  content_by_lua_block { ngx.say("}") }\n}\n',
+    broken: 'server {\n  listen 80\n',
+  };
+  for (const [kind, text] of Object.entries(texts)) {
+    it(`${kind}: the same model as buildConfigFile`, async () => {
+      const parser = await loadNginxParser();
+      const loaded = parseFile(parser, '/virtual/x.conf', text);
+      expect(buildPlainConfigFile('/virtual/x.conf', text) === undefined).toBe(kind !== 'plain');
+      const tree = parser.parse(text);
+      try {
+        expect(view(loaded)).toEqual(view(buildConfigFile('/virtual/x.conf', text, tree)));
+        expect(view(loaded)).toEqual(view(buildTreeConfigFile('/virtual/x.conf', text, tree)));
+      } finally {
+        tree.delete();
+      }
+    });
+  }
 });

@@ -6,6 +6,7 @@ import { parseContextName } from './context.js';
 import { LineIndex } from './line-index.js';
 import { limitNesting } from './nesting-limit.js';
 import { EMPTY_SPAN } from './span.js';
+import { TEMPLATE_OPENERS } from './plain-tokens.js';
 import { readStatements } from './statements.js';
 import { hasJinjaSyntax, templateDialectOf } from './template-dialect.js';
 import { readPlainStatements } from './text-reader.js';
@@ -39,7 +40,7 @@ export function detectEol(text: string): '\n' | '\r\n' {
  * one (as a statement or in an argument); the whole tree is searched only when it did not.
  */
 function containsTemplateAction(tree: Tree, text: string, sawTemplateAction: boolean): boolean {
-  if (!text.includes('{{') && !text.includes('{%') && !text.includes('{#')) return false;
+  if (!TEMPLATE_OPENERS.some((opener) => text.includes(opener))) return false;
   if (sawTemplateAction) return true;
   return tree.rootNode.descendantsOfType(['template_control', 'template_expression', 'template_comment']).length > 0;
 }
@@ -65,15 +66,25 @@ function addModelProblems(file: ConfigFile): ConfigFile {
   return file;
 }
 
-/** The caller owns `tree` and may delete it as soon as this returns: the model keeps no tree-sitter objects. */
-export function buildConfigFile(path: string, text: string, tree: Tree): ConfigFile {
+/**
+ * The model of a plain file, read from its text; undefined when the text reader declines it (only a tree can tell).
+ * The reader accepts no text whose tree has an error (test/property/text-reader.test.ts), so the model is the one the
+ * tree walk would build, with no syntax problem from the parser.
+ */
+function readPlainModel(path: string, text: string, lines: LineIndex): ConfigFile | undefined {
+  const file = newFile(path, text);
+  const directives = readPlainStatements(file, { text, lines, hasErrors: false });
+  if (!directives) return undefined;
+  file.directives = directives;
+  return addModelProblems(file);
+}
+
+/** The model of a parsed file by walking its tree: any file, plain or not, with errors or without. */
+function walkTreeModel(path: string, text: string, tree: Tree, lines: LineIndex): ConfigFile {
   const file = newFile(path, text);
   file.syntaxProblems = collectSyntaxProblems(tree, text);
-  const source = { text, lines: new LineIndex(text), hasErrors: tree.rootNode.hasError };
-  // A plain file is read from its text; the tree is walked for templates, Lua blocks and files with errors.
-  const plain = readPlainStatements(file, source);
-  const dialect = plain ? 'go' : templateDialectOf(path, text);
-  const statements = plain ? { directives: plain, sawTemplateAction: false } : readStatements(file, tree, source, dialect);
+  const dialect = templateDialectOf(path, text);
+  const statements = readStatements(file, tree, { text, lines, hasErrors: tree.rootNode.hasError }, dialect);
   file.directives = statements.directives;
   file.isTemplate = containsTemplateAction(tree, text, statements.sawTemplateAction);
   if (file.isTemplate) file.templateDialect = dialect;
@@ -81,16 +92,28 @@ export function buildConfigFile(path: string, text: string, tree: Tree): ConfigF
 }
 
 /**
- * The model of a plain file from its text alone, with no parse at all; undefined when only a tree can tell. The text
- * reader accepts no text whose tree has an error (test/property/text-reader.test.ts), so the model is the one
- * buildConfigFile would build, with no syntax problem from the parser.
+ * The model of a parsed file whose text nobody has offered the text reader yet (the language server, the fix
+ * checker): read from the text when it is plain, which spares the tree walk's calls into wasm, else from the tree.
+ * A tree with an error goes straight to the walk: the reader accepts no such text. The caller owns `tree` and may
+ * delete it as soon as this returns: the model keeps no tree-sitter objects.
  */
+export function buildConfigFile(path: string, text: string, tree: Tree): ConfigFile {
+  const lines = new LineIndex(text);
+  return (tree.rootNode.hasError ? undefined : readPlainModel(path, text, lines)) ?? walkTreeModel(path, text, tree, lines);
+}
+
+/**
+ * The model of a parsed file whose text the reader has declined already (file-loader.ts parses only then). The
+ * reader's answer depends on the text alone, never on the tree, so offering it the text again could never succeed:
+ * this goes straight to the tree walk.
+ */
+export function buildTreeConfigFile(path: string, text: string, tree: Tree): ConfigFile {
+  return walkTreeModel(path, text, tree, new LineIndex(text));
+}
+
+/** The model of a plain file from its text alone, with no parse at all; undefined when only a tree can tell. */
 export function buildPlainConfigFile(path: string, text: string): ConfigFile | undefined {
-  const file = newFile(path, text);
-  const directives = readPlainStatements(file, { text, lines: new LineIndex(text), hasErrors: false });
-  if (!directives) return undefined;
-  file.directives = directives;
-  return addModelProblems(file);
+  return readPlainModel(path, text, new LineIndex(text));
 }
 
 /** A file that could not be parsed (e.g. the parse timed out): no statements, one syntax problem. */

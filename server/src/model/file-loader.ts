@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { FileHost, SourceDocument } from '../util/types.js';
 import type { ConfigFile, ModelCache } from './types.js';
 import type { NginxParser } from '../parser/loader.js';
-import { buildConfigFile, buildPlainConfigFile, unparsedConfigFile } from './build.js';
+import { buildPlainConfigFile, buildTreeConfigFile, unparsedConfigFile } from './build.js';
 import { FileIdentities } from './file-identity.js';
 
 export type ParserLike = Pick<NginxParser, 'parse'>;
@@ -25,7 +25,8 @@ export function parseFile(parser: ParserLike, filePath: string, text: string): C
     return unparsedConfigFile(filePath, text, `the file could not be parsed: ${reason}`);
   }
   try {
-    return buildConfigFile(filePath, text, tree);
+    // The reader declined this text above, and would again: straight to the tree walk.
+    return buildTreeConfigFile(filePath, text, tree);
   } finally {
     tree.delete();
   }

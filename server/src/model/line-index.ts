@@ -45,3 +45,16 @@ export class LineIndex {
     return low;
   }
 }
+
+/**
+ * The leading blanks (spaces and tabs) of the line `offset` is on, up to `offset`; a byte order mark is not part of
+ * the first line's indent. Both model builders (text-reader.ts, statements.ts) give each directive this indent.
+ */
+export function indentAt(text: string, lines: LineIndex, offset: number): string {
+  // From the line index, not lastIndexOf: searching back is quadratic when thousands of directives share one line.
+  const newlineAfter = lines.lineStart(offset);
+  let at = newlineAfter === 0 && text.startsWith('\uFEFF') ? 1 : newlineAfter;
+  const lineStart = at;
+  while (at < offset && (text[at] === ' ' || text[at] === '\t')) at++;
+  return text.slice(lineStart, at);
+}

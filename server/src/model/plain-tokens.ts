@@ -5,46 +5,106 @@
 
 export class Bail extends Error {}
 
-export const TAB = 9;
-export const LF = 10;
-export const CR = 13;
-export const SPACE = 32;
-export const DOUBLE_QUOTE = 34;
-export const HASH = 35;
-export const DOLLAR = 36;
-export const PERCENT = 37;
-export const SINGLE_QUOTE = 39;
-export const OPEN_PAREN = 40;
-export const CLOSE_PAREN = 41;
-export const SEMICOLON = 59;
-export const BACKSLASH = 92;
-export const OPEN_BRACE = 123;
-export const CLOSE_BRACE = 125;
+// The lexicon: every character class the reader tells tokens apart by, each defined once here and held to the
+// grammar's own definitions (grammars/nginx/src/grammar.json and scanner.c) by test/model/reader-grammar.test.ts, so
+// a grammar change that the reader does not follow fails that test. The functions below use only these.
 
-/** The scanner's is_space: space, \t, \n, \v, \f, \r. NaN (past the end) is none. */
-export function isSpaceCode(c: number): boolean {
-  return c === SPACE || (c >= TAB && c <= CR);
+function range(first: string, last: string): string {
+  let out = '';
+  for (let c = first.charCodeAt(0); c <= last.charCodeAt(0); c++) out += String.fromCharCode(c);
+  return out;
 }
 
-function isVariableCode(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+/** The scanner's is_space: what separates tokens. (The grammar's extras `\s` also accept UNUSUAL_SPACE.) */
+export const SPACE_CHARS = ' \t\n\v\f\r';
+/**
+ * White space the grammar's `\s` accepts but the scanner's is_space does not (and NUL): where the two disagree, the
+ * tree decides, so a text holding one is left to it.
+ */
+export const UNUSUAL_SPACE = /[\0\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+/** A variable's name (`variable`), the rest of an identifier (`directive_name`): the scanner's is_variable_char. */
+export const NAME_CHARS = range('a', 'z') + range('A', 'Z') + range('0', '9') + '_';
+/** The first character of an identifier (`directive_name`): the scanner's is_identifier_start. */
+export const IDENTIFIER_START_CHARS = range('a', 'z') + range('A', 'Z') + '_';
+/** Besides white space (and a `$` that starts a variable), what ends a bare-word fragment (scan_word_fragment). */
+export const WORD_END_CHARS = ';{';
+/** Special only at the start of a token (a comment, a string, a block's end); inside a word they are text. */
+export const TOKEN_START_CHARS = '#"\'}';
+/** The two quotes, double first: each opens a string that only the same quote closes (`string`). */
+export const QUOTE_CHARS = '"\'';
+/** A comment (`comment`) runs from this to the end of its line. */
+export const COMMENT_OPEN = '#';
+/** What ends a comment's line (`comment`'s `[^\r\n]*`). */
+export const LINE_END_CHARS = '\r\n';
+/** Escapes the next character in a word, a string or a condition (the scanner). */
+export const ESCAPE_CHAR = '\\';
+/** `$name` or `${name}` (`variable`); a `$` before anything else is text. */
+export const VARIABLE_SIGIL = '$';
+export const VARIABLE_BRACES = '{}';
+/** Ends a directive without a block (`directive`). */
+export const STATEMENT_END = ';';
+/** A block's braces (`block`) and an `if` condition's parentheses (`condition`). */
+export const BLOCK_BRACES = '{}';
+export const CONDITION_PARENS = '()';
+/** What opens a template action: Go's `{{`, Jinja's `{%` and `{#` (`_template_open`, `_jinja_open`, the scanner). */
+export const TEMPLATE_OPENERS: readonly string[] = ['{{', '{%', '{#'];
+/** An identifier ending so names a Lua block (`_lua_block_name`), whose body is not nginx syntax. */
+export const LUA_BLOCK_SUFFIX = '_by_lua_block';
+
+// The same characters by code, for the readers' comparisons (linking-statements.ts in cli/ reads with them too).
+export const SPACE = SPACE_CHARS.charCodeAt(0);
+export const TAB = SPACE_CHARS.charCodeAt(1);
+export const CR = LINE_END_CHARS.charCodeAt(0);
+export const LF = LINE_END_CHARS.charCodeAt(1);
+/** The second character of Jinja's `{%`. */
+export const PERCENT = TEMPLATE_OPENERS[1]!.charCodeAt(1);
+export const DOUBLE_QUOTE = QUOTE_CHARS.charCodeAt(0);
+export const SINGLE_QUOTE = QUOTE_CHARS.charCodeAt(1);
+export const HASH = COMMENT_OPEN.charCodeAt(0);
+export const DOLLAR = VARIABLE_SIGIL.charCodeAt(0);
+export const BACKSLASH = ESCAPE_CHAR.charCodeAt(0);
+export const SEMICOLON = STATEMENT_END.charCodeAt(0);
+export const OPEN_BRACE = BLOCK_BRACES.charCodeAt(0);
+export const CLOSE_BRACE = BLOCK_BRACES.charCodeAt(1);
+export const OPEN_PAREN = CONDITION_PARENS.charCodeAt(0);
+export const CLOSE_PAREN = CONDITION_PARENS.charCodeAt(1);
+const VARIABLE_OPEN = VARIABLE_BRACES.charCodeAt(0);
+const VARIABLE_CLOSE = VARIABLE_BRACES.charCodeAt(1);
+
+/** Membership by character code: every class above is ASCII (NaN, past the end, is in none). */
+function codeTable(chars: string): (c: number) => boolean {
+  const table = new Uint8Array(128);
+  for (let i = 0; i < chars.length; i++) table[chars.charCodeAt(i)] = 1;
+  return (c) => table[c] === 1;
 }
 
-export function isQuoteCode(c: number): boolean {
-  return c === DOUBLE_QUOTE || c === SINGLE_QUOTE;
+/** The scanner's is_space. */
+export const isSpaceCode = codeTable(SPACE_CHARS);
+const isVariableCode = codeTable(NAME_CHARS);
+const isIdentifierStartCode = codeTable(IDENTIFIER_START_CHARS);
+const isWordEndCode = codeTable(WORD_END_CHARS);
+const isLineEndCode = codeTable(LINE_END_CHARS);
+export const isQuoteCode = codeTable(QUOTE_CHARS);
+/** A character that cannot start a bare word (it starts another token there). */
+export const isTokenStartCode = codeTable(TOKEN_START_CHARS);
+
+/** True when a template action opens at `i`. */
+export function opensTemplateAction(text: string, i: number): boolean {
+  for (const opener of TEMPLATE_OPENERS) if (text.startsWith(opener, i)) return true;
+  return false;
 }
 
 /** A `$` at `i` that starts a variable (a name character or `{` follows); any other `$` is text. */
 export function startsVariable(text: string, i: number): boolean {
   if (text.charCodeAt(i) !== DOLLAR) return false;
   const next = text.charCodeAt(i + 1);
-  return isVariableCode(next) || next === OPEN_BRACE;
+  return isVariableCode(next) || next === VARIABLE_OPEN;
 }
 
 /** True when [start, end) is an identifier (a letter or `_`, then letters, digits and `_`): a directive_name. */
 export function isIdentifier(text: string, start: number, end: number): boolean {
   const first = text.charCodeAt(start);
-  if (end <= start || !((first >= 97 && first <= 122) || (first >= 65 && first <= 90) || first === 95)) return false;
+  if (end <= start || !isIdentifierStartCode(first)) return false;
   for (let i = start + 1; i < end; i++) if (!isVariableCode(text.charCodeAt(i))) return false;
   return true;
 }
@@ -55,7 +115,7 @@ export function fragmentEnd(text: string, from: number): number {
   let i = from;
   while (i < length) {
     const c = text.charCodeAt(i);
-    if (isSpaceCode(c) || c === SEMICOLON || c === OPEN_BRACE) return i;
+    if (isSpaceCode(c) || isWordEndCode(c)) return i;
     if (c === DOLLAR && startsVariable(text, i)) return i;
     i += c === BACKSLASH && i + 1 < length ? 2 : 1;
   }
@@ -65,10 +125,10 @@ export function fragmentEnd(text: string, from: number): number {
 /** The end of the variable starting at `start`: `$name` or `${name}`. */
 export function variableEnd(text: string, start: number): number {
   let end = start + 1;
-  if (text.charCodeAt(end) === OPEN_BRACE) {
+  if (text.charCodeAt(end) === VARIABLE_OPEN) {
     end++;
     while (isVariableCode(text.charCodeAt(end))) end++;
-    if (end === start + 2 || text.charCodeAt(end) !== CLOSE_BRACE) throw new Bail();
+    if (end === start + 2 || text.charCodeAt(end) !== VARIABLE_CLOSE) throw new Bail();
     return end + 1;
   }
   while (isVariableCode(text.charCodeAt(end))) end++;
@@ -77,7 +137,7 @@ export function variableEnd(text: string, start: number): number {
 
 /** The variable's name without `$` and braces. */
 export function variableNameAt(text: string, start: number, end: number): string {
-  return text.charCodeAt(start + 1) === OPEN_BRACE ? text.slice(start + 2, end - 1) : text.slice(start + 1, end);
+  return text.charCodeAt(start + 1) === VARIABLE_OPEN ? text.slice(start + 2, end - 1) : text.slice(start + 1, end);
 }
 
 /** The end of the quoted string starting at `start` (past its closing quote); `onVariable` gets each variable. */
@@ -94,6 +154,7 @@ export function stringEnd(text: string, start: number, onVariable?: (start: numb
       onVariable?.(i, end);
       i = end;
     } else if (c === OPEN_BRACE && text.charCodeAt(i + 1) === OPEN_BRACE) {
+      // A Go action in a string. (The text reader never gets here: it declines any text with a template opener.)
       throw new Bail();
     } else {
       i += c === BACKSLASH && i + 1 < length ? 2 : 1;
@@ -143,8 +204,7 @@ export function skipSpaceAndComments(text: string, from: number): number {
     } else if (c === HASH) {
       i++;
       while (i < length) {
-        const d = text.charCodeAt(i);
-        if (d === LF || d === CR) break;
+        if (isLineEndCode(text.charCodeAt(i))) break;
         i++;
       }
     } else {

@@ -13,7 +13,17 @@
 import type { Tree, TreeCursor } from 'web-tree-sitter';
 import { isTemplateActionType, readArgument, type TokenSource } from './arguments.js';
 import { readTemplateControl, TemplateScopeStack } from './template-guards.js';
-import { CLOSE_BRACE, DOUBLE_QUOTE, HASH, OPEN_BRACE, OPEN_PAREN, PERCENT, SEMICOLON, SINGLE_QUOTE } from './plain-tokens.js';
+import {
+  CLOSE_BRACE,
+  DOUBLE_QUOTE,
+  HASH,
+  OPEN_BRACE,
+  OPEN_PAREN,
+  opensTemplateAction,
+  SEMICOLON,
+  SINGLE_QUOTE,
+} from './plain-tokens.js';
+import { indentAt } from './line-index.js';
 import { EMPTY_SPAN } from './span.js';
 import type { Argument, ConfigFile, Directive, TemplateDialect } from './types.js';
 
@@ -50,17 +60,6 @@ interface DirectiveFrame {
 }
 
 type Frame = ListFrame | DirectiveFrame;
-
-/** The leading white space of the line `offset` is on (a byte order mark is not part of the first line's indent). */
-function indentAt(source: TokenSource, offset: number): string {
-  const text = source.text;
-  // From the line index, not lastIndexOf: searching back is quadratic when thousands of directives share one line.
-  const newlineAfter = source.lines.lineStart(offset);
-  let at = newlineAfter === 0 && text.startsWith('\uFEFF') ? 1 : newlineAfter;
-  const lineStart = at;
-  while (at < offset && (text[at] === ' ' || text[at] === '\t')) at++;
-  return text.slice(lineStart, at);
-}
 
 class StatementWalk {
   private readonly scopes = new TemplateScopeStack();
@@ -115,8 +114,7 @@ class StatementWalk {
       }
       if (first !== OPEN_BRACE) return this.openDirective(list, start, -1);
       // `{{`, `{%` and `{#` open template actions (`{{` may also start a directive whose name is rendered).
-      const second = text.charCodeAt(start + 1);
-      const type = second === OPEN_BRACE || second === PERCENT || second === HASH ? cursor.nodeType : '{';
+      const type = opensTemplateAction(text, start) ? cursor.nodeType : '{';
       if (type === 'directive') return this.openDirective(list, start, -1);
       if (type === 'template_control') this.templateControl();
       else if (isTemplateActionType(type)) this.sawTemplateAction = true;
@@ -142,7 +140,7 @@ class StatementWalk {
       parent: list.parent,
       file: this.file,
       guards: this.scopes.current(),
-      indent: indentAt(this.source, start),
+      indent: indentAt(this.source.text, this.source.lines, start),
     };
     list.out.push(directive);
     return { kind: 'directive', directive, start, end, named: false, hasCondition: false };

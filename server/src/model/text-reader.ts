@@ -1,11 +1,14 @@
 // The directives of a plain nginx file, read straight from its text: the same model the tree walk (statements.ts)
 // builds, without a call into wasm per node, which is most of what building a model costs.
 //
-// Only the plain part of the language: a text with a template action (`{{`, or Jinja's `{%` and `{#`), a `*_by_lua_block`, a `${` that is not
-// a variable, any Unicode space, or anything the grammar would not accept is left to the tree (readPlainStatements
-// returns undefined). Tokens are read as the grammar's scanner reads them (plain-tokens.ts). The reader accepts no
-// text whose tree has an error, so the file loader skips the parse for a text it accepts;
-// test/property/text-reader.test.ts holds it to that and to building the tree walk's model.
+// Only the plain part of the language: a text with a template action (`{{`, or Jinja's `{%` and `{#`), a
+// `*_by_lua_block`, a `${` that is not a variable, any Unicode space, or anything the grammar would not accept is left
+// to the tree (readPlainStatements returns undefined). Tokens are read as the grammar's scanner reads them, with the
+// character classes of plain-tokens.ts, which test/model/reader-grammar.test.ts holds to the grammar's own.
+//
+// The answer depends on the text alone, never on a tree: a text declined once is declined again, so build.ts asks at
+// most once per text. The reader accepts no text whose tree has an error, so the file loader skips the parse for a
+// text it accepts; test/property/text-reader.test.ts holds it to that and to building the tree walk's model.
 import type { TokenSource } from './arguments.js';
 import { resolveEscapes } from './arguments.js';
 import {
@@ -14,31 +17,27 @@ import {
   conditionEnd,
   DOUBLE_QUOTE,
   fragmentEnd,
-  HASH,
   isIdentifier,
   isQuoteCode,
   isSpaceCode,
+  isTokenStartCode,
+  LUA_BLOCK_SUFFIX,
   OPEN_BRACE,
   OPEN_PAREN,
+  opensTemplateAction,
   SEMICOLON,
   SINGLE_QUOTE,
   skipSpaceAndComments,
   startsVariable,
   stringEnd,
+  TEMPLATE_OPENERS,
+  UNUSUAL_SPACE,
   variableEnd,
   variableNameAt,
 } from './plain-tokens.js';
+import { indentAt } from './line-index.js';
 import { EMPTY_SPAN } from './span.js';
 import type { Argument, ConfigFile, Directive, TemplateGuard, Variable } from './types.js';
-
-/** White space the grammar's `\s` accepts but its scanner does not: where the two disagree, the tree decides. */
-const UNUSUAL_SPACE = /[\0\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
-
-/**
- * Go actions open with `{{`, Jinja tags and comments with `{%` and `{#`. A `{#` is a comment only when closed, but
- * telling that is the tree's business: any of them sends the text to the tree walk.
- */
-const TEMPLATE_OPENING = /\{[{%#]/;
 
 /** Deeper nesting is left to the tree walk, which needs no call stack for it (this reader recurses per block). */
 const MAX_DEPTH = 200;
@@ -90,7 +89,7 @@ class PlainReader {
     const { token: name, identifier } = this.nameToken();
     const raw = text.slice(name.start, name.end);
     // An identifier ending in `_by_lua_block` names a Lua block, whose body is not nginx syntax.
-    if (identifier && raw.endsWith('_by_lua_block')) throw new Bail();
+    if (identifier && raw.endsWith(LUA_BLOCK_SUFFIX)) throw new Bail();
     const directive: Directive = {
       name: identifier ? raw : this.argument(name).value,
       nameSpan: lines.span(name.start, name.end),
@@ -102,7 +101,7 @@ class PlainReader {
       parent,
       file: this.file,
       guards: this.guards,
-      indent: this.indentAt(start),
+      indent: indentAt(text, lines, start),
     };
     if (identifier && raw === 'if') directive.condition = this.condition();
     else this.readArguments(directive);
@@ -129,7 +128,7 @@ class PlainReader {
       const c = text.charCodeAt(this.at);
       if (c === SEMICOLON) return;
       if (c === OPEN_BRACE) {
-        if (text.charCodeAt(this.at + 1) === OPEN_BRACE) throw new Bail();
+        if (opensTemplateAction(text, this.at)) throw new Bail();
         return;
       }
       if (Number.isNaN(c) || c === CLOSE_BRACE) throw new Bail();
@@ -174,13 +173,13 @@ class PlainReader {
       } else {
         const end = fragmentEnd(text, this.at);
         // A word's first fragment cannot start with a comment, a quote or `}` (those are other tokens).
-        if (end === this.at || (this.at === start && (c === HASH || isQuoteCode(c) || c === CLOSE_BRACE))) throw new Bail();
+        if (end === this.at || (this.at === start && isTokenStartCode(c))) throw new Bail();
         this.at = end;
       }
       const next = text.charCodeAt(this.at);
       if (Number.isNaN(next) || isSpaceCode(next) || next === SEMICOLON) break;
       if (next === OPEN_BRACE) {
-        if (text.charCodeAt(this.at + 1) === OPEN_BRACE) throw new Bail();
+        if (opensTemplateAction(text, this.at)) throw new Bail();
         break;
       }
     }
@@ -210,22 +209,13 @@ class PlainReader {
     this.at = skipSpaceAndComments(text, end);
     return text.slice(start, end);
   }
-
-  private indentAt(offset: number): string {
-    const text = this.text;
-    const newlineAfter = this.source.lines.lineStart(offset);
-    let at = newlineAfter === 0 && text.startsWith('\uFEFF') ? 1 : newlineAfter;
-    const lineStart = at;
-    while (at < offset && (text[at] === ' ' || text[at] === '\t')) at++;
-    return text.slice(lineStart, at);
-  }
 }
 
 /** The file's directives read from its text, or undefined when the text is not plain enough (see the file comment). */
 export function readPlainStatements(file: ConfigFile, source: TokenSource): Directive[] | undefined {
   const text = source.text;
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  if (source.hasErrors || TEMPLATE_OPENING.test(text) || UNUSUAL_SPACE.test(body)) return undefined;
+  if (TEMPLATE_OPENERS.some((opener) => text.includes(opener)) || UNUSUAL_SPACE.test(body)) return undefined;
   try {
     return new PlainReader(file, source).statements(undefined, 0);
   } catch (error) {
