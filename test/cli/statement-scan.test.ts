@@ -1,9 +1,10 @@
-// The --jobs statement scan (predict-groups' guess at which files are linked): the same statements as before, and no
+// The --jobs statement scan (predict-groups' guess at which files are linked), read with the model's tokenizer
+// (cli/parallel/linking-statements.ts, issue 12 item 4): the same statements as the raw-text scan it replaced, and no
 // hang on arguments made of template actions (issue 10, item 2).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { predictGroups } from '../../server/src/cli/parallel/predict-groups.js';
-import { statementsOf } from '../../server/src/cli/parallel/statement-scan.js';
+import { statementsOf } from '../../server/src/cli/parallel/linking-statements.js';
 import { runCli, useTempTrees } from './helpers.js';
 
 const tree = useTempTrees();
@@ -47,6 +48,46 @@ describe('statementsOf', () => {
     expect(statementsOf(nested).includes).toEqual([]);
     const unclosed = `${'include {{'.repeat(100_000)}`;
     expect(statementsOf(unclosed).includes).toEqual([]);
+  });
+});
+
+describe('statementsOf, as the model tokenizes', () => {
+  it('skips comments, keeps a `;` inside a string, resolves escapes and steps over standalone template tags', () => {
+    const text = [
+      '# include commented.conf;',
+      'include "semi;colon.conf"; # fastcgi_pass unix:/commented.sock;',
+      'include "say \\"hi\\".conf";',
+      '{% for app in apps %}',
+      'upstream {{ app.name }} {',
+      '{% endfor %}',
+      '{{ if .SSL }}proxy_pass https://secure;{{ end }}',
+      '{# include jinja-comment.conf; #}',
+      'uwsgi_pass "{{ .Host }}:{{ .Port }}";',
+    ].join('\n');
+    expect(statementsOf(text)).toEqual({
+      includes: ['semi;colon.conf', 'say "hi".conf'],
+      upstreams: ['{{ app.name }}'],
+      passes: ['https://secure', '{{ .Host }}:{{ .Port }}'],
+    });
+  });
+
+  it('reads on past what the tokenizer gives up on: an unterminated string, a `${` that is no variable', () => {
+    expect(statementsOf('set $a "${";\ninclude a.conf;\nset $b ${ x;\ninclude b.conf;\nreturn \'oops;\n').includes).toEqual([
+      'a.conf',
+      'b.conf',
+    ]);
+  });
+
+  it('returns at once on long runs of tokens the tokenizer gives up on', () => {
+    const runs = [
+      'include "${ '.repeat(20_000),
+      'proxy_pass "{{ '.repeat(20_000),
+      `${'$'.repeat(20_000)}${'${'.repeat(20_000)}`,
+      `${"include '".repeat(100_000)}${'"'.repeat(100_000)}`,
+      `${'{%'.repeat(100_000)}\n%}`,
+      `${'{{ a\n'.repeat(100_000)}}}`,
+    ];
+    for (const text of runs) expect(statementsOf(text).includes).toEqual([]);
   });
 });
 

@@ -3,7 +3,10 @@
 // the reader leaves to the tree (a template action, a `${` that is no variable, an unterminated string).
 // Character codes throughout: a model of a large file reads every character once, and comparing numbers is cheapest.
 
-export class Bail extends Error {}
+/** Thrown to give up on a text; carries no stack (a bail per templated string made stack traces the cost). */
+export class Bail {
+  readonly bail = true;
+}
 
 // The lexicon: every character class the reader tells tokens apart by, each defined once here and held to the
 // grammar's own definitions (grammars/nginx/src/grammar.json and scanner.c) by test/model/reader-grammar.test.ts, so
@@ -75,7 +78,8 @@ const VARIABLE_CLOSE = VARIABLE_BRACES.charCodeAt(1);
 function codeTable(chars: string): (c: number) => boolean {
   const table = new Uint8Array(128);
   for (let i = 0; i < chars.length; i++) table[chars.charCodeAt(i)] = 1;
-  return (c) => table[c] === 1;
+  // NaN (past the end) and codes above 127 are asked too: answered before the table, which keeps this hot call fast.
+  return (c) => c < 128 && table[c] === 1;
 }
 
 /** The scanner's is_space. */

@@ -10,7 +10,7 @@ import { parsePassTarget } from '../../analysis/passes.js';
 import { upstreamKey } from '../../analysis/upstreams.js';
 import { mapAbsolutePath } from '../../model/includes.js';
 import { createReadScope, globBase, isUnder } from '../../model/read-scope.js';
-import { statementsOf, type Statements } from './statement-scan.js';
+import { statementsOf, type Statements } from './linking-statements.js';
 import { UnionFind } from './union-find.js';
 
 export interface GroupHints {
