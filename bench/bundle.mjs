@@ -13,6 +13,7 @@ export async function loadServerModules() {
     "export { loadNginxParser } from './server/src/parser/loader.ts';",
     "export { Edit } from 'web-tree-sitter';",
     "export { analyze } from './server/src/engine/analyze.ts';",
+    "export { materializeFixes } from './server/src/engine/lazy-fix.ts';",
   ].join('\n');
   const { dir, file, cleanup } = await bundleTs('bench-server', entry);
   try {

@@ -15,10 +15,20 @@ async function findings(text: string, options: AnalyzeOptions = {}, path = '/vir
 
 describe('upstream-keepalive', () => {
   it('uses the keepaliveConnections setting in the message and the fix', async () => {
-    const text = 'upstream app {\n  server 127.0.0.1:3000;\n}\n';
-    const [finding] = await findings(text, { keepaliveConnections: 64 });
+    const text = 'upstream app {\n  server 127.0.0.1:3000;\n}\nserver {\n  location / {\n    proxy_pass http://app;\n  }\n}\n';
+    const [finding] = (await findings(text, { keepaliveConnections: 64 })).filter((f) => f.ruleId === 'upstream-keepalive');
     expect(finding?.message).toContain('"keepalive 64;"');
-    expect(applyEdits(text, finding!.fix!.edits)).toBe('upstream app {\n  server 127.0.0.1:3000;\n  keepalive 64;\n}\n');
+    expect(applyEdits(text, finding!.fix!.edits)).toContain('upstream app {\n  server 127.0.0.1:3000;\n  keepalive 64;\n}\n');
+  });
+
+  it('offers no fix for an upstream no checked pass uses, and says why', async () => {
+    const [finding] = await findings('upstream app {\n  server 127.0.0.1:3000;\n}\n');
+    expect(finding?.fix).toBeUndefined();
+    expect(finding?.fixable).toBeUndefined();
+    expect(finding?.withheld).toBe('no pass in the checked files uses it (check them together)');
+    // What its passes need is named all the same, for both protocols.
+    expect(finding?.detail).toContain('proxy_http_version 1.1');
+    expect(finding?.detail).toContain('fastcgi_keep_conn on');
   });
 
   it("reports Dokku's opt-in as information, at the upstream's name", async () => {

@@ -22,7 +22,9 @@ export function keepalivePasses(workspace: Workspace, name: PassDirectiveName, o
   return passes(workspace).filter((pass) => pass.name === name && usesKeepalive(pass, options));
 }
 
-export function upstreamLabel(pass: Pass): string {
+/** `upstream "app"`, or `Upstream "app"` to start a sentence. */
+export function upstreamLabel(pass: Pass, capital = false): string {
   const upstream = pass.resolution.kind === 'upstream' ? pass.resolution.upstreams[0] : undefined;
-  return upstream ? `upstream "${upstream.name}"` : 'the upstream';
+  const label = upstream ? `upstream "${upstream.name}"` : 'the upstream';
+  return capital ? label.charAt(0).toUpperCase() + label.slice(1) : label;
 }

@@ -22,3 +22,4 @@ export function quoted(directive: Directive): string {
   return `"${[directive.name, ...directive.args.map((argument) => argument.raw)].join(' ')}"`;
 }
 
+

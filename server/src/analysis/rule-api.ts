@@ -29,6 +29,8 @@ export interface RuleState {
   withheld?: string;
   /** No fix is offered here and the analysis alone knows it (a shared snippet that is not rewritten, ...). */
   noFix?: true;
+  /** The fix changes what strangers or the upstream see (util/types.ts FixSafety): decided here, not when built. */
+  unsafeFix?: true;
 }
 
 /** A one-line headline (what is wrong and what to do), and optionally the details behind it. */

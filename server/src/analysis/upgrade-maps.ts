@@ -8,10 +8,12 @@
 //   httpScopeOf(scope)           the http level a scope sits in
 //   effectiveMaps(http)          variable -> the map defining it last at that http level (map variables are
 //                                changeable: a later map of the same variable silently wins http-wide)
+//   closingMapsOf(scope)         the maps whose `'' close` arm is the Connection header sent from `scope`
 //
 // Variable names are compared lower-cased: nginx lower-cases them when it registers and looks them up.
 import { statementsNamed, type Scope } from './scopes.js';
 import { hasTemplateAction } from './template-text.js';
+import { effectiveProxyHeaders } from './inheritance.js';
 import type { Argument, Directive } from '../model/types.js';
 
 export interface MapEntry {
@@ -115,4 +117,37 @@ export function effectiveMaps(http: Scope): ReadonlyMap<string, MapReading> {
     mapsByLevel.set(http, maps);
   }
   return maps;
+}
+
+/** `$name` or `${name}`: a header value that is exactly one variable. */
+const HEADER_VARIABLE = /^\$(?:([A-Za-z0-9_]+)|\{([A-Za-z0-9_]+)\})$/;
+
+/** The map variables the effective Connection header(s) at `scope` name, lower-cased, without `$`. */
+function connectionVariables(scope: Scope): string[] {
+  const header = effectiveProxyHeaders(scope).get('connection');
+  const names: string[] = [];
+  for (const directive of header?.directives ?? []) {
+    const value = directive.args[1];
+    const match = value && !value.templated ? HEADER_VARIABLE.exec(value.value) : null;
+    if (match) names.push((match[1] ?? match[2]!).toLowerCase());
+  }
+  return names;
+}
+
+/**
+ * The maps whose `''` arm sends `close` and whose variable is the Connection header sent from `scope`: every ordinary
+ * request there asks the upstream to close. connection-map-close reports them; the upstream-keepalive fix corrects
+ * them with the keepalive it adds, so that its fix does not bring the other finding out.
+ */
+export function closingMapsOf(scope: Scope): Array<{ reading: MapReading; arm: MapEntry }> {
+  const http = httpScopeOf(scope);
+  if (!http) return [];
+  const maps = effectiveMaps(http);
+  const closing: Array<{ reading: MapReading; arm: MapEntry }> = [];
+  for (const variable of connectionVariables(scope)) {
+    const reading = maps.get(variable);
+    const arm = reading && emptyArm(reading);
+    if (reading && arm && isCloseArm(arm)) closing.push({ reading, arm });
+  }
+  return closing;
 }

@@ -49,11 +49,18 @@ function runRule(rule: Rule, severity: Severity, context: RuleContext, crashFile
 }
 
 function findingOf(rule: Rule, state: RuleState, severity: Severity, context: RuleContext): Finding {
-  const { headline } = rule.message(state, context);
-  const message = state.withheld === undefined ? headline : `${headline}; no fix offered: ${state.withheld}`;
-  const finding: Finding = { ruleId: rule.meta.id, severity: state.severity ?? severity, message, file: state.file, span: state.span };
+  const { headline, detail } = rule.message(state, context);
+  const finding: Finding = { ruleId: rule.meta.id, severity: state.severity ?? severity, message: headline, file: state.file, span: state.span };
+  if (detail !== undefined) finding.detail = detail;
+  if (state.withheld !== undefined) finding.withheld = state.withheld;
   const fix = rule.fix;
-  if (fix && state.withheld === undefined && !state.noFix) attachLazyFix(finding, () => buildFix(rule, fix, state, context));
+  if (!fix || state.withheld !== undefined || state.noFix) return finding;
+  if (state.unsafeFix) finding.unsafeFix = true;
+  attachLazyFix(finding, () => {
+    const built = buildFix(rule, fix, state, context);
+    // The state decided the safety (JSON and the editor read it without building): the fix carries the same.
+    return built && state.unsafeFix ? { ...built, safety: 'unsafe' } : built;
+  });
   return finding;
 }
 

@@ -13,6 +13,7 @@ import type { FileHost, PathMapping } from '../util/types.js';
 import { DEFAULT_INCLUDE_LIMITS } from './expand.js';
 import { globBase, isUnder, type ReadScope } from './read-scope.js';
 import type { Argument, ContextName, Directive } from './types.js';
+import { shortened } from '../util/shortened.js';
 
 export interface IncludeSearch {
   host: FileHost;
@@ -32,7 +33,8 @@ export interface IncludeResolution {
   /** Absolute paths in the order nginx reads them (a glob matching nothing gives none, as nginx accepts). */
   paths: string[];
   /** Why the include, or part of what it matches, is not followed. */
-  problem?: { kind: 'missing' | 'outside' | 'limit'; message: string };
+  /** `message` is a headline under 100 characters; `detail` the particulars (full paths, where it looked). */
+  problem?: { kind: 'missing' | 'outside' | 'limit'; message: string; detail?: string };
 }
 
 /** The path argument of an include we can follow; undefined for templated or `$`-variable paths, or bad arity. */
@@ -127,26 +129,40 @@ function suggestedMapping(includePath: string): string {
   return base === includePath ? path.posix.dirname(includePath) : base;
 }
 
-function outside(includePath: string, hint: string | undefined): IncludeResolution['problem'] {
-  const suffix = hint ? ` (${hint})` : '';
-  return { kind: 'outside', message: `include "${includePath}" is outside the checked paths and was not followed${suffix}` };
+/** Where the include leads, and what to do: a --path-map to suggest, or the mapping that led outside. */
+type OutsideHint = { suggest: string } | { mapped: string } | undefined;
+
+function outside(includePath: string, hint: OutsideHint): IncludeResolution['problem'] {
+  const shown = shortened(includePath, 32);
+  if (hint && 'suggest' in hint) {
+    return {
+      kind: 'outside',
+      message: `include "${shown}" is outside the checked paths: map it with --path-map`,
+      detail: `Not followed. Check a copy of it with --path-map ${hint.suggest}=<dir>, <dir> holding the copy.`,
+    };
+  }
+  const detail = hint ? `It is mapped to ${hint.mapped}, which is not among the checked paths.` : undefined;
+  return { kind: 'outside', message: `include "${shown}" leads outside the checked paths: not followed`, detail };
 }
 
 function escapedLink(includePath: string, link: string): IncludeResolution['problem'] {
   return {
     kind: 'outside',
-    message: `include "${includePath}" matches ${link}, a link outside the checked paths, which was not followed`,
+    message: `include "${shortened(includePath, 32)}" matches a link outside the checked paths: not followed`,
+    detail: `The link: ${link}.`,
   };
 }
 
 function missing(includePath: string, looked: string): IncludeResolution {
-  return { paths: [], problem: { kind: 'missing', message: `include file "${includePath}" not found (${looked})` } };
+  const message = `include file "${shortened(includePath, 36)}" not found: fix the path or use --path-map`;
+  return { paths: [], problem: { kind: 'missing', message, detail: `Looked ${looked}.` } };
 }
 
 function globCut(includePath: string): IncludeResolution['problem'] {
   return {
     kind: 'limit',
-    message: `include "${includePath}" reaches more than ${MAX_GLOB_DIRECTORIES} directories; the glob stopped there and the files below the others are not followed`,
+    message: `include "${shortened(includePath, 32)}" reaches over ${MAX_GLOB_DIRECTORIES} directories: the rest is not followed`,
+    detail: 'The glob stopped there; the files below the other directories are not checked.',
   };
 }
 
@@ -167,7 +183,7 @@ function resolveAbsolute(includePath: string, search: IncludeSearch): IncludeRes
   const expansion = expandConfined(mapped ?? normalized, search);
   if (expansion.kind === 'outside') {
     if (isWellKnownNginxFile(includePath)) return { paths: [] };
-    const hint = mapped ? `mapped to ${mapped}` : `map it with --path-map ${suggestedMapping(normalized)}=<dir>`;
+    const hint = mapped ? { mapped } : { suggest: suggestedMapping(normalized) };
     return { paths: [], problem: outside(includePath, hint) };
   }
   if (foundAnything(expansion)) return found(includePath, expansion);
@@ -187,7 +203,7 @@ function resolveRelative(includePath: string, search: IncludeSearch): IncludeRes
   if (hasGlobMagic(includePath)) return { paths: [] };
   const first = search.prefixes[0] ?? '.';
   const last = search.prefixes.at(-1) ?? first;
-  return missing(includePath, last === first ? `looked in ${first}` : `looked in ${first} and its parents up to ${last}`);
+  return missing(includePath, last === first ? `in ${first}` : `in ${first} and its parents up to ${last}`);
 }
 
 export function resolveInclude(includePath: string, search: IncludeSearch): IncludeResolution {

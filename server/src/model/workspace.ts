@@ -4,6 +4,7 @@ import type { ConfigFile, ContextName, Directive, ModelCache } from './types.js'
 import { VIRTUAL_READ_SCOPE } from './virtual-host.js';
 import { inferRootContext, rootContextOf, type ContextBasis } from './context.js';
 import path from 'node:path';
+import { shortened } from '../util/shortened.js';
 import { DEFAULT_INCLUDE_LIMITS, expandRoot, type ExpansionScope, type IncludeLimits } from './expand.js';
 import { FileLoader, type ParserLike } from './file-loader.js';
 import { includePrefixes, includeTarget, resolveInclude, type IncludeResolution, type IncludeSearch } from './includes.js';
@@ -30,7 +31,10 @@ export interface IncludeProblem {
   directive: Directive;
   /** The include's path argument (the directive when it has none). */
   span: Span;
+  /** A headline under 100 characters. */
   message: string;
+  /** The particulars: full paths, where it looked, what to map. */
+  detail?: string;
   kind: IncludeProblemKind;
 }
 
@@ -73,13 +77,16 @@ interface RootExpansion {
   reached: Set<ConfigFile>;
 }
 
-function problemAt(include: Directive, kind: IncludeProblemKind, message: string): IncludeProblem {
-  return { file: include.file, directive: include, span: include.args[0]?.span ?? include.span, message, kind };
+function problemAt(include: Directive, kind: IncludeProblemKind, message: string, detail?: string): IncludeProblem {
+  const problem: IncludeProblem = { file: include.file, directive: include, span: include.args[0]?.span ?? include.span, message, kind };
+  if (detail !== undefined) problem.detail = detail;
+  return problem;
 }
 
 function cycleMessage(include: Directive, target: ConfigFile): string {
-  if (target === include.file) return `include cycle: ${target.path} includes itself`;
-  return `include cycle: ${target.path} is already being included`;
+  const name = shortened(path.basename(target.path), 40);
+  if (target === include.file) return `include cycle: ${name} includes itself; remove this include`;
+  return `include cycle: ${name} is already being included; remove this include`;
 }
 
 class WorkspaceBuilder {
@@ -131,10 +138,12 @@ class WorkspaceBuilder {
         },
         cut: (include, kind, target) => {
           if (kind === 'cycle') {
-            problems.push(problemAt(include, 'cycle', cycleMessage(include, target)));
+            problems.push(problemAt(include, 'cycle', cycleMessage(include, target), `The file: ${target.path}.`));
           } else if (!limitReported) {
             limitReported = true;
-            problems.push(problemAt(include, 'limit', `include limit reached; ${target.path} and later includes are not followed`));
+            problems.push(
+              problemAt(include, 'limit', 'include limit reached: this and later includes are not followed', `The first not followed: ${target.path}.`),
+            );
           }
         },
       },
@@ -151,12 +160,13 @@ class WorkspaceBuilder {
     const target = includeTarget(include);
     if (!target) return [];
     const resolution = resolveInclude(target.value);
-    if (resolution.problem) problems.push(problemAt(include, resolution.problem.kind, resolution.problem.message));
+    const problem = resolution.problem;
+    if (problem) problems.push(problemAt(include, problem.kind, problem.message, problem.detail));
     const files: ConfigFile[] = [];
     for (const filePath of resolution.paths) {
       const file = this.loader.load(filePath);
       if (file) files.push(file);
-      else problems.push(problemAt(include, 'missing', `include file "${filePath}" cannot be read`));
+      else problems.push(problemAt(include, 'missing', `include file "${shortened(path.basename(filePath), 48)}" cannot be read`, `The file: ${filePath}.`));
     }
     return files;
   }

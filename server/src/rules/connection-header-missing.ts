@@ -23,14 +23,17 @@ function cause(state: Reported): string {
   return `${source}, and before nginx 1.29.7 nginx then sends "Connection: close"`;
 }
 
+/** What to do, short enough for the headline. */
 function remedy(state: Reported): string {
-  const upgrade = forwardsUpgrade(effectiveHeaderSet(state.definition));
-  if (upgrade) return 'set "proxy_set_header Connection $connection_upgrade;" with a map whose \'\' arm is empty, so WebSocket upgrades keep working';
-  if (state.kind === 'close') return 'clear it: "proxy_set_header Connection "";"';
-  return state.definition
-    ? 'add "proxy_set_header Connection "";" where those headers are set'
-    : 'add "proxy_set_header Connection "";"';
+  if (forwardsUpgrade(effectiveHeaderSet(state.definition))) return "use an upgrade map with '' ''";
+  return 'set proxy_set_header Connection ""';
 }
+
+const WHERE = ' Add it where the headers in effect are set: a level that sets any proxy_set_header replaces them all.';
+
+const WEBSOCKET =
+  " The headers forward Upgrade (WebSocket), so Connection must still say upgrade when the client asks: " +
+  "\"proxy_set_header Connection $connection_upgrade;\" with map $http_upgrade $connection_upgrade { default upgrade; '' ''; }.";
 
 export interface ConnectionHeaderMissingState extends RuleState {
   pass: Pass;
@@ -55,10 +58,12 @@ export const connectionHeaderMissingRule: Rule<ConnectionHeaderMissingState> = {
     return states;
   },
   message({ pass, connection }) {
+    const upgrade = forwardsUpgrade(effectiveHeaderSet(connection.definition)) ? WEBSOCKET : '';
     return {
-      headline:
-        `proxy_pass to ${upstreamLabel(pass)}, which has keepalive, sends "Connection: close": ${cause(connection)}; ` +
-        `the upstream closes the connection after every response and none is reused (${remedy(connection)})`,
+      headline: `proxy_pass sends "Connection: close" to a keepalive upstream: ${remedy(connection)}`,
+      detail:
+        `${upstreamLabel(pass, true)} has keepalive, but ${cause(connection)}. The upstream then closes the connection after every ` +
+        `response and none is reused.${connection.definition ? WHERE : ''}${upgrade}`,
     };
   },
   fix({ pass }, { workspace, options }) {

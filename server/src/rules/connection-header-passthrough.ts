@@ -19,7 +19,7 @@ import { headerKey } from '../analysis/inheritance.js';
 import { ensureUpgradeMap, upgradeMapRefusal } from '../fixes/connection-map.js';
 import { NoFix } from '../fixes/placement.js';
 import type { Argument, Directive } from '../model/types.js';
-import type { Rule, RuleState } from '../analysis/rule-api.js';
+import type { Rule, RuleMessage, RuleState } from '../analysis/rule-api.js';
 
 const PASSTHROUGH = /^\$(http_connection|\{http_connection\})$/i;
 
@@ -38,11 +38,14 @@ export interface ConnectionHeaderPassthroughState extends RuleState {
   scopes: Scope[];
 }
 
-const MESSAGE =
-  "Connection is set to the client's own Connection header ($http_connection): a client sending " +
-  '"close" (one that turns keep-alive off, as many load balancers and scripts do) makes the upstream close the ' +
-  'connection nginx would reuse; ' +
-  "use an upgrade map instead (map $http_upgrade $connection_upgrade { default upgrade; '' ''; })";
+const MESSAGE: RuleMessage = {
+  headline: "Connection $http_connection passes clients' \"close\" upstream: use an upgrade map with '' ''",
+  detail:
+    'A client sending "Connection: close" (every HTTP/1.0 client, many load balancers, health checks and scripts) ' +
+    'makes the upstream close the connection nginx would reuse. ' +
+    "map $http_upgrade $connection_upgrade { default upgrade; '' ''; } with \"proxy_set_header Connection " +
+    '$connection_upgrade;" keeps WebSocket upgrades working and sends no Connection header otherwise.',
+};
 
 /**
  * Whether any scope (an includer of the line's file) can take the map; if none, the first reason one gives, or no
@@ -88,7 +91,7 @@ export const connectionHeaderPassthroughRule: Rule<ConnectionHeaderPassthroughSt
     return states;
   },
   message() {
-    return { headline: MESSAGE };
+    return MESSAGE;
   },
   fix({ directive, value, scopes }, { workspace, options }) {
     for (const scope of scopes) {

@@ -13,15 +13,13 @@
 //
 // Fix: the `''` arm's value becomes `''` (in the quotes the key is written with).
 import { keepaliveState, hasKeepalive } from '../analysis/keepalive-state.js';
-import { effectiveProxyHeaders } from '../analysis/inheritance.js';
 import { passes, type Pass } from '../analysis/passes.js';
 import type { Directive } from '../model/types.js';
-import { effectiveMaps, emptyArm, httpScopeOf, isCloseArm, type MapEntry, type MapReading } from '../analysis/upgrade-maps.js';
+import { closingMapsOf, type MapEntry, type MapReading } from '../analysis/upgrade-maps.js';
 import { emptyArmFix } from '../fixes/connection-map.js';
 import type { Rule, RuleState } from '../analysis/rule-api.js';
+import { shortened } from '../util/shortened.js';
 import type { ResolvedOptions } from '../util/types.js';
-
-const VARIABLE = /^\$(?:([A-Za-z0-9_]+)|\{([A-Za-z0-9_]+)\})$/;
 
 interface Use {
   reading: MapReading;
@@ -35,30 +33,10 @@ function keepaliveUpstream(pass: Pass, options: ResolvedOptions): string | undef
   return pass.resolution.upstreams.find((upstream) => hasKeepalive(keepaliveState(upstream, options)))?.name;
 }
 
-/** The map variables the pass's effective Connection header(s) name, lower-cased, without `$`. */
-function connectionVariables(pass: Pass): string[] {
-  const header = effectiveProxyHeaders(pass.scope).get('connection');
-  const names: string[] = [];
-  for (const directive of header?.directives ?? []) {
-    const value = directive.args[1];
-    const match = value && !value.templated ? VARIABLE.exec(value.value) : null;
-    if (match) names.push((match[1] ?? match[2]!).toLowerCase());
-  }
-  return names;
-}
-
 function closingUses(pass: Pass, options: ResolvedOptions): Use[] {
   const upstream = keepaliveUpstream(pass, options);
-  const http = upstream === undefined ? undefined : httpScopeOf(pass.scope);
-  if (upstream === undefined || !http) return [];
-  const maps = effectiveMaps(http);
-  const uses: Use[] = [];
-  for (const variable of connectionVariables(pass)) {
-    const reading = maps.get(variable);
-    const arm = reading && emptyArm(reading);
-    if (reading && arm && isCloseArm(arm)) uses.push({ reading, arm, pass, upstream });
-  }
-  return uses;
+  if (upstream === undefined) return [];
+  return closingMapsOf(pass.scope).map(({ reading, arm }) => ({ reading, arm, pass, upstream }));
 }
 
 /** One `'' close` arm, with the first use that makes it matter (its message) and every pass it closes. */
@@ -93,12 +71,13 @@ export const connectionMapCloseRule: Rule<ConnectionMapCloseState> = {
     return [...byArm.values()];
   },
   message({ use }) {
-    const variable = `$${use.reading.variable}`;
+    const variable = `$${shortened(use.reading.variable, 24)}`;
     return {
-      headline:
-        `the '' arm of map ${use.reading.directive.args[0]!.raw} ${variable} sends "Connection: close" for every request ` +
-        `without an Upgrade header, and ${variable} is the Connection header of proxy_pass to keepalive upstream ` +
-        `"${use.upstream}": the upstream closes each connection after one response (map '' to '' instead)`,
+      headline: `map ${variable} sends "Connection: close" on ordinary requests: map '' to '' instead`,
+      detail:
+        `Its '' arm (requests without an Upgrade header) is "close", and ${variable} is the Connection header of ` +
+        `proxy_pass to keepalive upstream "${use.upstream}": the upstream closes each connection after one response. ` +
+        "'' '' sends no Connection header and still upgrades WebSocket requests.",
     };
   },
   fix({ use }) {

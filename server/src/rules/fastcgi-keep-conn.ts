@@ -39,9 +39,10 @@ export const fastcgiKeepConnRule: Rule<FastcgiKeepConnState> = {
   },
   message({ pass, keepConn }) {
     return {
-      headline:
-        `fastcgi_pass to ${upstreamLabel(pass)}, which has keepalive, does not keep its connection: ${cause(keepConn)}, so the ` +
-        'FastCGI server closes the connection after every response and none is reused (set "fastcgi_keep_conn on;")',
+      headline: 'fastcgi_pass closes each connection to a keepalive upstream: set "fastcgi_keep_conn on;"',
+      detail:
+        `${upstreamLabel(pass, true)} has keepalive, but ${cause(keepConn)}. Without it nginx asks the FastCGI server to close the ` +
+        'connection after each response (its default, in every nginx version), so none is reused.',
     };
   },
   fix({ pass }, { workspace, options }) {

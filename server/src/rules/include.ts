@@ -5,6 +5,7 @@ import type { Rule, RuleState } from '../analysis/rule-api.js';
 
 interface IncludeState extends RuleState {
   message: string;
+  detail: string | undefined;
 }
 
 export const includeRule: Rule<IncludeState> = {
@@ -22,7 +23,8 @@ export const includeRule: Rule<IncludeState> = {
       span: problem.span,
       severity: problem.kind === 'outside' ? ('info' as const) : undefined,
       message: problem.message,
+      detail: problem.detail,
     }));
   },
-  message: (state) => ({ headline: state.message }),
+  message: (state) => ({ headline: state.message, detail: state.detail }),
 };

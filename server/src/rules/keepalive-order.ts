@@ -1,7 +1,7 @@
-// `keepalive-order`: keepalive placed before ip_hash/hash/least_conn/random, which silently disables it before nginx
-// 1.29.7. Before 1.29.7 `keepalive` wraps the balancer installed so far; a balancer directive after it installs its
-// own peer initialisation over the wrapper, so connections are never cached (nginx -t only warns "load balancing
-// method redefined"). From 1.29.7 the order no longer matters, so the rule is silent for such targets.
+// `keepalive-order`: keepalive placed before ip_hash/hash/least_conn/random, which disables it before nginx 1.29.7.
+// Before 1.29.7 `keepalive` wraps the balancer installed so far; a balancer directive after it installs its own peer
+// initialisation over the wrapper, so connections are never cached (nginx -t only warns "load balancing method
+// redefined", easy to miss). From 1.29.7 the order no longer matters, so the rule is silent for such targets.
 //
 // Reported at the `keepalive` directive, once per keepalive followed (in nginx order, includes expanded) by a
 // balancer of the same upstream. A keepalive and a balancer in different branches of one template `{{ if }}` are
@@ -67,7 +67,7 @@ export interface KeepaliveOrderState extends RuleState {
 export const keepaliveOrderRule: Rule<KeepaliveOrderState> = {
   meta: {
     id: 'keepalive-order',
-    description: 'keepalive placed before ip_hash/hash/least_conn/random, which silently disables it before nginx 1.29.7.',
+    description: 'keepalive placed before ip_hash/hash/least_conn/random, which disables it before nginx 1.29.7.',
     defaultSeverity: 'warning',
     nginxVersions: '<1.29.7',
     fixable: true,
@@ -89,9 +89,11 @@ export const keepaliveOrderRule: Rule<KeepaliveOrderState> = {
   message({ upstream, balancers, last }) {
     const names = [...new Set(balancers.map((balancer) => balancer.name))].join('", "');
     return {
-      headline:
-        `"keepalive" comes before "${names}" in upstream "${upstream.name}": before nginx 1.29.7 a balancer ` +
-        `directive after keepalive replaces it, so no connection is ever reused (move keepalive after "${last.name}")`,
+      headline: `"${last.name}" after keepalive turns it off before nginx 1.29.7: move keepalive after it`,
+      detail:
+        `In upstream "${upstream.name}": before nginx 1.29.7, keepalive wraps the balancer installed so far; "${names}" written after it installs its own ` +
+        'and the connection cache is never used (nginx -t only warns "load balancing method redefined"). ' +
+        'From 1.29.7 the order does not matter.',
     };
   },
   fix({ upstream, keepalive, last }, { workspace }) {

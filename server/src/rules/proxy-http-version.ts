@@ -41,9 +41,10 @@ export const proxyHttpVersionRule: Rule<ProxyHttpVersionState> = {
   message({ pass, version }) {
     const cause = version.kind === 'explicit-1.0' ? explicitCause(version.definition) : DEFAULT_CAUSE;
     return {
-      headline:
-        `proxy_pass to ${upstreamLabel(pass)}, which has keepalive, speaks HTTP/1.0: ${cause}, so the upstream ` +
-        'closes the connection after every response and none is reused (set "proxy_http_version 1.1;")',
+      headline: 'proxy_pass speaks HTTP/1.0 to a keepalive upstream: set "proxy_http_version 1.1;"',
+      detail:
+        `${upstreamLabel(pass, true)} has keepalive, but ${cause}. Over HTTP/1.0 the upstream closes the connection after every ` +
+        'response, so none is ever reused.',
     };
   },
   fix({ pass }, { workspace, options }) {

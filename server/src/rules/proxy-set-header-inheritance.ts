@@ -9,6 +9,7 @@ import { copyDownEdits, droppedHeaders, type DroppedHeaders } from '../fixes/hea
 import { holdsPass } from '../fixes/pass-home.js';
 import { headerKey } from '../analysis/inheritance.js';
 import { levelLabel, writtenAt } from '../analysis/message-parts.js';
+import { listed, shortened } from '../util/shortened.js';
 import type { Rule, RuleState } from '../analysis/rule-api.js';
 import type { ResolvedOptions } from '../util/types.js';
 
@@ -46,14 +47,15 @@ export const proxySetHeaderInheritanceRule: Rule<ProxySetHeaderInheritanceState>
     return states;
   },
   message({ scope, drop }, { options }) {
-    const names = drop.dropped.map((header) => header.name).join(', ');
-    const one = drop.dropped.length === 1;
+    const names = drop.dropped.map((header) => header.name);
+    const one = names.length === 1;
     const source = drop.inherited.directives[0]!;
     return {
-      headline:
-        `this ${levelLabel(scope)} sets its own proxy_set_header, so nginx inherits none from ` +
-        `${levelLabel(drop.inherited.level)} (${writtenAt(source)}): ${names} ${one ? 'is' : 'are'} not sent to the ` +
-        `upstream${connectionNote(drop, options)} (repeat ${one ? 'it' : 'them'} in this block)`,
+      headline: `proxy_set_header here drops the inherited ${listed(names.map((name) => shortened(name, 16)), 2)}: repeat ${one ? 'it' : 'them'} here`,
+      detail:
+        `This ${levelLabel(scope)} sets its own proxy_set_header, so nginx inherits none from ${levelLabel(drop.inherited.level)} ` +
+        `(${writtenAt(source)}): ${names.join(', ')} ${one ? 'is' : 'are'} not sent to the upstream` +
+        `${connectionNote(drop, options)}.`,
     };
   },
   fix({ drop }) {

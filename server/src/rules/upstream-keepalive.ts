@@ -17,9 +17,11 @@
 // - `keepalive 0` (>= 1.29.7): the 0 becomes N;
 // - the Dokku opt-in in a sigil: made default-on, `keepalive {{ $.PROXY_KEEPALIVE | default "N" }};`
 //   (template-opt-in.ts); other guarded shapes get no fix;
-// - none either where `keepalive` may not be inserted (fixes/placement.ts): the message then says why;
+// - none either where `keepalive` may not be inserted (fixes/placement.ts), nor when no pass in the checked files
+//   uses the upstream (keepalive alone would not make its passes reuse anything): the finding says why;
 // - plus, in every case, what each user needs to reuse the connections: HTTP/1.1 and a cleared Connection for
-//   proxy_pass, `fastcgi_keep_conn on` for fastcgi_pass (upstream-users.ts), so the fix leaves no new finding.
+//   proxy_pass, `fastcgi_keep_conn on` for fastcgi_pass (upstream-users.ts), and the `'' ''` arm for a map whose
+//   `'' close` is a user's Connection header, so the fix leaves no new finding. Its title names those places.
 import { keepaliveState, type KeepaliveState } from '../analysis/keepalive-state.js';
 import { usersOf, type Pass } from '../analysis/passes.js';
 import { replaceSpan } from '../fixes/edits.js';
@@ -35,7 +37,12 @@ import { formatControl } from '../model/template-guards.js';
 import { refusal } from '../fixes/placement.js';
 import { insertAfterMembers } from '../fixes/upstream-members.js';
 import { upstreamUsersEdits } from '../fixes/upstream-users.js';
-import type { Rule, RuleState } from '../analysis/rule-api.js';
+import { clearConnectionEdits, http11Edits } from '../fixes/proxy-reuse.js';
+import { keepConnEdits } from '../fixes/keep-conn.js';
+import { emptyArmFix } from '../fixes/connection-map.js';
+import { closingMapsOf } from '../analysis/upgrade-maps.js';
+import type { Rule, RuleMessage, RuleState } from '../analysis/rule-api.js';
+import { shortened } from '../util/shortened.js';
 
 const NO_KEEPALIVE_PROTOCOLS = new Set(['uwsgi', 'scgi']);
 
@@ -50,7 +57,8 @@ function guardOf(state: Extract<KeepaliveState, { kind: 'guarded' }>, upstream: 
   return state.directives[0]!.guards.find((guard) => block.file !== state.directives[0]!.file || !block.guards.includes(guard));
 }
 
-function guardedMessage(state: Extract<KeepaliveState, { kind: 'guarded' }>, upstream: Upstream, count: number): string {
+/** The template setting or condition the keepalive waits for, in words: `$.PROXY_KEEPALIVE is set`. */
+function waitsFor(state: Extract<KeepaliveState, { kind: 'guarded' }>, upstream: Upstream): { condition: string; unless: string } {
   const guard = guardOf(state, upstream);
   const pipeline = guard?.control.pipeline ?? '';
   const condition = !guard
@@ -60,25 +68,52 @@ function guardedMessage(state: Extract<KeepaliveState, { kind: 'guarded' }>, ups
       : formatControl(guard.control, pipeline);
   // `$.PROXY_KEEPALIVE` (Go) or `nginx_keepalive` (Jinja) reads as the setting's name; anything else is described.
   const setting = guard && !guard.inElse ? settingName(guard.control) : undefined;
-  const unless = setting ? `${setting} is set` : 'the template renders it';
-  const optIn = state.directives.length === 1 && defaultOnEdits(state.directives[0]!, upstream.directive, count);
-  const suggestion =
-    optIn && guard
-      ? `keepalive ${defaultOnText(guard.control, count)};`
-      : `e.g. "keepalive ${count};" where the template renders no other`;
-  return (
-    `upstream "${upstream.name}" has keepalive only under ${condition}: keepalive is off unless ${unless}, and ` +
-    `without it nginx opens a new connection for every request (make it default-on: ${suggestion})`
-  );
+  return { condition, unless: setting ? `${setting} is set` : 'the template renders it' };
 }
 
-function message(state: KeepaliveState, upstream: Upstream, count: number): string {
-  const name = `upstream "${upstream.name}"`;
-  if (state.kind === 'guarded') return guardedMessage(state, upstream, count);
-  if (state.kind === 'zero') {
-    return `${name} has "keepalive 0", which disables its connection cache: nginx opens a new connection for every request (use "keepalive ${count};")`;
+function guardedSuggestion(state: Extract<KeepaliveState, { kind: 'guarded' }>, upstream: Upstream, count: number): string {
+  const guard = guardOf(state, upstream);
+  const optIn = state.directives.length === 1 && defaultOnEdits(state.directives[0]!, upstream.directive, count);
+  return optIn && guard ? `"keepalive ${defaultOnText(guard.control, count)};"` : `"keepalive ${count};" where the template renders no other`;
+}
+
+/** What the passes using the upstream need besides its keepalive, by protocol; said also when none is seen. */
+function passNeeds(users: readonly Pass[]): string {
+  const protocols = new Set(users.map((pass) => pass.protocol));
+  const needs: string[] = [];
+  if (users.length === 0 || protocols.has('http')) {
+    needs.push('proxy_pass needs "proxy_http_version 1.1;" and "proxy_set_header Connection "";" (before nginx 1.29.7)');
   }
-  return `${name} has no keepalive: nginx opens a new connection for every request (add "keepalive ${count};")`;
+  if (users.length === 0 || protocols.has('fastcgi')) needs.push('fastcgi_pass needs "fastcgi_keep_conn on;"');
+  const seen = users.length === 0 ? 'No pass in the checked files uses it; wherever it is used, ' : 'Besides keepalive, ';
+  return `${seen}${needs.join(', and ')}. The fix adds what the passes it sees lack.`;
+}
+
+const WHY_NONE =
+  'Without keepalive the upstream has no connection cache (before nginx 1.29.7): every request opens a TCP (and TLS) ' +
+  'connection and closes it, and under load the closed ones pile up in TIME_WAIT until local ports run out.';
+
+function message(state: UpstreamKeepaliveState, count: number): RuleMessage {
+  // The finding sits on the upstream's name: the headline need not repeat it (a templated name can be long).
+  const { keepalive, upstream, users } = state;
+  const name = `Upstream "${upstream.name}"`;
+  const fastcgi = users.some((pass) => pass.protocol === 'fastcgi') ? ' and "fastcgi_keep_conn on;"' : '';
+  if (keepalive.kind === 'guarded') {
+    const { condition, unless } = waitsFor(keepalive, upstream);
+    return {
+      headline: `upstream keeps connections only if ${shortened(unless, 36)}: make keepalive default-on`,
+      detail:
+        `${name} has its keepalive under ${condition}, so it is off unless ${unless}. ${WHY_NONE} ` +
+        `Make it default-on: ${guardedSuggestion(keepalive, upstream, count)}. ${passNeeds(users)}`,
+    };
+  }
+  if (keepalive.kind === 'zero') {
+    return {
+      headline: `"keepalive 0" turns this upstream's connection cache off: use "keepalive ${count};"`,
+      detail: `${name}: from nginx 1.29.7 "keepalive 0" disables the cache an upstream{} otherwise has. ${WHY_NONE} ${passNeeds(users)}`,
+    };
+  }
+  return { headline: `upstream has no keepalive: add "keepalive ${count};"${fastcgi}`, detail: `${name}: ${WHY_NONE} ${passNeeds(users)}` };
 }
 
 /** What the rule found at one upstream: its keepalive state and the passes that use it (stream ones left out). */
@@ -97,14 +132,39 @@ function keepaliveEdits(workspace: Workspace, upstream: Upstream, state: Upstrea
   return insert && [insert];
 }
 
-/** A new `keepalive` is a question of placement: every place the block is included must take it. */
-function withheld(upstream: Upstream, state: UpstreamKeepaliveState['keepalive']): string | undefined {
+/**
+ * Why the fix cannot be complete. A new `keepalive` is a question of placement: every place the block is included
+ * must take it. And keepalive alone does not make a pass reuse connections (HTTP/1.0, `Connection: close`, no
+ * fastcgi_keep_conn): with no pass in sight, nothing says the rest would follow.
+ */
+function withheld(upstream: Upstream, state: UpstreamKeepaliveState['keepalive'], users: readonly Pass[]): string | undefined {
+  if (users.length === 0) return 'no pass in the checked files uses it (check them together)';
   if (state.kind !== 'none') return undefined;
   for (const body of upstream.bodies) {
     const refused = refusal(body, 'keepalive');
     if (refused) return refused.why;
   }
   return undefined;
+}
+
+/** `, and HTTP/1.1 for 2 passes`: what the fix changes besides the upstream, so its title names every place. */
+function usersPart(workspace: Workspace, users: readonly Pass[], options: ResolvedOptions): string {
+  const count = (predicate: (pass: Pass) => boolean) => new Set(users.filter(predicate).map((pass) => pass.scope)).size;
+  const http11 = count((pass) => http11Edits(workspace, pass, options).length > 0);
+  const connection = count((pass) => clearConnectionEdits(workspace, pass, options).length > 0 || closingMapsOf(pass.scope).length > 0);
+  const keepConn = count((pass) => keepConnEdits(workspace, pass, options).length > 0);
+  const places = (n: number) => `${n} location${n === 1 ? '' : 's'}`;
+  const parts = [
+    http11 > 0 ? `HTTP/1.1 in ${places(http11)}` : '',
+    connection > 0 ? `no Connection: close in ${places(connection)}` : '',
+    keepConn > 0 ? `fastcgi_keep_conn on in ${places(keepConn)}` : '',
+  ].filter((part) => part !== '');
+  return parts.length === 0 ? '' : `, with ${parts.join(', ')}`;
+}
+
+/** The `'' close` arms of the maps its proxy users send as Connection: they would close every kept connection. */
+function closingArmEdits(users: readonly Pass[]): TextEdit[] {
+  return users.flatMap((pass) => closingMapsOf(pass.scope).flatMap(({ arm }) => emptyArmFix(arm) ?? []));
 }
 
 function reportable(state: KeepaliveState, options: ResolvedOptions): state is UpstreamKeepaliveState['keepalive'] {
@@ -134,7 +194,7 @@ export const upstreamKeepaliveRule: Rule<UpstreamKeepaliveState> = {
         file: upstream.directive.file.path,
         span: upstream.directive.args[0]!.span,
         severity: keepalive.kind === 'guarded' ? 'info' : undefined,
-        withheld: withheld(upstream, keepalive),
+        withheld: withheld(upstream, keepalive, users),
         upstream,
         keepalive,
         users,
@@ -143,7 +203,7 @@ export const upstreamKeepaliveRule: Rule<UpstreamKeepaliveState> = {
     return states;
   },
   message(state, { options }) {
-    return { headline: message(state.keepalive, state.upstream, options.keepaliveConnections) };
+    return message(state, options.keepaliveConnections);
   },
   fix({ upstream, keepalive, users }, { workspace, options }) {
     const count = options.keepaliveConnections;
@@ -151,8 +211,8 @@ export const upstreamKeepaliveRule: Rule<UpstreamKeepaliveState> = {
       // Inside the try too: an upstream whose block is not closed (a file with a syntax error) has nowhere to insert.
       const own = keepaliveEdits(workspace, upstream, keepalive, count);
       if (!own) return undefined;
-      const edits = mergeEdits([...own, ...upstreamUsersEdits(workspace, users, options)]);
-      return { title: `Keep up to ${count} idle connections to upstream "${upstream.name}"`, edits };
+      const edits = mergeEdits([...own, ...upstreamUsersEdits(workspace, users, options), ...closingArmEdits(users)]);
+      return { title: `Keep ${count} idle connections to upstream "${shortened(upstream.name)}"${usersPart(workspace, users, options)}`, edits };
     } catch {
       // The users' edits collide with the keepalive edit (both in one line of a one-line config), or there is no
       // closed block to insert into: offer nothing rather than a fix with no defined result.

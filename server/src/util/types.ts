@@ -25,22 +25,38 @@ export interface TextEdit {
   newText: string;
 }
 
+/**
+ * ruff's model: a safe fix keeps what strangers and the upstream see (it only makes nginx reuse connections); an
+ * unsafe one changes it (headers sent to another origin, DNS resolved at start-up instead of at run time). `--fix`
+ * applies safe fixes, `--unsafe-fixes` the rest too; the editor offers unsafe ones as non-preferred actions.
+ */
+export type FixSafety = 'safe' | 'unsafe';
+
 export interface Fix {
   title: string;
   edits: TextEdit[];
+  /** Absent means safe. */
+  safety?: FixSafety;
 }
 
 export interface Finding {
   ruleId: string;
   severity: Severity;
+  /** The one-line headline: what is wrong and what to do (under 100 characters). */
   message: string;
+  /** The why and the particulars: `--verbose`, the LSP diagnostic's related information, SARIF. */
+  detail?: string;
   file: string;
   span: Span;
+  /** Why no fix is offered, when the rule knows (an include it could not read, a file of unknown context). */
+  withheld?: string;
   /**
    * The rule offers a fix (cheap: no edit is built to know it). JSON's fixable counts and the language server's
    * "fix all" read this.
    */
   fixable?: true;
+  /** The offered fix is unsafe (known without building it): only `--unsafe-fixes` applies it. */
+  unsafeFix?: true;
   /**
    * The fix's edits. On a rule's finding this is built when first read (engine/lazy-fix.ts) and is not an own
    * enumerable property, so copying or serialising a finding never builds it; it may still be undefined when the
