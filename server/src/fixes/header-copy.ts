@@ -60,10 +60,17 @@ function copyable(directive: Directive, drop: DroppedHeaders): boolean {
   return directive.file === drop.anchor.file || !directive.args.some((argument) => argument.templated);
 }
 
-export function copyDownEdits(drop: DroppedHeaders): TextEdit[] {
+function copiesOf(drop: DroppedHeaders): Directive[] {
   const keys = new Set(drop.dropped.map((header) => headerKey(header.name)));
-  const copies = drop.inherited.directives.filter((d) => d.args[0] && keys.has(headerKey(d.args[0].value)));
-  if (!copies.every((directive) => copyable(directive, drop))) return [];
-  if (refusal(drop.own.level, 'proxy_set_header')) return [];
-  return [insertLineBefore(drop.anchor, copies.map(sourceLine).join('\n'))];
+  return drop.inherited.directives.filter((d) => d.args[0] && keys.has(headerKey(d.args[0].value)));
+}
+
+/** Whether copyDownEdits() has something to offer, decided without writing it (the rule asks in detect()). */
+export function canCopyDown(drop: DroppedHeaders): boolean {
+  return copiesOf(drop).every((directive) => copyable(directive, drop)) && !refusal(drop.own.level, 'proxy_set_header');
+}
+
+export function copyDownEdits(drop: DroppedHeaders): TextEdit[] {
+  if (!canCopyDown(drop)) return [];
+  return [insertLineBefore(drop.anchor, copiesOf(drop).map(sourceLine).join('\n'))];
 }

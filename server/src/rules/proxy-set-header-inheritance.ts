@@ -5,7 +5,7 @@
 // proxy_set_header. Fix: fixes/header-copy.ts copies the dropped headers down.
 import { allScopes, type Scope } from '../analysis/scopes.js';
 import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
-import { copyDownEdits, droppedHeaders, type DroppedHeaders } from '../fixes/header-copy.js';
+import { canCopyDown, copyDownEdits, droppedHeaders, type DroppedHeaders } from '../fixes/header-copy.js';
 import { holdsPass } from '../fixes/pass-home.js';
 import { headerKey } from '../analysis/inheritance.js';
 import { levelLabel, writtenAt } from '../analysis/message-parts.js';
@@ -42,7 +42,9 @@ export const proxySetHeaderInheritanceRule: Rule<ProxySetHeaderInheritanceState>
     for (const scope of allScopes(workspace)) {
       if (scope.context !== 'location' || !holdsPass(scope, 'proxy_pass')) continue;
       const drop = droppedHeaders(workspace, scope);
-      if (drop) states.push({ file: drop.anchor.file.path, span: drop.anchor.span, scope, drop });
+      // A guarded header or a level that may not take one: no copy is offered (canCopyDown).
+      const noFix = drop && !canCopyDown(drop) ? (true as const) : undefined;
+      if (drop) states.push({ file: drop.anchor.file.path, span: drop.anchor.span, noFix, scope, drop });
     }
     return states;
   },

@@ -132,6 +132,15 @@ function keepaliveEdits(workspace: Workspace, upstream: Upstream, state: Upstrea
   return insert && [insert];
 }
 
+/** keepaliveEdits() has an answer (an upstream whose block is not closed, in a file with a syntax error, has none). */
+function ownEditPossible(workspace: Workspace, upstream: Upstream, state: UpstreamKeepaliveState['keepalive'], count: number): boolean {
+  try {
+    return keepaliveEdits(workspace, upstream, state, count) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Why the fix cannot be complete. A new `keepalive` is a question of placement: every place the block is included
  * must take it. And keepalive alone does not make a pass reuse connections (HTTP/1.0, `Connection: close`, no
@@ -195,6 +204,8 @@ export const upstreamKeepaliveRule: Rule<UpstreamKeepaliveState> = {
         span: upstream.directive.args[0]!.span,
         severity: keepalive.kind === 'guarded' ? 'info' : undefined,
         withheld: withheld(upstream, keepalive, users),
+        // The upstream's own edit is one line, so it is built here to know there is one; the users' edits wait.
+        noFix: ownEditPossible(workspace, upstream, keepalive, options.keepaliveConnections) ? undefined : true,
         upstream,
         keepalive,
         users,
