@@ -20,12 +20,23 @@ describe('parsePassTarget', () => {
     expect(parsePassTarget(text)).toMatchObject({ ...expected, hasVariables: false, templated: false });
   });
 
-  it.each(['$scheme://$host', 'http://$backend', 'http://backend$request_uri', 'http://unix:$sock:/', 'http://b:$port'])(
+  it.each(['$scheme://$host', 'http://$backend', 'http://app_$env', 'http://app$1', 'http://unix:$sock:/', 'http://b:$port'])(
     'never guesses a target with variables: %s',
     (text) => {
       expect(parsePassTarget(text).hasVariables).toBe(true);
     },
   );
+
+  it.each([
+    ['http://storage:10000$request_uri', { host: 'storage', port: '10000', uri: '$request_uri' }],
+    ['http://backend$request_uri', { host: 'backend', port: undefined, uri: '$request_uri' }],
+    ['http://backend${uri}$is_args$args', { host: 'backend', port: undefined, uri: '${uri}$is_args$args' }],
+    ['https://fonts.gstatic.com/s/$font_file', { host: 'fonts.gstatic.com', port: undefined, uri: '/s/$font_file' }],
+    ['http://127.0.0.1:8080$1', { host: '127.0.0.1', port: '8080', uri: '$1' }],
+    ['http://unix:/run/app.sock:$request_uri', { host: undefined, socket: '/run/app.sock', uri: '$request_uri' }],
+  ])('starts the uri at a variable right after a literal host[:port]: %s', (text, expected) => {
+    expect(parsePassTarget(text)).toMatchObject({ ...expected, hasVariables: false, uriVariables: true, templated: false });
+  });
 
   it('keeps variables in the uri apart from the host', () => {
     expect(parsePassTarget('http://backend/$1$is_args$args')).toMatchObject({ host: 'backend', uri: '/$1$is_args$args', hasVariables: false });

@@ -36,6 +36,35 @@ describe('implicitTarget', () => {
   });
 });
 
+describe('implicitTarget: run-time targets', () => {
+  it.each([
+    ['http://storage:10000$request_uri', { address: 'storage:10000', uri: '$request_uri', runtime: true }],
+    ['https://fonts.gstatic.com/s/$font_file', { address: 'fonts.gstatic.com:443', uri: '/s/$font_file', runtime: true }],
+    ['http://127.0.0.1:8080$request_uri', { address: '127.0.0.1:8080', uri: '$request_uri', runtime: false }],
+    ['http://[::1]:8080/$uri', { address: '[::1]:8080', runtime: false }],
+    ['http://unix:/run/a.sock:$request_uri', { address: 'unix:/run/a.sock', uri: '$request_uri', runtime: false }],
+    ['http://storage:10000/x', { runtime: false }],
+  ])('%s', async (url, expected) => {
+    const { pass } = await firstPass(site(url));
+    expect(implicitTarget(pass)).toMatchObject(expected);
+  });
+
+  it('reuse only an upstream whose server keeps resolving, and write zone and resolve for a new one', async () => {
+    const plain = 'upstream files { server storage:10000; }\n';
+    const resolving = 'upstream files { zone files 64k; server storage:10000 resolve; }\n';
+    const a = await firstPass(site('http://storage:10000$request_uri', plain));
+    expect(reusableUpstream(a.workspace, a.pass, implicitTarget(a.pass)!)).toBeUndefined();
+    const b = await firstPass(site('http://storage:10000$request_uri', resolving));
+    expect(reusableUpstream(b.workspace, b.pass, implicitTarget(b.pass)!)?.name).toBe('files');
+    const text = site('http://storage:10000$request_uri');
+    const c = await firstPass(text);
+    const edit = insertUpstreamEdit(c.pass, 'up', implicitTarget(c.pass)!, 16, 'resolver 10.0.0.2;') as TextEdit;
+    expect(applyEdits(text, [edit]).startsWith(
+      'upstream up {\n    resolver 10.0.0.2;\n    zone up 64k;\n    server storage:10000 resolve;\n    keepalive 16;\n}\n',
+    )).toBe(true);
+  });
+});
+
 describe('upstreamName', () => {
   it('is backend_ + the address, with a suffix when taken', async () => {
     const { workspace, pass } = await firstPass(site('http://127.0.0.1:3000', 'upstream backend_127_0_0_1_3000 { server 10.0.0.1; }\n'));

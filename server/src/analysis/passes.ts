@@ -6,8 +6,13 @@
 //   usersOf(ws, upstream)    the passes whose resolution includes `upstream`, each with its protocol
 //
 // Resolution follows ngx_http_upstream_add: the host (without a port: nginx refuses a port on an upstream{} name)
-// equals an upstream name, case-insensitively. A `$variable` in the host is resolved at run time: nginx may or may
-// not land on an upstream{}, so it is `unresolved`, never guessed. Templated hosts match by their normalised text,
+// equals an upstream name, case-insensitively. A `$variable` in the host or port is resolved at run time: nginx may
+// or may not land on an upstream{}, so it is `unresolved`, never guessed. A `$variable` right after a literal
+// host[:port] starts the URI part (`http://storage:10000$request_uri`): the host stays literal, as it does for
+// `http://storage:10000/$uri`, and `uriVariables` says nginx builds the URL per request (then it looks the host up
+// among the upstream{} names at run time, and resolves it with `resolver` when none has it). After a port any
+// variable starts the URI (a port ends where its digits do); after a bare host only one whose value starts with `/`
+// or `?` does ($request_uri, $uri, $document_uri, $is_args): `http://app_$env` names a host built at run time. Templated hosts match by their normalised text,
 // as Dokku writes both sides: `proxy_pass http://{{ $.APP }}-{{ $upstream_port }};` and
 // `upstream {{ $.APP }}-{{ $upstream_port }} {`. Upstreams under the pass's own root are preferred; failing those,
 // any root's (site files checked separately share one http block on the server).
@@ -50,6 +55,11 @@ export interface PassTarget {
   socket: string | undefined;
   /** An nginx variable in the scheme, host, port or socket: which server is used is only known at run time. */
   hasVariables: boolean;
+  /**
+   * An nginx variable in the URI part only (host, port or socket literal): nginx builds the URL per request, so a
+   * host name is looked up among upstream{} names, else resolved with `resolver`, at run time.
+   */
+  uriVariables: boolean;
   /** A template action in the host or port. */
   templated: boolean;
 }
@@ -100,8 +110,31 @@ function socketTarget(text: string, scheme: string | undefined, rest: string): P
     uri,
     socket,
     hasVariables: hasNginxVariable(socket),
+    uriVariables: !hasNginxVariable(socket) && uri !== undefined && hasNginxVariable(uri),
     templated: hasTemplateAction(socket),
   };
+}
+
+/** Variables whose value starts with `/` or `?`: written right after a host, they cannot continue its name. */
+const URI_VARIABLES = new Set(['request_uri', 'uri', 'document_uri', 'is_args']);
+const VARIABLE_AT = /^\$(?:\{([A-Za-z0-9_]+)\}|([A-Za-z0-9_]+))/;
+
+/**
+ * Where the URI part starts in `rest` (after the scheme): the first `/`, or a `$variable` right after a literal
+ * host[:port] (see the header). -1 when there is no URI part.
+ */
+function uriStart(rest: string): number {
+  const slash = indexOutsideActions(rest, '/');
+  const dollar = indexOutsideActions(rest, '$');
+  if (dollar <= 0 || (slash !== -1 && slash < dollar)) return slash;
+  const hostPort = rest.slice(0, dollar);
+  if (hasTemplateAction(hostPort)) return slash;
+  const { host, port } = splitHostPort(hostPort);
+  if (host === '' || host.endsWith(':')) return slash;
+  const name = VARIABLE_AT.exec(rest.slice(dollar));
+  const variable = (name?.[1] ?? name?.[2])?.toLowerCase();
+  if (port !== undefined) return /^\d+$/.test(port) ? dollar : slash;
+  return variable !== undefined && URI_VARIABLES.has(variable) ? dollar : slash;
 }
 
 export function parsePassTarget(text: string): PassTarget {
@@ -110,22 +143,25 @@ export function parsePassTarget(text: string): PassTarget {
   if (!schemeMatch && separator > 0 && hasNginxVariable(text.slice(0, separator))) {
     // `$scheme://$host`: nothing about the target is static.
     const unknown = { host: undefined, port: undefined, uri: undefined, socket: undefined };
-    return { text, scheme: undefined, ...unknown, hasVariables: true, templated: hasTemplateAction(text) };
+    return { text, scheme: undefined, ...unknown, hasVariables: true, uriVariables: false, templated: hasTemplateAction(text) };
   }
   const scheme = schemeMatch?.[1]!.toLowerCase();
   const rest = schemeMatch ? text.slice(schemeMatch[0].length) : text;
   if (rest.startsWith('unix:')) return socketTarget(text, scheme, rest);
-  const slash = indexOutsideActions(rest, '/');
-  const hostPort = slash === -1 ? rest : rest.slice(0, slash);
+  const start = uriStart(rest);
+  const hostPort = start === -1 ? rest : rest.slice(0, start);
   const { host, port } = splitHostPort(hostPort);
+  const uri = start === -1 ? undefined : rest.slice(start);
+  const hasVariables = hasNginxVariable(hostPort);
   return {
     text,
     scheme,
     host: host === '' ? undefined : normaliseTemplateText(host),
     port: port === undefined || port === '' ? undefined : port,
-    uri: slash === -1 ? undefined : rest.slice(slash),
+    uri,
     socket: undefined,
-    hasVariables: hasNginxVariable(hostPort),
+    hasVariables,
+    uriVariables: !hasVariables && uri !== undefined && hasNginxVariable(uri),
     templated: hasTemplateAction(hostPort),
   };
 }

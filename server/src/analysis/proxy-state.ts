@@ -7,14 +7,17 @@
 //   connectionState(ws, scope, options)    ok | unknown | variable | unset | close (with the defining level)
 //   keepConnState(ws, scope)               ok | unknown | missing | explicit-off (with the defining level)
 //   forwardsUpgrade(headers)               the effective set passes the client's Upgrade header on (WebSocket)
+//   literalUpgrade(ws, scope)              the effective Connection header when it is the literal `upgrade`
+//   unknownCause(ws, scope, name)          why lookupDirective() says unknown: the include it could not read, or
+//                                          a syntax problem (for a finding's withheld reason)
 //   effectiveHeaderSet(found)              a found proxy_set_header set as lower-cased name -> ProxyHeader
 //
 // Unknown means "not knowable statically" (effective-lookup.ts): a template action in the value, a definition that
 // exists only when a template guard renders it (the level above applies otherwise), an include that may hide one.
 // Rules never report unknown states.
-import type { Argument } from '../model/types.js';
-import { effectiveProxyHeaders, type ProxyHeader } from './inheritance.js';
-import type { Scope } from './scopes.js';
+import type { Argument, Directive } from '../model/types.js';
+import { effectiveProxyHeaders, inheritanceChain, type ProxyHeader } from './inheritance.js';
+import { guardsWithin, statementsNamed, unfollowedIncludes, type Scope } from './scopes.js';
 import { hasModernKeepaliveDefaults } from './versions.js';
 import type { Workspace } from '../model/workspace.js';
 import type { ResolvedOptions } from '../util/types.js';
@@ -101,4 +104,50 @@ export function connectionState(workspace: Workspace, scope: Scope, options: Ver
 export function forwardsUpgrade(headers: ReadonlyMap<string, ProxyHeader>): boolean {
   const upgrade = headers.get('upgrade');
   return upgrade?.value?.variables.some((variable) => variable.name.toLowerCase() === 'http_upgrade') ?? false;
+}
+
+/**
+ * The effective Connection header when it is the literal `upgrade` (any case, quoted or not; one definition, none
+ * under a template guard): the WebSocket recipe without a map, which asks every request to upgrade.
+ */
+export function literalUpgrade(workspace: Workspace, scope: Scope): ProxyHeader | undefined {
+  const lookup = lookupDirective(workspace, scope, 'proxy_set_header');
+  if (lookup.kind !== 'found' || lookup.conditional) return undefined;
+  const header = effectiveHeaderSet(lookup).get('connection');
+  if (!header || header.directives.length !== 1 || guardsWithin(header.directive, header.level).length > 0) return undefined;
+  const value = header.value;
+  if (!value || value.templated || value.variables.length > 0) return undefined;
+  return value.value.trim().toLowerCase() === 'upgrade' ? header : undefined;
+}
+
+/** literalUpgrade() at `scope`, and whether its header set lacks an Upgrade header (a fix must add one). */
+export function literalUpgradeAt(workspace: Workspace, scope: Scope): { header: ProxyHeader; addsUpgrade: boolean } | undefined {
+  const header = literalUpgrade(workspace, scope);
+  if (!header) return undefined;
+  const set = lookupDirective(workspace, scope, 'proxy_set_header');
+  return { header, addsUpgrade: !effectiveHeaderSet(set.kind === 'found' ? set : undefined).has('upgrade') };
+}
+
+/** What hides a directive from lookupDirective(): an include it could not follow, or a syntax problem. */
+export type UnknownCause = { kind: 'include'; include: Directive; outside: boolean } | { kind: 'syntax' };
+
+/**
+ * Why lookupDirective(ws, scope, name) is `unknown`, for a finding's withheld reason: the first include on the way
+ * up that pulled in nothing it should have (a templated or variable path, a missing file, one outside the checked
+ * paths), else a syntax problem on a level. Undefined when the lookup is not unknown.
+ */
+export function unknownCause(workspace: Workspace, scope: Scope, name: string): UnknownCause | undefined {
+  if (lookupDirective(workspace, scope, name).kind !== 'unknown') return undefined;
+  const problems = new Map(workspace.includeProblems.map((problem) => [problem.directive, problem] as const));
+  for (const level of inheritanceChain(scope)) {
+    for (const include of unfollowedIncludes(level)) {
+      const target = include.args[0];
+      const problem = problems.get(include);
+      if (!target || target.templated || target.variables.length > 0 || problem) {
+        return { kind: 'include', include, outside: problem?.kind === 'outside' };
+      }
+    }
+    if (statementsNamed(level, name).length > 0) break;
+  }
+  return { kind: 'syntax' };
 }

@@ -9,7 +9,10 @@
 //                                            the file that holds the pass's server (before the outermost template
 //                                            action around it, so a template renders it once); undefined outside
 //                                            http, a NoFix where placement.ts refuses an upstream (unknown context)
-//   insertUpstreamEdit(pass, name, t, n)     the block written there (or upstreamSpot's undefined or NoFix)
+//                                            or no line of its own is free (a server after an action on its line)
+//   insertUpstreamEdit(pass, name, t, n, r)  the block written there (or upstreamSpot's undefined or NoFix); for a
+//                                            run-time target, with `zone` and `server ... resolve` (and `r`, a
+//                                            `resolver` line, when the http level has none the block inherits)
 //   rewritePassEdit(pass, name, target)      `proxy_pass <scheme>://<name><uri>;`, quotes kept
 //
 // Decisions:
@@ -25,6 +28,11 @@
 //   Reuse is also what makes fix-all converge: the second pass to an address reuses the block the first one's fix
 //   inserted (before the first server of its file, so before every pass there).
 // - The server keeps the address as written; an https pass without a port gets `:443` (a `server` defaults to 80).
+// - Run-time targets (`runtime`): a host name in a URL with variables (`https://fonts.gstatic.com/s/$file`,
+//   `http://storage:10000$request_uri`) is resolved by nginx per request, with `resolver`. A plain `server` would
+//   pin it at start-up; their block is `zone <name> 64k; server <address> resolve; keepalive N;` (nginx >= 1.27.3;
+//   the rule decides whether that is offered). An IP address or a socket needs no resolving: not run-time. Only
+//   an upstream whose single server already has `resolve` is reused for them.
 import { detectIndentUnit, insertLineBefore, lineStartOf, replaceSpan } from './edits.js';
 import { parsePassTarget, type Pass } from '../analysis/passes.js';
 import { perWorkspace } from '../analysis/per-workspace.js';
@@ -51,6 +59,16 @@ export interface ImplicitTarget {
   uri: string;
   /** True for a `unix:` socket. */
   socket: boolean;
+  /**
+   * A host name in a URL with variables: nginx resolves it per request (with `resolver`), unless an upstream{} has
+   * that name. False for an IP address or a socket (nothing to resolve) and for URLs without variables.
+   */
+  runtime: boolean;
+}
+
+/** `10.0.0.1`, `[::1]`: an address nginx never resolves. */
+function isIpLiteral(host: string): boolean {
+  return host.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(host);
 }
 
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
@@ -64,7 +82,7 @@ export function implicitTarget(pass: Pass): ImplicitTarget | undefined {
   const uri = target.uri ?? '';
   if (target.socket !== undefined) {
     const address = `unix:${target.socket}`;
-    return { scheme: written, address, key: address, proxyHost: 'localhost', host: undefined, uri, socket: true };
+    return { scheme: written, address, key: address, proxyHost: 'localhost', host: undefined, uri, socket: true, runtime: false };
   }
   if (!target.host) return undefined;
   const defaultPort = target.scheme === 'https' ? '443' : '80';
@@ -72,7 +90,8 @@ export function implicitTarget(pass: Pass): ImplicitTarget | undefined {
   const address = target.port !== undefined || target.scheme === 'https' ? `${target.host}:${port}` : target.host;
   const proxyHost = Number(port) === Number(defaultPort) ? target.host : `${target.host}:${port}`;
   const key = `${target.host.toLowerCase()}:${Number(port)}`;
-  return { scheme: written, address, key, proxyHost, host: target.host, uri, socket: false };
+  const runtime = target.uriVariables && !isIpLiteral(target.host);
+  return { scheme: written, address, key, proxyHost, host: target.host, uri, socket: false, runtime };
 }
 
 /** The comparison form of a `server` address inside an upstream{} (port 80 when none is written). */
@@ -139,8 +158,15 @@ export function reusableUpstream(workspace: Workspace, pass: Pass, target: Impli
   const server = order.get(levels.server.block!);
   if (server === undefined) return undefined;
   const candidates = reusableByKey(workspace).get(target.key) ?? [];
-  // Only a block at the pass's own http level (so of its root) that nginx has read by the time it reads the server.
-  return candidates.find((upstream) => (order.get(upstream.directive) ?? Infinity) < server);
+  // Only a block at the pass's own http level (so of its root) that nginx has read by the time it reads the server;
+  // for a run-time target, only one that keeps resolving the name (a plain server would pin it at start-up).
+  return candidates.find(
+    (upstream) => (order.get(upstream.directive) ?? Infinity) < server && (!target.runtime || resolves(upstream)),
+  );
+}
+
+function resolves(upstream: Upstream): boolean {
+  return upstream.servers[0]!.args.slice(1).some((argument) => argument.value === 'resolve');
 }
 
 /** Prefix of the upstream names a fix creates. */
@@ -181,8 +207,11 @@ function serverAndHttp(pass: Pass): { server: Scope; http: Scope } | undefined {
   return undefined;
 }
 
-function upstreamText(name: string, target: ImplicitTarget, unit: string, count: number): string {
-  return [`upstream ${name} {`, `${unit}server ${target.address};`, `${unit}keepalive ${count};`, '}', ''].join('\n');
+function upstreamText(name: string, target: ImplicitTarget, unit: string, count: number, resolver?: string): string {
+  const body = target.runtime
+    ? [...(resolver ? [resolver] : []), `zone ${name} 64k;`, `server ${target.address} resolve;`]
+    : [`server ${target.address};`];
+  return [`upstream ${name} {`, ...[...body, `keepalive ${count};`].map((line) => unit + line), '}', ''].join('\n');
 }
 
 /** The start of the line at `lineStart`, moved up over the whole-line comments right above it (they describe it). */
@@ -217,14 +246,22 @@ export function upstreamSpot(pass: Pass): UpstreamSpot | NoFix | undefined {
   const start = guards[0]?.control.span.startOffset ?? first.span.startOffset;
   const lineStart = lineStartOf(file.text, start);
   const indent = file.text.slice(lineStart, start);
-  if (indent.trim() !== '') return guards.length === 0 ? { file, before: first } : undefined;
+  if (indent.trim() !== '') {
+    return guards.length === 0 ? { file, before: first } : new NoFix('the first server here follows a template action on its line: no line for an upstream{}');
+  }
   return { file, at: aboveComments(file.text, lineStart), indent };
 }
 
-export function insertUpstreamEdit(pass: Pass, name: string, target: ImplicitTarget, count: number): TextEdit | NoFix | undefined {
+export function insertUpstreamEdit(
+  pass: Pass,
+  name: string,
+  target: ImplicitTarget,
+  count: number,
+  resolver?: string,
+): TextEdit | NoFix | undefined {
   const spot = upstreamSpot(pass);
   if (!spot || spot instanceof NoFix) return spot;
-  const text = upstreamText(name, target, detectIndentUnit(spot.file), count);
+  const text = upstreamText(name, target, detectIndentUnit(spot.file), count, resolver);
   if ('before' in spot) return insertLineBefore(spot.before, text);
   const lines = text.split('\n').map((line) => (line === '' ? '' : spot.indent + line));
   return { file: spot.file.path, startOffset: spot.at, endOffset: spot.at, newText: lines.join(spot.file.eol) + spot.file.eol };

@@ -7,6 +7,10 @@
 // So the fix states the old values explicitly where nothing states them yet.
 //
 //   identityPlan(ws, pass, options)                whether it can be done (undefined: no fix), nothing written
+//   identityWithheld(ws, pass, target, options)    why not, in words for the finding (undefined: it can be done,
+//                                                  every identity line it would need included)
+//   hiddenReason(ws, scope, name)                  `an include that could not be read (x.conf) may set <name> here`
+//                                                  when an unseen level may define `name` (effective-lookup.ts)
 //   targetIdentityEdits(ws, pass, target, options) -> { edits, setsConnection } | undefined
 //
 // Decisions:
@@ -22,7 +26,8 @@
 //   then tells the caller not to ask proxy-reuse.ts for a Connection edit on the level above.
 //   A set with template-guarded members cannot be copied faithfully: undefined (no fix).
 // - Levels the model cannot fully see (an include that pulled in nothing, a syntax problem: effective-lookup.ts)
-//   make the whole fix unsafe: undefined. Debian's `include proxy_params;` is known to set Host.
+//   make the whole fix unsafe: undefined. Debian's `include proxy_params;` is known to set Host. The same holds for
+//   proxy_redirect and proxy_ssl_name where the fix would write them: identityWithheld() says which include.
 // - proxy_redirect, only when no level defines one (any definition replaces the default) and the URL has no
 //   variables (then nginx has no default): `proxy_redirect <url>/ /;`, or `<url> <location>` when the URL has a URI
 //   part, exactly nginx's default. Not for sockets (their Host was `localhost`; no redirect names the socket).
@@ -41,7 +46,7 @@ import { headerKeysOf, lookupDirective } from '../analysis/effective-lookup.js';
 import type { ImplicitTarget } from './implicit-upstream.js';
 import { passHome, type PassHome } from './pass-home.js';
 import { NoFix, refusal } from './placement.js';
-import { forwardsUpgrade } from '../analysis/proxy-state.js';
+import { forwardsUpgrade, unknownCause } from '../analysis/proxy-state.js';
 import { emptyString } from './quote-style.js';
 
 export interface TargetIdentity {
@@ -80,9 +85,10 @@ type HeaderPlan =
   | { kind: 'add-host' }
   | { kind: 'copy'; copied: Directive[]; connection: Directive[]; needsValue: boolean };
 
-function headerPlan(workspace: Workspace, pass: Pass, home: PassHome, options: ResolvedOptions): HeaderPlan | undefined {
+function headerPlan(workspace: Workspace, pass: Pass, home: PassHome, options: ResolvedOptions): HeaderPlan | NoFix {
   const found = lookupDirective(workspace, pass.scope, 'proxy_set_header');
-  if (found.kind === 'unknown' || (found.kind === 'found' && found.conditional)) return undefined;
+  if (found.kind === 'unknown') return new NoFix(hiddenReason(workspace, pass.scope, 'proxy_set_header')!);
+  if (found.kind === 'found' && found.conditional) return new NoFix('the proxy_set_header lines here are all under template conditions');
   if (found.kind === 'found' && headerKeysOf(found).has('host')) return { kind: 'has-host' };
   if (found.kind === 'none' || found.level === home.location) return { kind: 'add-host' };
   const copied = found.directives.filter((directive) => directive.args.length > 0);
@@ -90,11 +96,12 @@ function headerPlan(workspace: Workspace, pass: Pass, home: PassHome, options: R
   const faithful = copied.every(
     (d) => guardsWithin(d, found.level).length === 0 && (d.file === home.anchor.file || !d.args.some((a) => a.templated)),
   );
-  if (!faithful) return undefined;
+  if (!faithful) return new NoFix('the inherited proxy_set_header set has template-guarded lines and cannot be copied down');
   const connection = copied.filter((directive) => directive.args[0]!.value.toLowerCase() === 'connection');
   const needsValue = connection.some(isClose) || (connection.length === 0 && !hasModernKeepaliveDefaults(options));
   // A value for Connection that must be the upgrade map's variable, where no map can be had: no fix.
-  if (needsValue && forwardsUpgrade(effectiveProxyHeaders(pass.scope)) && upgradeMapRefusal(home.location)) return undefined;
+  const refused = needsValue && forwardsUpgrade(effectiveProxyHeaders(pass.scope)) ? upgradeMapRefusal(home.location) : undefined;
+  if (refused) return refused instanceof NoFix ? refused : new NoFix('no http level here can hold the upgrade map the header set needs');
   return { kind: 'copy', copied, connection, needsValue };
 }
 
@@ -146,14 +153,51 @@ export interface IdentityPlan {
   headers: HeaderPlan;
 }
 
+function planOrWhy(workspace: Workspace, pass: Pass, options: ResolvedOptions): IdentityPlan | NoFix {
+  const home = passHome(pass);
+  if (!home) return new NoFix('the pass is checked without its location: check this file with the one that includes it');
+  // A second proxy_pass in the location (one in an `if`) would get this pass's Host and redirect too.
+  if (proxyPassesIn(home.location) !== 1) return new NoFix('its location has another proxy_pass, which would get this Host too');
+  for (const name of IDENTITY_DIRECTIVES) {
+    const refused = refusal(home.location, name);
+    if (refused) return refused;
+  }
+  const headers = headerPlan(workspace, pass, home, options);
+  return headers instanceof NoFix ? headers : { home, headers };
+}
+
 /** Whether targetIdentityEdits() can keep the target's identity, decided without writing a line (undefined: no fix). */
 export function identityPlan(workspace: Workspace, pass: Pass, options: ResolvedOptions): IdentityPlan | undefined {
-  const home = passHome(pass);
-  // A second proxy_pass in the location (one in an `if`) would get this pass's Host and redirect too.
-  if (!home || proxyPassesIn(home.location) !== 1) return undefined;
-  if (IDENTITY_DIRECTIVES.some((name) => refusal(home.location, name))) return undefined;
-  const headers = headerPlan(workspace, pass, home, options);
-  return headers && { home, headers };
+  const plan = planOrWhy(workspace, pass, options);
+  return plan instanceof NoFix ? undefined : plan;
+}
+
+/** How an include that may set `name` at `scope`'s levels is named in a withheld reason. */
+export function hiddenReason(workspace: Workspace, scope: Scope, name: string): string | undefined {
+  const cause = unknownCause(workspace, scope, name);
+  if (!cause) return undefined;
+  if (cause.kind === 'syntax') return `a syntax error on a level above the pass may hide ${name}: fix it first`;
+  const target = cause.include.args[0];
+  const where = target ? target.raw : 'include';
+  if (target && (target.templated || target.variables.length > 0)) return `an include with a run-time path (${where}) may set ${name} here`;
+  const hint = cause.outside ? ': map its directory with --path-map' : '';
+  return `an include that could not be read (${where}) may set ${name} here${hint}`;
+}
+
+/**
+ * Why no fix can keep the target's identity (Host, the default proxy_redirect, the TLS name) at `pass`, in words
+ * for the finding; undefined when targetIdentityEdits() will write every line it needs.
+ */
+export function identityWithheld(workspace: Workspace, pass: Pass, target: ImplicitTarget, options: ResolvedOptions): string | undefined {
+  const plan = planOrWhy(workspace, pass, options);
+  if (plan instanceof NoFix) return plan.why;
+  const argument = pass.directive.args[0]!;
+  if (!target.socket && argument.variables.length === 0) {
+    const redirect = hiddenReason(workspace, pass.scope, 'proxy_redirect');
+    if (redirect) return redirect;
+  }
+  if (target.scheme.toLowerCase() === 'https' && target.host) return hiddenReason(workspace, pass.scope, 'proxy_ssl_name');
+  return undefined;
 }
 
 export function targetIdentityEdits(

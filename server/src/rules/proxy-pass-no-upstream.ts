@@ -6,8 +6,13 @@
 //
 // Reported at the proxy_pass directive when its resolution (passes.ts) is `implicit`: an http/https target whose
 // host and port, or socket, are literal, and no upstream{} of that name exists anywhere in the include graph. Not
-// for targets with nginx variables or template actions (not guessed), and not for `host:port` where an upstream{}
-// is named `host` (nginx rejects that configuration itself: "upstream may not have port").
+// for targets with nginx variables in the host, port or socket, or template actions (not guessed), and not for
+// `host:port` where an upstream{} is named `host` (nginx rejects that configuration itself: "upstream may not have
+// port"). Variables after a literal host (`https://fonts.gstatic.com/s/$file`, `http://storage:10000$request_uri`)
+// are reported alike: nginx resolves such a host per request (a "run-time" target) and never pools it either.
+// Not reported where the effective Connection header is the literal `upgrade` (a WebSocket-only location): nginx
+// never caches an upgraded connection, so keepalive gains nothing there (connection-upgrade-literal reports that
+// header where the upstream does keep connections).
 //
 // Fix, all in one:
 // - the upstream: an existing one holding exactly that one server, read by nginx before the pass's server, is
@@ -16,15 +21,26 @@
 // - the pass becomes `proxy_pass <scheme>://<name><uri>;` (scheme and URI part kept);
 // - Host, the default proxy_redirect and the TLS name the literal address implied are kept (target-identity.ts);
 // - HTTP/1.1 and a cleared Connection for the pass (proxy-reuse.ts), so the new upstream's keepalive is effective.
-// No fix when the pass is not inside http (a snippet checked alone: nowhere to put an upstream), when its location
-// also holds another proxy_pass, when its header set cannot be copied faithfully, or when the target is a bare name
-// like `http://backend` (most likely an upstream{} in a file that was not checked: replacing it with a server
-// nginx must resolve by DNS would break the configuration). Where the http level is only a guess (a snippet whose
-// context is unknown, fixes/placement.ts) the message says that is why there is no fix.
+// A run-time target keeps being resolved at run time: its upstream gets `zone` and `server <address> resolve`
+// (implicit-upstream.ts), and the fix is unsafe (the name is then resolved by the upstream group, as its TTL says,
+// rather than per request). That is only offered where the target nginx has `resolve` (1.27.3+) and a `resolver`
+// applies at the pass; one on a server or location level is copied into the upstream, which only inherits http's.
+//
+// The fix is complete or withheld (decided in detect(), from the facts): after it the pass speaks HTTP/1.1 (or the
+// target's default does), its Connection is cleared, and Host, the default proxy_redirect and the TLS name are kept.
+// Whatever prevents one of those withholds the fix with a reason the user can act on: an include that could not
+// be read (named, with --path-map when it lies outside the checked paths), a syntax error, a file checked without
+// its http level or location, a second proxy_pass in the location, a bare name like `http://backend` (most likely
+// an upstream{} in a file that was not checked: replacing it with a server nginx must resolve by DNS would break
+// the configuration), a snippet whose context is unknown (fixes/placement.ts).
 import type { Pass } from '../analysis/passes.js';
 import { passes } from '../analysis/passes.js';
 import { outsideHttp } from '../analysis/scopes.js';
 import { findUpstreamsFor } from '../analysis/upstreams.js';
+import { lookupDirective } from '../analysis/effective-lookup.js';
+import { effectiveProxyHeaders } from '../analysis/inheritance.js';
+import { connectionState, forwardsUpgrade, httpVersionState, literalUpgrade } from '../analysis/proxy-state.js';
+import { formatVersion, hasModernKeepaliveDefaults, targetAtLeast, type NginxVersion } from '../analysis/versions.js';
 import type { Fix, TextEdit } from '../util/types.js';
 import { mergeEdits } from '../fixes/edit-set.js';
 import {
@@ -38,30 +54,51 @@ import {
   type ImplicitTarget,
 } from '../fixes/implicit-upstream.js';
 import { http11Edits, proxyReuseEdits } from '../fixes/proxy-reuse.js';
-import { identityPlan, targetIdentityEdits } from '../fixes/target-identity.js';
-import { NoFix } from '../fixes/placement.js';
+import { hiddenReason, identityPlan, identityWithheld, targetIdentityEdits } from '../fixes/target-identity.js';
+import { upgradeMapRefusal } from '../fixes/connection-map.js';
+import { passHome } from '../fixes/pass-home.js';
+import { NoFix, refusal } from '../fixes/placement.js';
 import type { Rule, RuleContext, RuleState } from '../analysis/rule-api.js';
+import { shortened } from '../util/shortened.js';
+
+/** First nginx with `server ... resolve` in an open-source upstream{} (it needs a `zone`). */
+export const UPSTREAM_RESOLVE_VERSION: NginxVersion = [1, 27, 3];
+
+const USE_UPSTREAM = 'use an upstream{} with keepalive';
 
 function describe(target: ImplicitTarget): string {
-  return target.socket ? `the socket "${target.address}"` : `the address "${target.proxyHost}"`;
+  return target.socket ? `socket "${shortened(target.address)}"` : `"${shortened(target.proxyHost)}"`;
+}
+
+/** The detail's sentence for a run-time target (variables in the URL). */
+function runtimeDetail(target: ImplicitTarget): string {
+  if (!target.runtime) return '';
+  return (
+    ' The URL has variables, so nginx resolves the host per request (with "resolver"); an upstream{} with "zone" and ' +
+    `"server ${target.address} resolve;" (nginx ${formatVersion(UPSTREAM_RESOLVE_VERSION)}+) keeps resolving it.`
+  );
 }
 
 export interface ProxyPassNoUpstreamState extends RuleState {
   pass: Pass;
   target: ImplicitTarget;
+  /** For a run-time target: the `resolver` line the new upstream needs (none when http's applies). */
+  resolverLine?: string;
 }
 
-function fixFor({ workspace, options }: RuleContext, pass: Pass, target: ImplicitTarget): Fix | undefined {
+function fixFor({ workspace, options }: RuleContext, state: ProxyPassNoUpstreamState): Fix | undefined {
+  const { pass, target } = state;
   const existing = reusableUpstream(workspace, pass, target);
   const name = existing?.name ?? upstreamName(workspace, target);
-  const insert = existing ? undefined : insertUpstreamEdit(pass, name, target, options.keepaliveConnections);
+  const insert = existing ? undefined : insertUpstreamEdit(pass, name, target, options.keepaliveConnections, state.resolverLine);
   if (!existing && (!insert || insert instanceof NoFix)) return undefined;
   const identity = targetIdentityEdits(workspace, pass, target, options);
   if (!identity) return undefined;
   const reuse = identity.setsConnection ? http11Edits(workspace, pass, options) : proxyReuseEdits(workspace, pass, options);
   const edits: TextEdit[] = [...(insert && !(insert instanceof NoFix) ? [insert] : []), rewritePassEdit(pass, name, target), ...reuse, ...identity.edits];
   try {
-    const title = existing ? `Proxy to upstream "${name}"` : `Extract upstream "${name}" with keepalive`;
+    const resolving = target.runtime ? `, resolving "${shortened(target.host ?? '')}" at run time` : '';
+    const title = existing ? `Proxy to upstream "${name}"` : `Extract upstream "${name}" with keepalive${resolving}`;
     return { title, edits: mergeEdits(edits) };
   } catch {
     // Edits that overlap (a whole config on one line): no fix rather than one with no defined result.
@@ -69,19 +106,81 @@ function fixFor({ workspace, options }: RuleContext, pass: Pass, target: Implici
   }
 }
 
+type Availability = Pick<ProxyPassNoUpstreamState, 'withheld' | 'unsafeFix' | 'resolverLine'>;
+
+const RUNTIME = 'the target is resolved at run time; an upstream{} would resolve it once at start-up';
+
 /**
- * What the analysis alone says about a fix: none for a bare name (`http://backend`, most likely an upstream{} in a
- * file that was not checked), and withheld with the reason where a new upstream{} may not be inserted.
+ * A run-time target's fix: an upstream that keeps resolving (nginx 1.27.3+, a resolver at the pass), unsafe; or why
+ * none is offered.
  */
-function availability(context: RuleContext, pass: Pass, target: ImplicitTarget): Pick<RuleState, 'withheld' | 'noFix'> {
+function runtimeAvailability({ workspace, options }: RuleContext, pass: Pass): Availability {
+  if (!targetAtLeast(options, UPSTREAM_RESOLVE_VERSION)) {
+    const version = formatVersion(UPSTREAM_RESOLVE_VERSION);
+    return options.nginxVersion === undefined
+      ? { withheld: `${RUNTIME} (nginx ${version}+ can keep resolving: set the nginx version)` }
+      : { withheld: `${RUNTIME} (nginx ${version}+ can keep resolving it)` };
+  }
+  const resolver = lookupDirective(workspace, pass.scope, 'resolver');
+  if (resolver.kind === 'unknown') return { withheld: hiddenReason(workspace, pass.scope, 'resolver')! };
+  if (resolver.kind === 'none' || resolver.directives.length === 0) {
+    return { withheld: 'the target is resolved at run time and no resolver applies here: add one to http{}' };
+  }
+  const last = resolver.directives.at(-1)!;
+  if (resolver.conditional || last.args.some((argument) => argument.templated)) {
+    return { withheld: 'the resolver here is templated or under a template condition' };
+  }
+  // An upstream{} inherits http's resolver only: one set on a server or location goes into the block.
+  const resolverLine = resolver.level.context === 'http' ? undefined : `resolver ${last.args.map((a) => a.raw).join(' ')};`;
+  return { unsafeFix: true, ...(resolverLine ? { resolverLine } : {}) };
+}
+
+/** Why the fix would leave the pass unable to reuse connections (HTTP/1.0, Connection: close); undefined if not. */
+function reuseWithheld({ workspace, options }: RuleContext, pass: Pass, setsConnection: boolean): string | undefined {
+  const modern = hasModernKeepaliveDefaults(options);
+  const version = httpVersionState(workspace, pass.scope, options);
+  if (version.kind === 'unknown' && !modern) {
+    return hiddenReason(workspace, pass.scope, 'proxy_http_version') ?? 'proxy_http_version here is templated or conditional';
+  }
+  const home = passHome(pass);
+  if ((version.kind === 'default-1.0' || version.kind === 'explicit-1.0') && home) {
+    const refused = refusal(home.location, 'proxy_http_version');
+    if (refused) return refused.why;
+  }
+  if (setsConnection) return undefined;
+  const connection = connectionState(workspace, pass.scope, options);
+  if (connection.kind === 'unknown') {
+    return hiddenReason(workspace, pass.scope, 'proxy_set_header') ?? 'the Connection header here is templated or conditional';
+  }
+  if ((connection.kind === 'unset' || connection.kind === 'close') && forwardsUpgrade(effectiveProxyHeaders(pass.scope))) {
+    const level = connection.definition?.level ?? home?.location;
+    const refused = level ? upgradeMapRefusal(level) : undefined;
+    if (refused) return refused instanceof NoFix ? refused.why : 'no http level here can hold the upgrade map Connection needs';
+  }
+  return undefined;
+}
+
+/**
+ * What the analysis alone says about a fix: withheld, with the reason, wherever the fix could not be built or would
+ * leave the pass unable to reuse connections; unsafe for a run-time target (see the header).
+ */
+function availability(context: RuleContext, pass: Pass, target: ImplicitTarget): Availability {
   const { workspace, options } = context;
-  if (looksLikeUpstreamName(pass)) return { noFix: true };
+  if (looksLikeUpstreamName(pass)) {
+    return { withheld: `"${shortened(target.host ?? '')}" may be an upstream{} in a file not checked: check them together` };
+  }
+  const runtime = target.runtime ? runtimeAvailability(context, pass) : {};
+  if (runtime.withheld !== undefined) return runtime;
   if (!reusableUpstream(workspace, pass, target)) {
     const spot = upstreamSpot(pass);
     if (spot instanceof NoFix) return { withheld: spot.why };
-    if (!spot) return { noFix: true };
+    if (!spot) return { withheld: 'no http{} level around this pass: check this file with the one that includes it' };
   }
-  return identityPlan(workspace, pass, options) ? {} : { noFix: true };
+  // The structure first (a location, one pass, a header set that can be copied), then reuse, then identity lines.
+  const plan = identityPlan(workspace, pass, options);
+  const reuse = plan && reuseWithheld(context, pass, plan.headers.kind === 'copy');
+  const why = reuse ?? identityWithheld(workspace, pass, target, options);
+  return why !== undefined ? { withheld: why } : runtime;
 }
 
 function isHttpPass(pass: Pass): boolean {
@@ -104,6 +203,8 @@ export const proxyPassNoUpstreamRule: Rule<ProxyPassNoUpstreamState> = {
       if (!target) continue;
       // Own root first: only a name the root lacks is a cross-root lookup (analysis/lookup-record.ts).
       if (pass.target?.host && findUpstreamsFor(context.workspace, pass.target.host, pass.scope.root).length > 0) continue;
+      // A WebSocket-only location: every request is upgraded, and nginx never caches an upgraded connection.
+      if (literalUpgrade(context.workspace, pass.scope)) continue;
       const file = pass.directive.file.path;
       states.push({ file, span: pass.directive.span, ...availability(context, pass, target), pass, target });
     }
@@ -111,12 +212,15 @@ export const proxyPassNoUpstreamRule: Rule<ProxyPassNoUpstreamState> = {
   },
   message({ target }, { options }) {
     return {
-      headline:
-        `proxy_pass to ${describe(target)} without an upstream{}: nginx makes an implicit upstream that never keeps ` +
-        `connections, so every request opens a new one (proxy to an upstream{} with "keepalive ${options.keepaliveConnections};")`,
+      headline: `proxy_pass to a ${target.socket ? 'socket' : 'literal address'} opens a connection per request: ${USE_UPSTREAM}`,
+      detail:
+        `Proxying to ${describe(target)}: a literal address makes nginx create an implicit upstream, which has no ` +
+        `connection cache and cannot be given one. An upstream{} holding the address with "keepalive ${options.keepaliveConnections};" (plus HTTP/1.1 and a ` +
+        'cleared Connection header at the pass) lets nginx reuse connections.' +
+        runtimeDetail(target),
     };
   },
-  fix({ pass, target }, context) {
-    return fixFor(context, pass, target);
+  fix(state, context) {
+    return fixFor(context, state);
   },
 };

@@ -5,6 +5,7 @@ import { upstreamKeepaliveRule } from './upstream-keepalive.js';
 import { proxyHttpVersionRule } from './proxy-http-version.js';
 import { connectionHeaderMissingRule } from './connection-header-missing.js';
 import { connectionHeaderPassthroughRule } from './connection-header-passthrough.js';
+import { connectionUpgradeLiteralRule } from './connection-upgrade-literal.js';
 import { connectionMapCloseRule } from './connection-map-close.js';
 import { keepaliveOrderRule } from './keepalive-order.js';
 import { fastcgiKeepConnRule } from './fastcgi-keep-conn.js';
@@ -20,6 +21,7 @@ export const rules: readonly Rule[] = [
   proxyHttpVersionRule,
   connectionHeaderMissingRule,
   connectionHeaderPassthroughRule,
+  connectionUpgradeLiteralRule,
   connectionMapCloseRule,
   keepaliveOrderRule,
   fastcgiKeepConnRule,

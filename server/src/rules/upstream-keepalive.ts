@@ -29,7 +29,7 @@ import { upstreams, type Upstream } from '../analysis/upstreams.js';
 import { outsideHttp } from '../analysis/scopes.js';
 import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
 import type { ResolvedOptions, TextEdit } from '../util/types.js';
-import type { TemplateGuard } from '../model/types.js';
+import type { Directive, TemplateGuard } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import { mergeEdits } from '../fixes/edit-set.js';
 import { defaultOnEdits, defaultOnText, settingName } from '../fixes/template-opt-in.js';
@@ -41,6 +41,8 @@ import { clearConnectionEdits, http11Edits } from '../fixes/proxy-reuse.js';
 import { keepConnEdits } from '../fixes/keep-conn.js';
 import { emptyArmFix } from '../fixes/connection-map.js';
 import { closingMapsOf } from '../analysis/upgrade-maps.js';
+import { literalUpgradeAt } from '../analysis/proxy-state.js';
+import { upgradeLiteralEdits } from '../fixes/upgrade-literal.js';
 import type { Rule, RuleMessage, RuleState } from '../analysis/rule-api.js';
 import { shortened } from '../util/shortened.js';
 
@@ -160,20 +162,40 @@ function withheld(upstream: Upstream, state: UpstreamKeepaliveState['keepalive']
 function usersPart(workspace: Workspace, users: readonly Pass[], options: ResolvedOptions): string {
   const count = (predicate: (pass: Pass) => boolean) => new Set(users.filter(predicate).map((pass) => pass.scope)).size;
   const http11 = count((pass) => http11Edits(workspace, pass, options).length > 0);
-  const connection = count((pass) => clearConnectionEdits(workspace, pass, options).length > 0 || closingMapsOf(pass.scope).length > 0);
+  const connection = count(
+    (pass) =>
+      clearConnectionEdits(workspace, pass, options).length > 0 ||
+      closingMapsOf(pass.scope).length > 0 ||
+      (pass.protocol === 'http' && literalUpgradeAt(workspace, pass.scope) !== undefined),
+  );
   const keepConn = count((pass) => keepConnEdits(workspace, pass, options).length > 0);
   const places = (n: number) => `${n} location${n === 1 ? '' : 's'}`;
   const parts = [
     http11 > 0 ? `HTTP/1.1 in ${places(http11)}` : '',
-    connection > 0 ? `no Connection: close in ${places(connection)}` : '',
+    connection > 0 ? `a keepalive-safe Connection header in ${places(connection)}` : '',
     keepConn > 0 ? `fastcgi_keep_conn on in ${places(keepConn)}` : '',
   ].filter((part) => part !== '');
   return parts.length === 0 ? '' : `, with ${parts.join(', ')}`;
 }
 
-/** The `'' close` arms of the maps its proxy users send as Connection: they would close every kept connection. */
-function closingArmEdits(users: readonly Pass[]): TextEdit[] {
-  return users.flatMap((pass) => closingMapsOf(pass.scope).flatMap(({ arm }) => emptyArmFix(arm) ?? []));
+/**
+ * What its proxy users send as Connection that keepalive would make wrong: the `'' close` arm of a map (it closes
+ * every kept connection) and a literal `upgrade` (ordinary requests ask to upgrade), each fixed as its own rule does.
+ */
+function connectionValueEdits(workspace: Workspace, users: readonly Pass[], options: ResolvedOptions): TextEdit[] {
+  const edits: TextEdit[] = [];
+  const literals = new Set<Directive>();
+  for (const pass of users) {
+    for (const { arm } of closingMapsOf(pass.scope)) {
+      const edit = emptyArmFix(arm);
+      if (edit) edits.push(edit);
+    }
+    const literal = pass.protocol === 'http' ? literalUpgradeAt(workspace, pass.scope) : undefined;
+    if (!literal || literals.has(literal.header.directive)) continue;
+    literals.add(literal.header.directive);
+    for (const edit of upgradeLiteralEdits(workspace, literal.header, literal.addsUpgrade, options)?.edits ?? []) edits.push(edit);
+  }
+  return edits;
 }
 
 function reportable(state: KeepaliveState, options: ResolvedOptions): state is UpstreamKeepaliveState['keepalive'] {
@@ -222,7 +244,7 @@ export const upstreamKeepaliveRule: Rule<UpstreamKeepaliveState> = {
       // Inside the try too: an upstream whose block is not closed (a file with a syntax error) has nowhere to insert.
       const own = keepaliveEdits(workspace, upstream, keepalive, count);
       if (!own) return undefined;
-      const edits = mergeEdits([...own, ...upstreamUsersEdits(workspace, users, options), ...closingArmEdits(users)]);
+      const edits = mergeEdits([...own, ...upstreamUsersEdits(workspace, users, options), ...connectionValueEdits(workspace, users, options)]);
       return { title: `Keep ${count} idle connections to upstream "${shortened(upstream.name)}"${usersPart(workspace, users, options)}`, edits };
     } catch {
       // The users' edits collide with the keepalive edit (both in one line of a one-line config), or there is no
