@@ -2,8 +2,12 @@
 // (outer location, server, http) defines headers it does not repeat. nginx inherits proxy_set_header only into a
 // block that defines none, so those headers are silently not sent; a server-level `Connection ""` is the usual
 // casualty, which brings `Connection: close` back. Reported once per block, whatever the upstream, at its first
-// proxy_set_header. Fix: fixes/header-copy.ts copies the dropped headers down.
+// proxy_set_header. Fix: fixes/header-copy.ts copies the dropped headers down; unsafe when the block proxies to a
+// third-party origin and the copy includes headers carrying the client's address (analysis/third-party.ts).
 import { allScopes, type Scope } from '../analysis/scopes.js';
+import { passes } from '../analysis/passes.js';
+import { CLIENT_IDENTITY_HEADERS, thirdPartyHost } from '../analysis/third-party.js';
+import type { Workspace } from '../model/workspace.js';
 import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
 import { canCopyDown, copyDownEdits, droppedHeaders, type DroppedHeaders } from '../fixes/header-copy.js';
 import { holdsPass } from '../fixes/pass-home.js';
@@ -27,6 +31,30 @@ function connectionNote(drop: DroppedHeaders, options: ResolvedOptions): string 
 export interface ProxySetHeaderInheritanceState extends RuleState {
   scope: Scope;
   drop: DroppedHeaders;
+  /** The block proxies to someone else's server and the copy would send it the client's address: unsafe. */
+  stranger?: { host: string; headers: string[] };
+}
+
+/**
+ * The client-identifying headers the copy would send to a third-party origin the block proxies to (analysis/
+ * third-party.ts). Repeating X-Forwarded-For to fonts.gstatic.com changes what a stranger learns about the users.
+ */
+function strangerOf(workspace: Workspace, scope: Scope, drop: DroppedHeaders): ProxySetHeaderInheritanceState['stranger'] {
+  const headers = drop.dropped.map((header) => header.name).filter((name) => CLIENT_IDENTITY_HEADERS.has(headerKey(name)));
+  if (headers.length === 0) return undefined;
+  const host = passes(workspace)
+    .filter((pass) => pass.scope === scope && pass.name === 'proxy_pass')
+    .map(thirdPartyHost)
+    .find((found) => found !== undefined);
+  return host === undefined ? undefined : { host, headers };
+}
+
+function strangerNote(stranger: ProxySetHeaderInheritanceState['stranger']): string {
+  if (!stranger) return '';
+  return (
+    ` This block proxies to ${stranger.host}, someone else's server: repeating ${stranger.headers.join(', ')} would ` +
+    'send it your users\' addresses, so the fix is unsafe (--unsafe-fixes) and dropping them may be what you want.'
+  );
 }
 
 export const proxySetHeaderInheritanceRule: Rule<ProxySetHeaderInheritanceState> = {
@@ -43,12 +71,15 @@ export const proxySetHeaderInheritanceRule: Rule<ProxySetHeaderInheritanceState>
       if (scope.context !== 'location' || !holdsPass(scope, 'proxy_pass')) continue;
       const drop = droppedHeaders(workspace, scope);
       // A guarded header or a level that may not take one: no copy is offered (canCopyDown).
-      const noFix = drop && !canCopyDown(drop) ? (true as const) : undefined;
-      if (drop) states.push({ file: drop.anchor.file.path, span: drop.anchor.span, noFix, scope, drop });
+      if (!drop) continue;
+      const noFix = canCopyDown(drop) ? undefined : (true as const);
+      const stranger = strangerOf(workspace, scope, drop);
+      const unsafeFix = stranger ? (true as const) : undefined;
+      states.push({ file: drop.anchor.file.path, span: drop.anchor.span, noFix, unsafeFix, scope, drop, stranger });
     }
     return states;
   },
-  message({ scope, drop }, { options }) {
+  message({ scope, drop, stranger }, { options }) {
     const names = drop.dropped.map((header) => header.name);
     const one = names.length === 1;
     const source = drop.inherited.directives[0]!;
@@ -57,11 +88,14 @@ export const proxySetHeaderInheritanceRule: Rule<ProxySetHeaderInheritanceState>
       detail:
         `This ${levelLabel(scope)} sets its own proxy_set_header, so nginx inherits none from ${levelLabel(drop.inherited.level)} ` +
         `(${writtenAt(source)}): ${names.join(', ')} ${one ? 'is' : 'are'} not sent to the upstream` +
-        `${connectionNote(drop, options)}.`,
+        `${connectionNote(drop, options)}.${strangerNote(stranger)}`,
     };
   },
-  fix({ drop }) {
+  fix({ drop, stranger }) {
     const edits = copyDownEdits(drop);
-    return edits.length > 0 ? { title: 'Copy the inherited headers into this block', edits } : undefined;
+    const title = stranger
+      ? `Copy the inherited headers into this block (sends ${stranger.headers.join(', ')} to ${stranger.host})`
+      : 'Copy the inherited headers into this block';
+    return edits.length > 0 ? { title, edits } : undefined;
   },
 };
