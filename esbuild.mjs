@@ -4,6 +4,7 @@ import { copyFileSync, mkdirSync, existsSync, chmodSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { REQUIRE_BANNER } from './scripts/bundle-ts.mjs';
+import { ruleDocsDefine } from './scripts/rule-docs.mjs';
 
 const require = createRequire(import.meta.url);
 const dist = 'dist';
@@ -21,6 +22,9 @@ const common = {
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
+  // The rules' documentation pages, for `nginx-keepalive rule <id>` (server/src/cli/rule-docs.ts): dist/ ships
+  // without docs/.
+  define: ruleDocsDefine('.'),
 };
 
 const entries = [

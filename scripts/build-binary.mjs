@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import postject from 'postject';
+import { ruleDocsDefine } from './rule-docs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const config = JSON.parse(readFileSync(path.join(root, 'sea-config.json'), 'utf8'));
@@ -45,7 +46,8 @@ await build({
   target: 'node20',
   format: 'cjs',
   logLevel: 'warning',
-  define: { 'import.meta.url': '__nkImportMetaUrl' },
+  // The rules' documentation pages are embedded (server/src/cli/rule-docs.ts): the executable reads nothing beside it.
+  define: { 'import.meta.url': '__nkImportMetaUrl', ...ruleDocsDefine(root) },
   banner: { js: "var __nkImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 

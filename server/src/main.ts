@@ -1,6 +1,7 @@
 // Entry point of the `nginx-keepalive` binary: parse the command line, dispatch, set the exit code.
 import { parseCommandLine, UsageError, type Command } from './cli/args.js';
 import { runCheck } from './cli/check.js';
+import { runRuleCommand, runRulesCommand } from './cli/docs-command.js';
 import { EXIT_CLEAN, EXIT_FAILURE, type ExitCode } from './cli/exit-codes.js';
 import { HELP_TEXT, VERSION } from './cli/help.js';
 import { withoutControlCharacters } from './util/paths.js';
@@ -35,6 +36,10 @@ async function run(command: Command): Promise<ExitCode> {
       return EXIT_CLEAN;
     case 'lsp':
       return startLanguageServer();
+    case 'rules':
+      return runRulesCommand({ stdout: (text) => process.stdout.write(text), stderrLine });
+    case 'rule':
+      return runRuleCommand(command.id, { stdout: (text) => process.stdout.write(text), stderrLine });
     case 'check':
       return runCheck(command.options, {
         cwd: process.cwd(),

@@ -117,6 +117,17 @@ describe('the single executable', () => {
     expect(help.stdout).toMatch(/^nginx-keepalive \S+\n/);
   });
 
+  it('prints the rule list and every rule page embedded in it, as the node CLI does', () => {
+    const list = runBinary(['rules']);
+    expect(list.status).toBe(0);
+    expect(list.stdout).toBe(runNodeCli(['rules']).stdout);
+    for (const name of readdirSync(path.join(REPO_ROOT, 'docs/rules'))) {
+      const page = runBinary(['rule', name.replace(/\.md$/, '')]);
+      expect(page.status, name).toBe(0);
+      expect(page.stdout, name).toBe(readFileSync(path.join(REPO_ROOT, 'docs/rules', name), 'utf8'));
+    }
+  });
+
   it('checks a configuration split over included files as the node CLI does', () => {
     const fromBinary = runBinary(['check', 'etc', '--format', 'json']);
     expect(fromBinary.stderr).toBe('');

@@ -34,6 +34,9 @@ describe('parseCommandLine', () => {
       debug: false,
       context: undefined,
       maxFileBytes: undefined,
+      unsafeFixes: false,
+      verbose: false,
+      statistics: false,
     });
   });
 
@@ -43,7 +46,7 @@ describe('parseCommandLine', () => {
       '--path-map', '/etc/nginx/=deploy/nginx', '--path-map', '/opt/x=/abs/y', '--color', '--fix',
       '--max-warnings', '3', '--rule', 'include=off', '--rule', 'syntax=warning', '--rule', 'include=info',
       '--config', 'ci/nk.json', '--keepalive-connections', '32', '--jobs', '3', '--debug', '--context', 'location',
-      '--max-file-size', '20M',
+      '--max-file-size', '20M', '--unsafe-fixes', '--verbose',
     );
     expect(options).toEqual({
       patterns: ['a.conf', 'deploy/**/*.conf'],
@@ -65,7 +68,27 @@ describe('parseCommandLine', () => {
       debug: true,
       context: 'location',
       maxFileBytes: 20 * 1024 * 1024,
+      unsafeFixes: true,
+      verbose: true,
+      statistics: false,
     });
+  });
+
+  it('takes --statistics with the stylish format only, and not with a dry run', () => {
+    expect(checkOptions('check', '--statistics').statistics).toBe(true);
+    expect(checkOptions('check', '--statistics', '--format', 'stylish', '--fix').statistics).toBe(true);
+    expect(() => parse('check', '--statistics', '--format', 'json')).toThrow(/--statistics only applies to the stylish format, not json/);
+    expect(() => parse('check', '--statistics', '--fix-dry-run')).toThrow(/--statistics does not apply to --fix-dry-run/);
+  });
+
+  it('recognises rules and rule <id>, with only the options they use', () => {
+    expect(parse('rules')).toEqual({ kind: 'rules' });
+    expect(parse('rule', 'upstream-keepalive')).toEqual({ kind: 'rule', id: 'upstream-keepalive' });
+    expect(parse('rule', 'no-such-rule', '--no-color')).toEqual({ kind: 'rule', id: 'no-such-rule' });
+    expect(() => parse('rule')).toThrow(/"rule" takes one rule id/);
+    expect(() => parse('rule', 'a', 'b')).toThrow(/"rule" takes one rule id/);
+    expect(() => parse('rules', 'syntax')).toThrow(/"rules" takes no arguments \(for one rule's page: rule syntax\)/);
+    expect(() => parse('rules', '--fix')).toThrow(/--fix does not apply to the "rules" command/);
   });
 
   it('takes --fix-dry-run, the sarif and github formats, and --max-warnings 0', () => {
@@ -97,7 +120,7 @@ describe('parseCommandLine', () => {
 
   it.each([
     [[], /missing command/],
-    [['lint'], /unknown command "lint"/],
+    [['lint'], /unknown command "lint" \(expected "check", "rules" or "rule <id>"\)/],
     [['check', '--bogus'], /unknown option '--bogus'$/],
     [['check', '--format', 'xml'], /unknown format "xml" \(expected one of: stylish, json, sarif, github\)/],
     [['check', '--fix', '--fix-dry-run'], /--fix and --fix-dry-run cannot be combined/],

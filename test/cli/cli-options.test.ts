@@ -90,7 +90,7 @@ describe('.nginx-keepalive.json', () => {
     });
     const result = runCli(root, ['check', 'repo/root']);
     expect(result.status).toBe(1);
-    expect(result.stdout).toContain('repo/root/deploy/conf.d/site.inc\n  1:19  error');
+    expect(result.stdout).toContain('repo/root/deploy/conf.d/site.inc\n  1:20  error');
   });
 
   it('stops the run with exit 2 when invalid, naming the file and the key', () => {
@@ -129,7 +129,7 @@ describe('suppression comments', () => {
     const root = tree({ 'nginx.conf': `${STALE_SUPPRESSION}# nginx-keepalive-ignore-file upstream-keepalve\n` });
     const result = runCli(root, ['check']);
     expect(result.status).toBe(1);
-    expect(result.stdout).toContain('2:26  warning  unused suppression: no "include" finding on line 3');
+    expect(result.stdout).toContain('2:26  warning  [*] unused suppression: no "include" finding on line 3');
     expect(result.stdout).toContain('4:31  warning  unknown rule "upstream-keepalve" in suppression');
   });
 });
@@ -205,7 +205,7 @@ describe('--fix', () => {
     expect(result.stderr).toBe(
       'nginx-keepalive: deploy/nginx/conf.d/site.conf: outside the checked paths, its fixes are not applied (check it, or its directory, to fix it)\n',
     );
-    expect(result.stdout).toContain('deploy/nginx/conf.d/site.conf\n  1:26  warning  unused suppression');
+    expect(result.stdout).toContain('deploy/nginx/conf.d/site.conf\n  1:26  warning  [*] unused suppression');
     // A fix not written fails the run, whatever the reason (README, Guarantees).
     expect(result.status).toBe(2);
   });

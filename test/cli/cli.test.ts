@@ -12,7 +12,7 @@ const { version } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'),
 
 /** Valid, and with no upstream there is no keepalive to lose: no rule should ever flag it. */
 const CLEAN = 'events {}\nhttp {\n  server {\n    listen 80;\n    return 204;\n  }\n}\n';
-/** `listen 80` lacks its `;`: a syntax error at 1:19. */
+/** `listen 80` lacks its `;`: nginx's `unexpected "}"`, at the brace, 1:20. */
 const BROKEN = 'server { listen 80 }\n';
 const COMPOSE = '---\nservices:\n  web:\n    image: "{{ $.IMAGE }}"\n';
 
@@ -76,8 +76,8 @@ describe('check: exit codes and formats', () => {
     const root = tree({ 'sites/bad.conf': BROKEN, 'nginx.conf': CLEAN });
     const result = run(root, ['check']);
     expect(result.status).toBe(1);
-    expect(result.stdout).toContain('sites/bad.conf\n  1:19  error');
-    expect(result.stdout).toContain('    1 | server { listen 80 }\n      |                   ^');
+    expect(result.stdout).toContain('sites/bad.conf\n  1:20  error');
+    expect(result.stdout).toContain('    1 | server { listen 80 }\n      |                    ^');
     expect(result.stdout).toMatch(/\u2716 1 problem \(1 error, 0 warnings, 0 info\)/);
     expect(result.stdout).not.toContain(root);
     expect(result.stdout).not.toContain('\u001b[');
@@ -90,7 +90,7 @@ describe('check: exit codes and formats', () => {
     expect(results.map((result) => result.filePath)).toEqual([path.join(root, 'bad.conf'), path.join(root, 'good.conf')]);
     const [bad, good] = results;
     expect(bad).toMatchObject({ errorCount: 1, warningCount: 0, fixableErrorCount: 0, fixableWarningCount: 0 });
-    expect(bad!.messages[0]).toMatchObject({ ruleId: 'syntax', severity: 2, line: 1, column: 19, endLine: 1 });
+    expect(bad!.messages[0]).toMatchObject({ ruleId: 'syntax', severity: 2, line: 1, column: 20, endLine: 1 });
     expect(good).toMatchObject({ messages: [], errorCount: 0, warningCount: 0 });
   });
 
@@ -132,7 +132,7 @@ describe('check: which files', () => {
     const result = run(root, ['check', 'missing.conf', 'bad.conf']);
     expect(result.status).toBe(2);
     expect(result.stderr).toBe('nginx-keepalive: missing.conf: no such file or directory\n');
-    expect(result.stdout).toContain('bad.conf\n  1:19  error');
+    expect(result.stdout).toContain('bad.conf\n  1:20  error');
   });
 
   it('refuses a FIFO (which would block a read) with one line and checks the rest', () => {
@@ -160,6 +160,6 @@ describe('check: which files', () => {
     expect(unmapped.status).toBe(0);
     const mapped = run(root, ['check', 'root', '--path-map', '/etc/nginx=deploy/nginx']);
     expect(mapped.status).toBe(1);
-    expect(mapped.stdout).toContain('deploy/nginx/conf.d/site.conf\n  1:19  error');
+    expect(mapped.stdout).toContain('deploy/nginx/conf.d/site.conf\n  1:20  error');
   });
 });

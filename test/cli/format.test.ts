@@ -56,17 +56,18 @@ describe('formatStylish', () => {
     expect(output).toBe(
       [
         'deploy/site.conf',
-        '  1:1  warning  no keepalive               upstream-keepalive',
+        '  1:1  warning  no keepalive                   upstream-keepalive',
         '    1 | upstream app {',
         `      | ^${'~'.repeat('upstream app'.length - 1)}`,
-        '  2:3  info     fyi                        note',
+        '  2:3  info     fyi                            note',
         '    2 |   server 127.0.0.1:3000;',
         `      |   ^${'~'.repeat('server 127'.length - 1)}`,
-        '  5:2  error    Upstream has no keepalive  proxy-http-version',
+        '  5:2  error    [*] Upstream has no keepalive  proxy-http-version',
         '    5 | \tproxy_pass http://app;',
         `      | \t^${'~'.repeat('proxy_pass http://app;'.length - 1)}`,
         '',
         '\u2716 3 problems (1 error, 1 warning, 1 info)',
+        '  1 fixable with --fix',
         '',
       ].join('\n'),
     );
@@ -121,6 +122,7 @@ describe('formatJson', () => {
         column: 2,
         endLine: 5,
         endColumn: 24,
+        fixSafety: 'safe',
       },
     ]);
     expect(site).toMatchObject({ errorCount: 1, warningCount: 1, infoCount: 1, fixableErrorCount: 1, fixableWarningCount: 0 });

@@ -33,7 +33,7 @@ describe('check - (stdin)', () => {
     expect(piped.status).toBe(byName.status);
     expect(piped.status).toBe(1);
     expect(piped.stdout).toContain('<stdin>\n');
-    expect(piped.stdout).toContain('upstream "app" has no keepalive');
+    expect(piped.stdout).toContain('upstream has no keepalive');
     // Without --stdin-filename, includes resolve against the working directory, which is the read root.
     expect(piped.stdout).not.toContain('include file');
     expect(piped.stdout.replace('<stdin>', 'site.conf')).toBe(byName.stdout);

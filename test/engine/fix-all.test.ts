@@ -16,7 +16,11 @@ import {
   port8080,
   timeoutAfterListen,
   timesTen,
+  unsafePort,
 } from './support.js';
+import { reportingRule } from './support.js';
+import { allDirectives } from '../model/support.js';
+import { replaceSpan } from '../../server/src/fixes/edits.js';
 
 const doc = (text: string, name = 'site.conf'): SourceDocument => ({ path: path.join(tempTree({}), name), text });
 
@@ -46,6 +50,67 @@ describe('fixAll', () => {
     expect(result.text).toBe('server { listen 8000; }\n');
     expect(result.passes).toBe(2);
     expect(result.remaining).toEqual([]);
+    expect(result.hitPassLimit).toBe(false);
+  });
+
+  it('has a generous pass bound: a chain of 50 dependent fixes reaches its fixed point', async () => {
+    // Each pass moves one port up by one (the next fix only exists once the previous one landed), 50 passes deep.
+    const countUp = reportingRule(
+      { id: 'count-up', description: 'test', defaultSeverity: 'warning', nginxVersions: '*', fixable: true },
+      (context) => {
+        for (const file of context.workspace.files) {
+          for (const listen of allDirectives(file.directives).filter((d) => d.name === 'listen')) {
+            const port = listen.args[0]!;
+            const value = Number(port.value);
+            if (value >= 1050) continue;
+            const fix = { title: '+1', edits: [replaceSpan(listen.file, port.span, String(value + 1))] };
+            context.report({ file: file.path, span: port.span, message: 'count', fix });
+          }
+        }
+      },
+    );
+    const result = await fixed('server { listen 1000; }\n', [countUp]);
+    expect(result.text).toBe('server { listen 1050; }\n');
+    expect(result.passes).toBe(50);
+    expect(result.hitPassLimit).toBe(false);
+    expect(result.remaining).toEqual([]);
+  });
+
+  it('applies unsafe fixes only when asked: the finding stays, flagged, and its fix is never built', async () => {
+    const text = 'server {\n  listen 80;\n}\n';
+    const safeOnly = await fixed(text, [unsafePort, timeoutAfterListen]);
+    expect(safeOnly.text).toBe('server {\n  listen 80;\n  keepalive_timeout 5s;\n}\n');
+    expect(safeOnly.remaining).toHaveLength(1);
+    const [left] = safeOnly.remaining;
+    expect(left).toMatchObject({ ruleId: 'unsafe-port', fixable: true, unsafeFix: true, detail: 'clients reach this server unencrypted' });
+    expect(Object.getOwnPropertyDescriptor(left!, 'fix')?.get).toBeDefined(); // still lazy: not built
+
+    const document = doc(text);
+    const withUnsafe = await fixAll([document], {}, [unsafePort, timeoutAfterListen], { unsafe: true });
+    expect(withUnsafe.texts.get(document.path)).toBe('server {\n  listen 8443;\n  keepalive_timeout 5s;\n}\n');
+    expect(withUnsafe.remaining).toEqual([]);
+  });
+
+  it('built fixes declaring safety "unsafe" are held back too (a finding made with its fix in hand)', async () => {
+    const declared = reportingRule(
+      { id: 'declared-unsafe', description: 'test', defaultSeverity: 'warning', nginxVersions: '*', fixable: true },
+      (context) => {
+        for (const file of context.workspace.files) {
+          for (const listen of allDirectives(file.directives).filter((d) => d.name === 'listen')) {
+            const port = listen.args[0]!;
+            if (port.value !== '80') continue;
+            const fix = { title: 'x', safety: 'unsafe' as const, edits: [replaceSpan(listen.file, port.span, '81')] };
+            context.report({ file: file.path, span: port.span, message: 'declared', fix });
+          }
+        }
+      },
+    );
+    const safeOnly = await fixed('server { listen 80; }\n', [declared]);
+    expect(safeOnly.texts.size).toBe(0);
+    expect(safeOnly.remaining.map((finding) => finding.ruleId)).toEqual(['declared-unsafe']);
+    const document = doc('server { listen 80; }\n');
+    const withUnsafe = await fixAll([document], {}, [declared], { unsafe: true });
+    expect(withUnsafe.texts.get(document.path)).toBe('server { listen 81; }\n');
   });
 
   it('defers an overlapping fix to the next pass, where it is recomputed from the new text', async () => {
@@ -95,9 +160,10 @@ describe('fixAll', () => {
     expect(twice.remaining).toEqual(once.remaining);
   });
 
-  it('stops after MAX_FIX_PASSES when fixes never settle', async () => {
+  it('stops after MAX_FIX_PASSES when fixes never settle, and says so', async () => {
     const result = await fixed('server { listen 80; }\n', [flipFlop]);
     expect(result.passes).toBe(MAX_FIX_PASSES);
+    expect(result.hitPassLimit).toBe(true);
     expect(result.text).toBe('server { listen 80; }\n'); // an even number of flips
     expect(result.texts.size).toBe(0); // the same text as the original is no change
     expect(result.remaining).toHaveLength(1);

@@ -11,8 +11,10 @@ export function docsFrom(root: string, ...relative: string[]): SourceDocument[] 
   return relative.map((r) => ({ path: path.join(root, r), text: readFileSync(path.join(root, r), 'utf8') }));
 }
 
+/** `unsafeFix` (from RuleState) marks the report's fix unsafe, as a rule's state does; `detail` is the message's. */
 interface Report extends RuleState {
   message: string;
+  detail?: string;
   fix?: Fix;
 }
 
@@ -25,7 +27,7 @@ export function reportingRule(meta: RuleMeta, check: (context: RuleContext & { r
       check({ ...context, report: (report) => states.push(report) });
       return states;
     },
-    message: (state) => ({ headline: state.message }),
+    message: (state) => (state.detail === undefined ? { headline: state.message } : { headline: state.message, detail: state.detail }),
     fix: (state) => state.fix,
   };
 }
@@ -87,6 +89,30 @@ export const timeoutAfterListen = directiveRule('timeout-after-listen', 'listen'
   if (siblings.some((child) => child.name === 'keepalive_timeout')) return;
   report(listen.span, fixOf('add keepalive_timeout', insertLineAfter(listen, 'keepalive_timeout 5s;')));
 });
+
+/**
+ * `listen 80;` -> `listen 8443;`, reported unsafe (it changes what clients reach): applied only with `unsafe`.
+ * Its finding carries a detail, for the formatters and the language server.
+ */
+export const unsafePort = reportingRule(
+  { id: 'unsafe-port', description: 'test rule unsafe-port', defaultSeverity: 'warning', nginxVersions: '*', fixable: true },
+  (context) => {
+    for (const file of context.workspace.files) {
+      for (const listen of allDirectives(file.directives).filter((d) => d.name === 'listen')) {
+        const port = listen.args[0];
+        if (port?.value !== '80') continue;
+        context.report({
+          file: file.path,
+          span: port.span,
+          message: 'port 80 is plain HTTP',
+          detail: 'clients reach this server unencrypted',
+          unsafeFix: true,
+          fix: fixOf('Listen on 8443 instead', replaceSpan(listen.file, port.span, '8443')),
+        });
+      }
+    }
+  },
+);
 
 /** Never settles: 80 <-> 81 forever. */
 export const flipFlop = directiveRule('flip-flop', 'listen', (listen, report) => {

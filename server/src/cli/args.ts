@@ -51,13 +51,26 @@ export interface CheckOptions {
   stdinFilename: string | undefined;
   /** --debug: name on stderr each file a directory walk skipped, and why (cli/discover.ts). */
   debug?: boolean;
+  /**
+   * --unsafe-fixes: --fix and --fix-dry-run apply unsafe fixes too (engine/fix-safety.ts). Without --fix it still
+   * counts them as fixable (JSON's fixable counts, the stylish summary): what adding --fix would then fix.
+   */
+  unsafeFixes: boolean;
+  /** --verbose: stylish output prints each finding's detail under it. */
+  verbose: boolean;
+  /** --statistics: stylish output ends with the number of findings per rule. */
+  statistics: boolean;
 }
 
 export type Command =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'check'; options: CheckOptions }
-  | { kind: 'lsp' };
+  | { kind: 'lsp' }
+  /** `rules`: every rule, one line each. */
+  | { kind: 'rules' }
+  /** `rule <id>`: the rule's documentation page; `id` as typed (an unknown one is answered with the close ones). */
+  | { kind: 'rule'; id: string };
 
 /** A mistake in the command line: reported as one line plus a pointer to --help, exit code 2. */
 export class UsageError extends Error {}
@@ -86,7 +99,15 @@ const OPTIONS = {
   context: { type: 'string' },
   'stdin-filename': { type: 'string' },
   debug: { type: 'boolean' },
+  'unsafe-fixes': { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  statistics: { type: 'boolean' },
 } as const;
+
+/** The options `rules` and `rule` accept (the rest are check's, and would be silently meaningless there). */
+const DOCS_COMMAND_OPTIONS: ReadonlySet<string> = new Set(['help', 'version', 'color', 'no-color']);
+
+const COMMANDS = '"check", "rules" or "rule <id>"';
 
 /** More threads than this only adds start-up cost and memory. */
 const MAX_JOBS = 64;
@@ -97,9 +118,10 @@ export function parseCommandLine(argv: string[], environment: ParseEnvironment):
   if (values.version) return { kind: 'version' };
 
   const [command, ...rest] = positionals;
-  if (command === undefined) throw new UsageError('missing command (expected "check")');
+  if (command === undefined) throw new UsageError(`missing command (expected ${COMMANDS})`);
   if (command === 'lsp') return { kind: 'lsp' };
-  if (command !== 'check') throw new UsageError(`unknown command "${command}" (expected "check")`);
+  if (command === 'rules' || command === 'rule') return parseDocsCommand(command, rest, Object.keys(values));
+  if (command !== 'check') throw new UsageError(`unknown command "${command}" (expected ${COMMANDS})`);
   if (values.stdio) throw new UsageError('--stdio only applies to the "lsp" command');
 
   return {
@@ -126,8 +148,33 @@ export function parseCommandLine(argv: string[], environment: ParseEnvironment):
       stdin: parseStdin(rest, values['stdin-filename']),
       stdinFilename: values['stdin-filename'] === undefined ? undefined : path.resolve(environment.cwd, values['stdin-filename']),
       debug: values.debug === true,
+      unsafeFixes: values['unsafe-fixes'] === true,
+      verbose: values.verbose === true,
+      statistics: parseStatistics(values.statistics, values.format, values['fix-dry-run']),
     },
   };
+}
+
+function parseDocsCommand(command: 'rules' | 'rule', rest: string[], given: string[]): Command {
+  const foreign = given.find((option) => !DOCS_COMMAND_OPTIONS.has(option));
+  if (foreign !== undefined) throw new UsageError(`--${foreign} does not apply to the "${command}" command`);
+  if (command === 'rules') {
+    if (rest.length > 0) throw new UsageError(`"rules" takes no arguments (for one rule's page: rule ${rest[0]})`);
+    return { kind: 'rules' };
+  }
+  if (rest.length !== 1) throw new UsageError('"rule" takes one rule id, e.g. rule upstream-keepalive ("rules" lists them)');
+  return { kind: 'rule', id: rest[0]! };
+}
+
+/**
+ * A count per rule printed after the human report. JSON, SARIF and GitHub output are read by programs, which count
+ * for themselves, and text appended would break them; a dry run's stdout is a patch. So an error, not ignored.
+ */
+function parseStatistics(statistics: boolean | undefined, format: string | undefined, dryRun: boolean | undefined): boolean {
+  if (!statistics) return false;
+  if (dryRun) throw new UsageError('--statistics does not apply to --fix-dry-run (its output is a patch)');
+  if (format !== undefined && format !== 'stylish') throw new UsageError(`--statistics only applies to the stylish format, not ${format}`);
+  return true;
 }
 
 /** `-` reads one file from stdin, so it stands alone: mixed with paths, which of them would --stdin-filename name? */

@@ -15,6 +15,7 @@ import { formatGithub } from './format-github.js';
 import { formatJson } from './format-json.js';
 import { formatSarif } from './format-sarif.js';
 import { formatStylish } from './format-stylish.js';
+import { formatStatistics } from './format-statistics.js';
 import { analyzeWithJobs } from './parallel/analyze-parallel.js';
 import { displayPath } from '../util/paths.js';
 import { readDocuments } from './read-documents.js';
@@ -72,19 +73,26 @@ export async function runCheck(options: CheckOptions, io: CheckIo): Promise<Exit
   let findings: Finding[];
   let documents: SourceDocument[] = plain;
   let failed = errors.length > 0 || refusedDumps.length > 0;
+  // --fix stopped at its pass limit (fix-run.ts says so on stderr): the run fails.
+  let unsettled = false;
+  const unsafe = options.unsafeFixes;
   if (options.fix === 'off') {
     findings = documents.length === 0 ? [] : await analyzeWithJobs(documents, analyzeOptions, options.jobs, { fixes: options.format === 'sarif' });
   } else if (fixedToStdout) {
-    ({ findings, documents } = documents[0] ? await fixStdin(documents[0], analyzeOptions, io) : { findings: [], documents });
+    const fixed = documents[0] ? await fixStdin(documents[0], analyzeOptions, io, unsafe) : { findings: [], documents, hitPassLimit: false };
+    ({ findings, documents } = fixed);
+    unsettled = fixed.hitPassLimit;
   } else {
-    const fixed = await runFix(options.fix, documents, { analyzeOptions, roots: discovery.readRoots, io });
+    const fixed = await runFix(options.fix, documents, { analyzeOptions, roots: discovery.readRoots, io, unsafe });
     ({ findings, documents } = fixed);
     failed ||= fixed.failed;
+    unsettled = fixed.hitPassLimit;
   }
   if (dumps.length > 0) {
-    const dumped = await checkDumps(dumps, options.fix, { ...settings.analyze, nginxVersion: run.nginxVersion }, io);
+    const dumped = await checkDumps(dumps, options.fix, { ...settings.analyze, nginxVersion: run.nginxVersion }, io, unsafe);
     findings = findings.concat(dumped.findings);
     documents = documents.concat(dumped.documents);
+    unsettled ||= dumped.hitPassLimit;
   }
   // A dry run's stdout is the patch alone.
   if (options.fix !== 'dry-run') {
@@ -101,7 +109,7 @@ export async function runCheck(options: CheckOptions, io: CheckIo): Promise<Exit
     else for (const line of report.split('\n')) if (line !== '') io.stderrLine(line);
   }
 
-  const status = exitStatus(findings, failed, options.maxWarnings);
+  const status = exitStatus(findings, failed, options.maxWarnings, unsettled);
   if (status.note) io.stderrLine(status.note);
   return status.code;
 }
@@ -139,10 +147,13 @@ function format(
   skipped = 0,
 ): string {
   switch (kind) {
-    case 'stylish':
-      return formatStylish(reports, { cwd, color: options.color, target: describeRunTarget(target, cwd), skipped });
+    case 'stylish': {
+      const stylish = { cwd, color: options.color, target: describeRunTarget(target, cwd), skipped, verbose: options.verbose, unsafeFixes: options.unsafeFixes };
+      const report = formatStylish(reports, stylish);
+      return options.statistics ? report + formatStatistics(reports, stylish) : report;
+    }
     case 'json':
-      return formatJson(reports);
+      return formatJson(reports, { unsafeFixes: options.unsafeFixes });
     case 'sarif':
       return formatSarif(reports, { cwd, rules: registeredRules.map((rule) => rule.meta), nginxTarget: target });
     case 'github':

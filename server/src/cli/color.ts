@@ -29,6 +29,7 @@ export interface Palette {
   red: Style;
   yellow: Style;
   cyan: Style;
+  green: Style;
   dim: Style;
   bold: Style;
   underline: Style;
@@ -42,12 +43,13 @@ const identity: Style = (text) => text;
 
 export function createPalette(enabled: boolean): Palette {
   if (!enabled) {
-    return { red: identity, yellow: identity, cyan: identity, dim: identity, bold: identity, underline: identity };
+    return { red: identity, yellow: identity, cyan: identity, green: identity, dim: identity, bold: identity, underline: identity };
   }
   return {
     red: ansi(31, 39),
     yellow: ansi(33, 39),
     cyan: ansi(36, 39),
+    green: ansi(32, 39),
     dim: ansi(2, 22),
     bold: ansi(1, 22),
     underline: ansi(4, 24),

@@ -59,22 +59,34 @@ export interface DumpCheck {
   findings: Finding[];
   /** The dumps' files, for the report (code frames show the dump's text). */
   documents: SourceDocument[];
+  /** A dry run's fixAll stopped at its pass limit (said on stderr already). */
+  hitPassLimit: boolean;
 }
 
 /**
  * Analyzes each dump on its own (two dumps of two servers may name the same paths), or for `dry-run` prints each
  * one's patch. `write` is refused before this (fixRefusal). Single-threaded: a worker cannot take a host.
  */
-export async function checkDumps(dumps: readonly Dump[], mode: FixMode, base: AnalyzeOptions, io: CheckIo): Promise<DumpCheck> {
-  const result: DumpCheck = { findings: [], documents: [] };
+export async function checkDumps(
+  dumps: readonly Dump[],
+  mode: FixMode,
+  base: AnalyzeOptions,
+  io: CheckIo,
+  unsafe = false,
+): Promise<DumpCheck> {
+  const result: DumpCheck = { findings: [], documents: [], hitPassLimit: false };
   // Two dumps of one server (`nginx -T > a`, later `> b`) name the same files: report each finding once.
   const seen = new Set<string>();
   for (const dump of dumps) {
     const options = dumpAnalyzeOptions(base, dump);
-    const findings =
-      mode === 'dry-run'
-        ? (await runFix('dry-run', dump.files, { analyzeOptions: options, roots: [], scope: VIRTUAL_READ_SCOPE, io })).findings
-        : await analyze(dump.files, options);
+    let findings: Finding[];
+    if (mode === 'dry-run') {
+      const run = await runFix('dry-run', dump.files, { analyzeOptions: options, roots: [], scope: VIRTUAL_READ_SCOPE, io, unsafe });
+      findings = run.findings;
+      result.hitPassLimit ||= run.hitPassLimit;
+    } else {
+      findings = await analyze(dump.files, options);
+    }
     // Loops, not spreading into push: a dump may hold thousands of files and findings.
     for (const finding of findings) {
       const key = `${finding.ruleId}\0${finding.file}\0${finding.span.startOffset}\0${finding.span.endOffset}\0${finding.message}`;

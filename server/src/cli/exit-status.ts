@@ -10,9 +10,18 @@ export interface ExitStatus {
   note?: string;
 }
 
-/** `failed`: something could not be checked or written (exit 2 wins). Info findings never fail a run. */
-export function exitStatus(findings: readonly Finding[], failed: boolean, maxWarnings: number | undefined): ExitStatus {
+/**
+ * `failed`: something could not be checked or written (exit 2 wins). `unsettled`: --fix stopped at its pass limit
+ * (fix-run.ts said so), which fails the run whatever remains. Info findings never fail a run.
+ */
+export function exitStatus(
+  findings: readonly Finding[],
+  failed: boolean,
+  maxWarnings: number | undefined,
+  unsettled = false,
+): ExitStatus {
   if (failed) return { code: EXIT_FAILURE };
+  if (unsettled) return { code: EXIT_FINDINGS };
   const counts = countSeverities(findings);
   if (counts.error > 0) return { code: EXIT_FINDINGS };
   if (maxWarnings === undefined) return { code: counts.warning > 0 ? EXIT_FINDINGS : EXIT_CLEAN };

@@ -2,7 +2,7 @@
 // as a diff). Reports what remains, as ESLint does after fixing.
 import path from 'node:path';
 import { analyze } from '../engine/analyze.js';
-import { fixAll, type FixAllResult } from '../engine/fix-all.js';
+import { fixAll, MAX_FIX_PASSES, type FixAllResult } from '../engine/fix-all.js';
 import { loadSyntaxChecker } from '../engine/syntax-check.js';
 import type { Finding, SourceDocument } from '../util/types.js';
 import type { AnalyzeOptions } from '../engine/types.js';
@@ -22,6 +22,8 @@ export interface FixRun {
   documents: SourceDocument[];
   /** A file could not be written: exit 2. */
   failed: boolean;
+  /** fixAll stopped at its pass limit with fixes still applying (said on stderr already): exit 1 at least. */
+  hitPassLimit: boolean;
 }
 
 export interface FixContext {
@@ -31,29 +33,46 @@ export interface FixContext {
   /** Where fixes may be made instead of the roots' scope: an nginx -T dump's (cli/dump.ts) is all of its files. */
   scope?: ReadScope;
   io: CheckIo;
+  /** --unsafe-fixes: apply unsafe fixes too. */
+  unsafe?: boolean;
 }
 
 export async function runFix(mode: 'write' | 'dry-run', documents: SourceDocument[], context: FixContext): Promise<FixRun> {
-  if (documents.length === 0) return { findings: [], documents, failed: false };
+  if (documents.length === 0) return { findings: [], documents, failed: false, hitPassLimit: false };
   const { io } = context;
   const scope = context.scope ?? createReadScope(context.roots);
   const result = await fixAll(documents, context.analyzeOptions, registeredRules, {
     canEdit: (file) => scope.allows(path.resolve(io.cwd, file)),
+    unsafe: context.unsafe === true,
   });
+  if (result.hitPassLimit) io.stderrLine(passLimitNote(mode));
   const outside = unfixableNotes(result.remaining, scope, io.cwd);
   for (const line of outside) io.stderrLine(line);
   if (mode === 'dry-run') {
     io.stdout(diffOf(result, io.cwd));
     io.stderrLine(dryRunSummary(result));
-    return { findings: result.remaining, documents, failed: false };
+    return { findings: result.remaining, documents, failed: false, hitPassLimit: result.hitPassLimit };
   }
-  const written = await write(result, documents, context);
+  const written = { ...(await write(result, documents, context)), hitPassLimit: result.hitPassLimit };
   // A fix refused because its file lies outside the checked paths is a file not written, like any other refusal:
   // exit 2, as the README promises, so CI does not take a partly fixed tree for a fixed one.
   return outside.length > 0 ? { ...written, failed: true } : written;
 }
 
-async function write(result: FixAllResult, documents: SourceDocument[], context: FixContext): Promise<FixRun> {
+/**
+ * fixAll gave up with fixes still applying: fixes undoing each other (a bug in the rules), never a configuration
+ * needing more passes than the bound. Said, and the run fails (exit 1), so CI never takes the result for fixed.
+ */
+export function passLimitNote(mode: 'write' | 'dry-run' | 'stdin'): string {
+  const flag = mode === 'dry-run' ? '--fix-dry-run' : '--fix';
+  const result = mode === 'write' ? 'the files written are' : 'the result is';
+  return (
+    `${flag} stopped after ${MAX_FIX_PASSES} passes with fixes still applying (fixes undoing each other): ` +
+    `${result} not at a fixed point; please report this with the configuration`
+  );
+}
+
+async function write(result: FixAllResult, documents: SourceDocument[], context: FixContext): Promise<Omit<FixRun, 'hitPassLimit'>> {
   const { io } = context;
   const files: FixedFile[] = [...result.texts].map(([name, fixed]) => ({
     path: path.resolve(io.cwd, name),

@@ -1,6 +1,8 @@
 // Machine output in ESLint's JSON formatter shape, so tools that already read ESLint results (CI annotators, code
-// quality converters, editors' problem matchers) read ours unchanged.
-import { isFixable, type Finding, type Severity } from '../util/types.js';
+// quality converters, editors' problem matchers) read ours unchanged. A few properties of our own are added to a
+// message (ESLint's readers ignore unknown keys): `detail`, `fixWithheld`, `fixSafety`.
+import type { Finding, Severity } from '../util/types.js';
+import { fixApplies, isUnsafeFix } from '../engine/fix-safety.js';
 import { countSeverities, type FileReport } from './report.js';
 
 export interface JsonMessage {
@@ -14,6 +16,12 @@ export interface JsonMessage {
   endLine: number;
   /** 1-based and exclusive, as ESLint's. */
   endColumn: number;
+  /** Not ESLint's: the why and the particulars behind the one-line `message`. */
+  detail?: string;
+  /** Not ESLint's: why no fix is offered (an include that could not be read, an unknown context, ...). */
+  fixWithheld?: string;
+  /** Not ESLint's: a fix is offered, and whether --fix applies it (`safe`) or only --unsafe-fixes does. */
+  fixSafety?: 'safe' | 'unsafe';
 }
 
 export interface JsonResult {
@@ -24,6 +32,7 @@ export interface JsonResult {
   errorCount: number;
   fatalErrorCount: number;
   warningCount: number;
+  /** What --fix would fix, as ESLint counts: safe fixes, plus unsafe ones when the run has --unsafe-fixes. */
   fixableErrorCount: number;
   fixableWarningCount: number;
   /** Not in ESLint's shape: the info findings, which it has no level for (see SEVERITY_NUMBER). */
@@ -38,14 +47,20 @@ export interface JsonResult {
  */
 const SEVERITY_NUMBER: Record<Severity, 0 | 1 | 2> = { error: 2, warning: 1, info: 0 };
 
-/** Every checked file is listed, clean ones with no messages (as ESLint does). One line, as ESLint prints it. */
-export function formatJson(reports: FileReport[]): string {
-  return `${JSON.stringify(reports.map(toJsonResult))}\n`;
+export interface JsonOptions {
+  /** --unsafe-fixes: unsafe fixes count as fixable (what --fix would then fix). */
+  unsafeFixes?: boolean;
 }
 
-function toJsonResult(report: FileReport): JsonResult {
+/** Every checked file is listed, clean ones with no messages (as ESLint does). One line, as ESLint prints it. */
+export function formatJson(reports: FileReport[], options: JsonOptions = {}): string {
+  return `${JSON.stringify(reports.map((report) => toJsonResult(report, options.unsafeFixes === true)))}\n`;
+}
+
+function toJsonResult(report: FileReport, unsafeFixes: boolean): JsonResult {
   const counts = countSeverities(report.findings);
-  const fixable = countSeverities(report.findings.filter(isFixable));
+  // By the findings' flags: counting builds no edit.
+  const fixable = countSeverities(report.findings.filter((finding) => fixApplies(finding, unsafeFixes)));
   return {
     filePath: report.path,
     messages: report.findings.map(toJsonMessage),
@@ -70,5 +85,13 @@ function toJsonMessage(finding: Finding): JsonMessage {
     column: start.column + 1,
     endLine: end.line + 1,
     endColumn: end.column + 1,
+    ...(finding.detail !== undefined ? { detail: finding.detail } : {}),
+    ...(finding.withheld !== undefined ? { fixWithheld: finding.withheld } : {}),
+    ...(fixSafety(finding) ?? {}),
   };
+}
+
+function fixSafety(finding: Finding): { fixSafety: 'safe' | 'unsafe' } | undefined {
+  if (!fixApplies(finding, true)) return undefined;
+  return { fixSafety: isUnsafeFix(finding) ? 'unsafe' : 'safe' };
 }

@@ -1,5 +1,7 @@
 // SARIF 2.1.0, the format GitHub code scanning (and most code-quality services) ingest: one run, the tool's rules
-// with their documentation links, one result per finding, and a finding's fix as SARIF replacements.
+// with their documentation links, one result per finding, and a finding's fix as SARIF replacements. A result's
+// message is the one-line headline; its detail and a withheld fix's reason are in its property bag, and an unsafe
+// fix says so in the fix's.
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import type { Finding, Severity, Span } from '../util/types.js';
@@ -80,7 +82,10 @@ function fixesOf(finding: Finding, cwd: string) {
   const byFile = new Map<string, typeof finding.fix.edits>();
   for (const edit of finding.fix.edits) {
     const file = path.resolve(cwd, edit.file);
-    byFile.set(file, [...(byFile.get(file) ?? []), edit]);
+    // Appended in place: copying the list per edit is quadratic for an upstream's fix with thousands of edits.
+    const list = byFile.get(file);
+    if (list) list.push(edit);
+    else byFile.set(file, [edit]);
   }
   const artifactChanges = [...byFile].map(([file, edits]) => ({
     artifactLocation: artifactLocation(file, cwd),
@@ -89,7 +94,17 @@ function fixesOf(finding: Finding, cwd: string) {
       insertedContent: { text: edit.newText },
     })),
   }));
-  return [{ description: { text: finding.fix.title }, artifactChanges }];
+  // SARIF has no notion of a fix's safety: the property bag carries ours (util/types.ts FixSafety).
+  const safety = finding.fix.safety === 'unsafe' || finding.unsafeFix ? { properties: { safety: 'unsafe' } } : {};
+  return [{ description: { text: finding.fix.title }, artifactChanges, ...safety }];
+}
+
+function resultProperties(finding: Finding) {
+  const properties = {
+    ...(finding.detail !== undefined ? { detail: finding.detail } : {}),
+    ...(finding.withheld !== undefined ? { fixWithheld: finding.withheld } : {}),
+  };
+  return Object.keys(properties).length > 0 ? { properties } : {};
 }
 
 function result(finding: Finding, file: string, ruleIndex: number, cwd: string) {
@@ -101,6 +116,7 @@ function result(finding: Finding, file: string, ruleIndex: number, cwd: string) 
     message: { text: finding.message },
     locations: [{ physicalLocation: { artifactLocation: artifactLocation(file, cwd), region: region(finding.span) } }],
     ...(fixes ? { fixes } : {}),
+    ...resultProperties(finding),
   };
 }
 

@@ -8,6 +8,8 @@ Finds nginx and Dokku nginx.conf.sigil configurations that throw away upstream k
 
 Usage:
   nginx-keepalive check [options] [paths...]
+  nginx-keepalive rules                 list the rules: id, default severity, fixable, nginx versions
+  nginx-keepalive rule <id>             print a rule's documentation (markdown)
   nginx-keepalive --help | --version
 
 Paths (default: .):
@@ -30,6 +32,13 @@ Options:
                                 checked paths; a file changed since it was read is left alone), then
                                 report what remains
       --fix-dry-run             print the fixes as a unified diff instead; writes nothing
+                                (both run the fixes to a fixed point; if fixes still apply after
+                                100 passes, they say so and exit 1)
+      --unsafe-fixes            with --fix or --fix-dry-run, apply unsafe fixes too (they change what
+                                the upstream or a third party sees: headers sent to another origin,
+                                DNS resolved at start-up); alone, counts them as fixable
+      --verbose                 print each finding's details under it
+      --statistics              end the report with the number of findings per rule (stylish only)
       --rule <RULE=SEVERITY>    off, info, warning or error; repeatable, e.g. --rule include=off
       --max-warnings <N>        fail on warnings only when there are more than N
                                 (default: any warning fails)
@@ -70,9 +79,13 @@ Suppressions (comments in the checked files):
   # nginx-keepalive-ignore-file RULE[, RULE]: reason   the whole file
   A suppression that suppresses nothing is reported (rule unused-suppression).
 
+Report (stylish):
+  [*] before a message: --fix fixes it; [*unsafe]: only --fix --unsafe-fixes does; "no fix:" under
+  a finding says why none is offered. The summary ends with how many --fix would fix.
+
 Exit status:
   0  no errors, and no warnings (or no more than --max-warnings); info findings never fail the run
-  1  at least one error, or warnings beyond --max-warnings
-  2  bad usage, an invalid settings file, a path that is missing or unreadable, or a fixed file
-     that could not be written (the other paths are still checked and written)
+  1  at least one error, or warnings beyond --max-warnings, or --fix stopped at its pass limit
+  2  bad usage, an invalid settings file, a path that is missing or unreadable, a fixed file that
+     could not be written (the other paths are still checked and written), or an unknown rule id
 `;

@@ -7,6 +7,7 @@ import type { Finding, SourceDocument } from '../util/types.js';
 import type { AnalyzeOptions } from '../engine/types.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import type { CheckIo } from './check.js';
+import { passLimitNote } from './fix-run.js';
 import { displayPath } from '../util/paths.js';
 
 export interface StdinFix {
@@ -14,6 +15,8 @@ export interface StdinFix {
   findings: Finding[];
   /** The stdin document with its fixed text, for code frames. */
   documents: SourceDocument[];
+  /** fixAll stopped at its pass limit (said on stderr already): exit 1 at least. */
+  hitPassLimit: boolean;
 }
 
 /**
@@ -21,17 +24,19 @@ export interface StdinFix {
  * and only stdin's text comes back), and a note names that file. The text is printed even when nothing changed, so
  * `check - --fix < a > b` always leaves a whole file in b.
  */
-export async function fixStdin(document: SourceDocument, analyzeOptions: AnalyzeOptions, io: CheckIo): Promise<StdinFix> {
+export async function fixStdin(document: SourceDocument, analyzeOptions: AnalyzeOptions, io: CheckIo, unsafe = false): Promise<StdinFix> {
   const target = path.resolve(io.cwd, document.path);
   const result = await fixAll([document], analyzeOptions, registeredRules, {
     canEdit: (file) => path.resolve(io.cwd, file) === target,
+    unsafe,
   });
+  if (result.hitPassLimit) io.stderrLine(passLimitNote('stdin'));
   const fixed = result.texts.get(document.path) ?? document.text;
   io.stdout(fixed);
   for (const file of otherFilesToFix(result.remaining, target, io.cwd)) {
     io.stderrLine(`${displayPath(file, io.cwd)}: not the file on stdin, its fixes are not applied (check it to fix it)`);
   }
-  return { findings: result.remaining, documents: [{ ...document, text: fixed }] };
+  return { findings: result.remaining, documents: [{ ...document, text: fixed }], hitPassLimit: result.hitPassLimit };
 }
 
 /** Files other than stdin's that remaining fixable findings would edit, sorted. */

@@ -10,7 +10,10 @@
 // - no result text has syntax problems: a fix is only applied to a file that parses cleanly, and is dropped when its
 //   result would not (ESLint likewise leaves files it cannot parse alone);
 // - applying the result again changes nothing (fixAll is idempotent), as long as the rules' fixes resolve what they
-//   report.
+//   report;
+// - only safe fixes apply unless `unsafe` is asked for (ruff's model, engine/fix-safety.ts);
+// - it ends: after MAX_FIX_PASSES passes it stops and says so (`hitPassLimit`), rather than looping forever or, as
+//   it once did after 10 passes, stopping silently with fixes left that a second run would apply.
 import path from 'node:path';
 import { applyEdits, orderEdits } from '../fixes/edits.js';
 import { FileIdentities } from '../model/file-identity.js';
@@ -20,11 +23,19 @@ import { analyze } from './analyze.js';
 import { createFsHost } from '../util/fs-host.js';
 import { loadSyntaxChecker, type SyntaxChecker } from './syntax-check.js';
 import { TakenEdits } from './taken-edits.js';
+import { isUnsafeFix } from './fix-safety.js';
 import type { FileHost, Finding, SourceDocument, TextEdit } from '../util/types.js';
 import type { AnalyzeOptions } from './types.js';
 
-/** ESLint's limit too: fixes that keep producing new fixes (a rule fighting another) must still end. */
-export const MAX_FIX_PASSES = 10;
+/**
+ * Fixes that keep producing new fixes (a rule fighting another) must still end. Not ESLint's 10: our fixes chain
+ * (an upstream made, then its keepalive, then each pass's HTTP/1.1 and Connection, across includes), and a fix that
+ * waits for a colliding one waits a whole pass; a bound near that depth once stopped silently with fixes left
+ * that a second --fix applied. Converging fixes settle in a handful of passes; 100 is far beyond
+ * any seen, and a loop that reaches it is a bug that `hitPassLimit` reports (the CLI exits 1 saying so). A pass is
+ * one analysis, so even 100 of them stay in seconds for an ordinary project.
+ */
+export const MAX_FIX_PASSES = 100;
 
 export interface FixAllResult {
   /**
@@ -38,6 +49,11 @@ export interface FixAllResult {
   remaining: Finding[];
   /** How many passes changed something (0 when no fix applied). */
   passes: number;
+  /**
+   * Fixes were still applying when MAX_FIX_PASSES passes had run: the texts are not at a fixed point (fixing them
+   * again would change them), and `remaining` may hold fixable findings. A rule fighting another; callers say so.
+   */
+  hitPassLimit: boolean;
 }
 
 /**
@@ -93,6 +109,12 @@ class FixSession {
     });
   }
 
+  /** Whether any of `texts` (by name) differs from the file's current text. */
+  wouldChange(texts: Map<string, string>): boolean {
+    for (const [file, text] of texts) if (this.textOf(file) !== text) return true;
+    return false;
+  }
+
   /** Records new texts (by name); returns false when none of them differs from what it replaces. */
   commit(texts: Map<string, string>): boolean {
     let changed = false;
@@ -107,7 +129,7 @@ class FixSession {
   }
 
   /** Texts under the path a document was given by (as the caller wrote it), else the absolute name. */
-  result(remaining: Finding[], passes: number): FixAllResult {
+  result(remaining: Finding[], passes: number, hitPassLimit = false): FixAllResult {
     const texts = new Map<string, string>();
     const originals = new Map<string, string>();
     for (const [file, text] of this.current) {
@@ -117,7 +139,7 @@ class FixSession {
       texts.set(name, text);
       originals.set(name, original);
     }
-    return { texts, originals, remaining, passes };
+    return { texts, originals, remaining, passes, hitPassLimit };
   }
 }
 
@@ -183,6 +205,11 @@ export interface FixAllOptions {
    * finding stays in `remaining`. The CLI refuses files outside the checked paths; default: every file.
    */
   canEdit?: (file: string) => boolean;
+  /**
+   * Apply unsafe fixes too (`--unsafe-fixes`). Default false: an unsafe finding's fix is never built nor applied,
+   * and the finding stays in `remaining`. The editor's "fix all" never sets it.
+   */
+  unsafe?: boolean;
 }
 
 class Pass {
@@ -192,6 +219,7 @@ class Pass {
     private readonly session: FixSession,
     private readonly isClean: SyntaxChecker,
     private readonly canEdit: (file: string) => boolean,
+    private readonly unsafe: boolean,
   ) {}
 
   /** Fixes that apply alone to editable files that parse cleanly, none colliding with an earlier one. */
@@ -199,6 +227,9 @@ class Pass {
     const taken: Candidate[] = [];
     const takenEdits = new TakenEdits();
     for (const finding of findings) {
+      // The cheap flag first: an unsafe fix left alone is never built.
+      if (!this.unsafe && isUnsafeFix(finding)) continue;
+      if (!this.unsafe && finding.fix?.safety === 'unsafe') continue;
       const candidate = candidateOf(finding, this.session);
       if (!candidate || ![...candidate.keys()].every((file) => this.canEdit(file) && this.cleanBefore(file))) continue;
       if (takenEdits.collides(candidate) || !appliesAlone(candidate, this.session)) continue;
@@ -253,9 +284,13 @@ export async function fixAll(
   const analyzeOptions: AnalyzeOptions = { ...options, host: session.host };
   for (let passes = 0; ; passes++) {
     const findings = await analyze(session.currentDocuments(), analyzeOptions, rules);
-    if (passes === MAX_FIX_PASSES) return session.result(findings, passes);
-    const pass = new Pass(session, isClean, canEdit);
-    const texts = pass.apply(pass.select(findings));
+    const pass = new Pass(session, isClean, canEdit, fixOptions.unsafe === true);
+    const selected = pass.select(findings);
+    if (passes === MAX_FIX_PASSES) {
+      // Only a limit hit if something would still apply: a run settling on its last allowed pass is complete.
+      return session.result(findings, passes, selected.length > 0 && session.wouldChange(pass.apply(selected)));
+    }
+    const texts = pass.apply(selected);
     if (!session.commit(texts)) return session.result(findings, passes);
   }
 }

@@ -1,6 +1,8 @@
-// textDocument/codeAction: for each finding under the cursor, its fix (preferred) and "Ignore <rule> on this line";
-// for the document, source.fixAll.nginx-keepalive. The fix-all edit runs fixAll() to a fixpoint, so when the client
-// can resolve actions lazily it is only computed when chosen.
+// textDocument/codeAction: for each finding under the cursor, its fix (preferred when safe) and "Ignore <rule> on
+// this line"; for the document, source.fixAll.nginx-keepalive. The fix-all edit runs fixAll() to a fixpoint, so when
+// the client can resolve actions lazily it is only computed when chosen. Fix-all applies safe fixes only (as --fix
+// does): an unsafe fix changes what the upstream or strangers see, so it is only ever applied by choosing it, as a
+// quick fix that is never preferred (editors apply a preferred fix on a shortcut, or on save) and says it is unsafe.
 import {
   CodeActionKind,
   type CodeAction,
@@ -10,7 +12,8 @@ import {
 import path from 'node:path';
 import { lineStartOf } from '../fixes/edits.js';
 import { suppressionEdit, UNUSED_SUPPRESSION_RULE_ID } from '../engine/suppressions.js';
-import { isFixable, type Finding } from '../util/types.js';
+import type { Finding } from '../util/types.js';
+import { fixApplies, isUnsafeFix } from '../engine/fix-safety.js';
 import { findRule } from '../rules/registry.js';
 import { toDiagnostic } from './diagnostics.js';
 import type { OpenDocuments } from './documents.js';
@@ -59,7 +62,7 @@ export async function codeActions(params: CodeActionParams, context: CodeActionC
       for (const action of quickFixes(finding, document, snapshot, context)) actions.push(action);
     }
   }
-  if (wanted(FIX_ALL_KIND, only) && snapshot.findings.some(isFixable)) {
+  if (wanted(FIX_ALL_KIND, only) && snapshot.findings.some((finding) => fixApplies(finding, false))) {
     const action: CodeAction = { title: FIX_ALL_TITLE, kind: FIX_ALL_KIND, data: { uri: document.uri } satisfies FixAllData };
     actions.push(context.resolvesEdits ? action : await resolveFixAll(action, context));
   }
@@ -71,7 +74,14 @@ function quickFixes(finding: Finding, document: OpenDocument, snapshot: Document
   const actions: CodeAction[] = [];
   const fixEdit = finding.fix && fixWorkspaceEdit(finding, snapshot, context);
   if (finding.fix && fixEdit) {
-    actions.push({ title: finding.fix.title, kind: CodeActionKind.QuickFix, isPreferred: true, diagnostics: [diagnostic], edit: fixEdit });
+    const unsafe = isUnsafeFix(finding) || finding.fix.safety === 'unsafe';
+    actions.push({
+      title: unsafe ? unsafeTitle(finding.fix.title) : finding.fix.title,
+      kind: CodeActionKind.QuickFix,
+      isPreferred: !unsafe,
+      diagnostics: [diagnostic],
+      edit: fixEdit,
+    });
   }
   if (isSuppressible(finding.ruleId)) {
     const indent = /^[ \t]*/.exec(snapshot.text.slice(lineStartOf(snapshot.text, finding.span.startOffset)))![0];
@@ -82,6 +92,14 @@ function quickFixes(finding: Finding, document: OpenDocument, snapshot: Document
     }
   }
   return actions;
+}
+
+/**
+ * The rule's title says what the fix changes ("Send X-Real-IP to fonts.gstatic.com too"); the suffix says it is
+ * more than connection reuse, unless the title already does.
+ */
+export function unsafeTitle(title: string): string {
+  return /\bunsafe\b/i.test(title) ? title : `${title} (unsafe)`;
 }
 
 /**

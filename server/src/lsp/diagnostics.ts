@@ -1,7 +1,11 @@
 // Findings as LSP diagnostics. Positions come from the finding's offsets through the document's own line index, so
 // they mean what the client thinks a line is (the LSP also breaks lines at a lone '\r'), clamped to the text.
+// The message is the finding's one-line headline (the Problems panel cuts long ones); its detail and a withheld
+// fix's reason go in relatedInformation at the finding's own place, which VS Code shows under the diagnostic in the
+// hover and the Problems panel. Sent to every client: one that does not support it ignores the property (LSP), and
+// its codeDescription link (the rule's page) still has the why.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver/node.js';
+import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver/node.js';
 import { INTERNAL_ERROR_RULE_ID } from '../engine/analyze.js';
 import type { Finding, Severity } from '../util/types.js';
 import { UNUSED_SUPPRESSION_RULE_ID } from '../engine/suppressions.js';
@@ -32,7 +36,17 @@ export function toDiagnostic(finding: Finding, document: TextDocument): Diagnost
   // internal-error is not a rule and has no page.
   if (findRule(finding.ruleId)) diagnostic.codeDescription = { href: docsUrl(finding.ruleId) };
   if (finding.ruleId === UNUSED_SUPPRESSION_RULE_ID) diagnostic.tags = [DiagnosticTag.Unnecessary];
+  const related = relatedInformation(finding, document, diagnostic.range);
+  if (related.length > 0) diagnostic.relatedInformation = related;
   return diagnostic;
+}
+
+function relatedInformation(finding: Finding, document: TextDocument, range: Diagnostic['range']): DiagnosticRelatedInformation[] {
+  const location = { uri: document.uri, range };
+  const related: DiagnosticRelatedInformation[] = [];
+  if (finding.detail !== undefined) related.push({ location, message: finding.detail });
+  if (finding.withheld !== undefined) related.push({ location, message: `No fix offered: ${finding.withheld}` });
+  return related;
 }
 
 /** Said once, at the top, instead of parsing a file that would take too long or too much memory. */

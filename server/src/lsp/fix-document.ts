@@ -1,5 +1,6 @@
 // "Fix all" for one document and for the workspace: fixAll() run in the include context the diagnostics come from,
-// its new texts turned into one minimal replacement per file.
+// its new texts turned into one minimal replacement per file. Safe fixes only (`unsafe: false`, as `--fix` without
+// --unsafe-fixes): an unsafe one is applied by choosing its quick fix (code-actions.ts), never in bulk.
 import path from 'node:path';
 import { fixAll } from '../engine/fix-all.js';
 import type { SourceDocument } from '../util/types.js';
@@ -34,6 +35,7 @@ export async function fixDocument(document: OpenDocument, context: FixContext): 
   if (rootText === undefined) return undefined;
   const result = await fixAll([{ path: root, text: rootText }], options, rules, {
     canEdit: (file) => path.resolve(file) === document.path,
+    unsafe: false,
   });
   return editsOf(result.texts, result.originals).find((file) => file.path === document.path);
 }
@@ -45,6 +47,6 @@ export async function fixFiles(
   canEdit: (file: string) => boolean,
 ): Promise<FileEdits[]> {
   if (documents.length === 0) return [];
-  const result = await fixAll(documents, options, rules, { canEdit });
+  const result = await fixAll(documents, options, rules, { canEdit, unsafe: false });
   return editsOf(result.texts, result.originals);
 }
