@@ -79,7 +79,10 @@ describe('a byte order mark and CRLF line endings', () => {
 });
 
 describe('unterminated constructs at the end of a file', () => {
-  it('are syntax errors at the opening quote or action, and the other files are still reported', () => {
+  const UNCLOSED_STRING = (line: number) =>
+    `unexpected end of file, expecting ";" or "}" (the string opened on line ${line} is not closed)`;
+
+  it('are syntax errors where nginx reports them (a string at the end of the file) or at the opening action, and the other files are still reported', () => {
     const root = tree({
       'quote.conf': 'http { server { return 200 "abc',
       'single.conf': "http {\n  server {\n    return 200 'abc",
@@ -94,8 +97,8 @@ describe('unterminated constructs at the end of a file', () => {
     expect(reported(root, result.stdout).map(({ file, line, column, message }) => ({ file, line, column, message }))).toEqual([
       { file: 'app/nginx.conf.sigil', line: 3, column: 34, message: 'unterminated template action' },
       { file: 'comment.sigil', line: 1, column: 21, message: 'unterminated template action' },
-      { file: 'quote.conf', line: 1, column: 28, message: 'unterminated string' },
-      { file: 'single.conf', line: 3, column: 16, message: 'unterminated string' },
+      { file: 'quote.conf', line: 1, column: 32, message: UNCLOSED_STRING(1) },
+      { file: 'single.conf', line: 3, column: 20, message: UNCLOSED_STRING(3) },
       expect.objectContaining({ file: 'z.conf', message: expect.stringContaining('no keepalive') }),
     ]);
   });

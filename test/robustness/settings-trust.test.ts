@@ -67,7 +67,7 @@ describe('a settings file found with the checked tree', () => {
     const root = tree(files);
     const result = runCli(root, ['check', 'checked', '--path-map', '/etc/nginx=shared']);
     expect(result.status).toBe(1);
-    expect(result.stdout).toContain('shared/app.conf\n  1:19  error');
+    expect(result.stdout).toContain('shared/app.conf\n  1:20  error');
     expect(result.stdout).toContain(SECRET);
   });
 

@@ -1,5 +1,6 @@
 // Mistakes the grammar accepts but nginx's tokenizer and directive table reject, checked on the model.
 import type { Span } from '../util/types.js';
+import { SIMPLE_DIRECTIVES } from './simple-directives.js';
 import type { Argument, Directive, SyntaxProblem } from './types.js';
 
 /** Directives nginx only accepts with a `{ ... }` block (ngx_conf_handler: 'directive "x" has no opening "{"'). */
@@ -24,6 +25,16 @@ function missingBlock(directive: Directive): SyntaxProblem | undefined {
   if (directive.name === 'server' && directive.args.length > 0) return undefined;
   if (directive.args.some((arg) => arg.templated)) return undefined;
   return { message: `directive "${directive.name}" has no opening "{"`, span: directive.nameSpan };
+}
+
+/**
+ * A simple directive followed by `{`: `index {HTTP_INDEX_FILE};` is a block to nginx's tokenizer (a word cannot start
+ * with `{`), and nginx stops there, on the brace's line. Everything after is read as that block, so the file seems to
+ * end inside it; this is the mistake to show first.
+ */
+function notTerminated(directive: Directive): SyntaxProblem | undefined {
+  if (!directive.blockSpan || !SIMPLE_DIRECTIVES.has(directive.name) || isTableEntry(directive)) return undefined;
+  return { message: `directive "${directive.name}" is not terminated by ";"`, span: firstCharacter(directive.blockSpan) };
 }
 
 function firstCharacter(span: Span): Span {
@@ -52,7 +63,7 @@ export function findStructureProblems(directives: readonly Directive[]): SyntaxP
   const problems: SyntaxProblem[] = [];
   const visit = (list: readonly Directive[]) => {
     for (const directive of list) {
-      const problem = missingBlock(directive) ?? gluedToQuote(directive);
+      const problem = missingBlock(directive) ?? notTerminated(directive) ?? gluedToQuote(directive);
       if (problem) problems.push(problem);
       visit(directive.children);
     }
