@@ -59,9 +59,9 @@ function percentile(sorted, fraction) {
 }
 
 class Session {
-  constructor(workspace) {
+  constructor(workspace, server = SERVER) {
     this.started = performance.now();
-    this.child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
     this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
     this.waiters = [];
     this.connection.onNotification('textDocument/publishDiagnostics', (params) => {
@@ -147,9 +147,12 @@ function summarise(text, times) {
   };
 }
 
-/** Measures everything in fresh server processes; `edits` per file (50 to 100 is plenty). */
-export async function measureLspLatency({ edits = 60 } = {}) {
-  if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run "npm run build" first`);
+/**
+ * Measures everything in fresh server processes; `edits` per file (50 to 100 is plenty). `server`: another build's
+ * server.js (`--baseline`), to compare two versions in one run.
+ */
+export async function measureLspLatency({ edits = 60, server = SERVER } = {}) {
+  if (!existsSync(server)) throw new Error(`${server} is missing: run "npm run build" first`);
   const workspace = mkdtempSync(path.join(tmpdir(), 'nk-lsp-bench-'));
   try {
     const plain = readFileSync(path.join(root, 'examples/plain/nginx.conf'), 'utf8');
@@ -160,13 +163,13 @@ export async function measureLspLatency({ edits = 60 } = {}) {
     writeFileSync(files.five, fiveThousand);
     writeFileSync(files.mega, megabyte);
 
-    const cold = new Session(workspace);
+    const cold = new Session(workspace, server);
     await cold.initialize();
     await cold.open(files.plain, plain);
     const coldStartMs = performance.now() - cold.started;
     await cold.stop();
 
-    const session = new Session(workspace);
+    const session = new Session(workspace, server);
     await session.initialize();
     const fiveUri = await session.open(files.five, fiveThousand);
     const fiveTimes = await session.type(fiveUri, fiveThousand, edits);
@@ -207,5 +210,18 @@ function printTable(result) {
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const editsArg = process.argv.indexOf('--edits');
   const edits = editsArg === -1 ? 60 : Number(process.argv[editsArg + 1]);
-  printTable(await measureLspLatency({ edits }));
+  const baselineArg = process.argv.indexOf('--baseline');
+  const current = await measureLspLatency({ edits });
+  printTable(current);
+  if (baselineArg !== -1) {
+    // Another build's dist/server.js, measured right after in the same run: the ratio is what to read, not the times.
+    const baseline = await measureLspLatency({ edits, server: path.resolve(process.argv[baselineArg + 1]) });
+    console.log(`\nbaseline ${process.argv[baselineArg + 1]}:`);
+    printTable(baseline);
+    const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
+    console.log(
+      `\nbaseline / current p50: 5,000 lines ${ratio(baseline.fiveThousandLines.p50Ms, current.fiveThousandLines.p50Ms)}, ` +
+        `1 MB ${ratio(baseline.oneMegabyte.p50Ms, current.oneMegabyte.p50Ms)}`,
+    );
+  }
 }

@@ -82,17 +82,20 @@ describe.each(versions)('Dokku nginx.conf.sigil $label', ({ file, keepaliveSever
   const text = read(file);
   const upstreamLines = linesMatching(text, /^\s*upstream\s/);
   const passthroughLines = linesMatching(text, /^\s*proxy_set_header\s+Connection\s+\$http_connection\s*;/i);
+  // `include {{ $.DOKKU_ROOT }}/{{ $.APP }}/nginx.conf.d/*.conf;`: the app's own locations, which nobody can check here.
+  const templatedIncludeLines = linesMatching(text, /^\s*include\s+\{\{/);
 
   it('the template reads as expected (an upstream block, Connection passthrough)', () => {
     expect(upstreamLines.length).toBeGreaterThan(0);
     expect(passthroughLines.length).toBeGreaterThan(0);
   });
 
-  it('gets exactly upstream-keepalive at the upstream line and connection-header-passthrough at each $http_connection line', async () => {
+  it('gets exactly upstream-keepalive at the upstream line, connection-header-passthrough at each $http_connection line and a note at each templated include', async () => {
     const findings = await analyze([{ path: absPath, text }], { host: isolated });
     const expected = [
       ...upstreamLines.map((line) => `${line} upstream-keepalive ${keepaliveSeverity}`),
       ...passthroughLines.map((line) => `${line} connection-header-passthrough warning`),
+      ...templatedIncludeLines.map((line) => `${line} include info`),
     ].sort();
     expect(summary(findings)).toEqual(expected);
   });

@@ -107,10 +107,14 @@ describe('Neovim 0.7 as an LSP client of dist/server.js --stdio', () => {
     expect(result.actions.filter((a) => a.isPreferred)).toHaveLength(1);
     expect(result.actions.map((a) => a.title)).toContain('Ignore upstream-keepalive on this line');
 
-    // The fix inserts `keepalive 16;` in `upstream app { ... }`, after its least_conn (keepalive-order), and may add
-    // what else keepalive needs; it only adds lines.
+    // The fix inserts `keepalive 16;` in `upstream app { ... }`, after its least_conn (keepalive-order), and adds
+    // what else keepalive needs; besides adding lines it only turns the Connection map's `'' close` into `'' ''`
+    // (the map is the location's Connection header: keepalive would otherwise bring connection-map-close out).
     const fixedLines = readFileSync(file, 'utf8').split('\n');
-    const added = addedLines(original, fixedLines.join('\n'));
+    const closeArm = /^(\s*'')(\s+)close;$/m;
+    expect(original).toMatch(closeArm);
+    expect(fixedLines.join('\n')).not.toMatch(closeArm);
+    const added = addedLines(original.replace(closeArm, "$1$2'';"), fixedLines.join('\n'));
     const keepalive = added.filter((line) => line.text.trim() === 'keepalive 16;');
     expect(keepalive).toHaveLength(1);
     const upstream = fixedLines.indexOf('    upstream app {');

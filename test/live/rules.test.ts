@@ -23,6 +23,11 @@ interface LiveCase {
   peer: 'http' | 'fastcgi';
   /** The config forwards Upgrade: WebSocket must still work after the fix. */
   websocket: boolean;
+  /**
+   * nginx already reuses connections to this upstream before the fix (the finding is about what every request asks
+   * for, not a connection lost with this upstream): measured as such instead of one connection per request.
+   */
+  reusesBefore?: boolean;
 }
 
 const CASES: LiveCase[] = [
@@ -31,6 +36,13 @@ const CASES: LiveCase[] = [
   { fixture: 'connection-header-missing.conf', findings: ['connection-header-missing 14'], peer: 'http', websocket: true },
   { fixture: 'connection-header-passthrough.conf', findings: ['connection-header-passthrough 14'], peer: 'http', websocket: true },
   { fixture: 'connection-map-close.conf', findings: ['connection-map-close 4'], peer: 'http', websocket: true },
+  {
+    fixture: 'connection-upgrade-literal.conf',
+    findings: ['connection-upgrade-literal 15'],
+    peer: 'http',
+    websocket: true,
+    reusesBefore: true,
+  },
   { fixture: 'keepalive-order.conf', findings: ['keepalive-order 4'], peer: 'http', websocket: false },
   { fixture: 'proxy-pass-no-upstream.conf', findings: ['proxy-pass-no-upstream 7'], peer: 'http', websocket: false },
   { fixture: 'fastcgi-keep-conn.conf', findings: ['fastcgi-keep-conn 15'], peer: 'fastcgi', websocket: false },
@@ -111,14 +123,15 @@ describe.each(CASES)('live: $fixture', (liveCase) => {
     expect(reported.sort()).toEqual([...findings].sort());
   });
 
-  it(`as it is, nginx opens about one upstream connection per request (${REQUESTS} requests)`, async () => {
+  it(`as it is, nginx opens ${liveCase.reusesBefore ? 'few connections (this upstream ignores what is asked)' : 'about one upstream connection per request'} (${REQUESTS} requests)`, async () => {
     const { before, port } = await prepare(liveCase);
     let keepConnRequests = 0;
     const seen = await measureThroughNginx([before], port, peerOf(peer), () => {
       keepConnRequests = fastcgi!.tally().keepConnRequests;
     });
     expect(seen.upstreamRequests).toBe(REQUESTS);
-    expect(seen.connections).toBeGreaterThanOrEqual(0.9 * REQUESTS);
+    if (liveCase.reusesBefore) expect(seen.connections).toBeLessThan(0.5 * REQUESTS);
+    else expect(seen.connections).toBeGreaterThanOrEqual(0.9 * REQUESTS);
     // FastCGI: without fastcgi_keep_conn nginx never asks the application to keep the connection.
     if (peer === 'fastcgi') expect(keepConnRequests).toBe(0);
   });

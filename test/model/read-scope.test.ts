@@ -34,8 +34,9 @@ async function workspaceOf(
   return buildWorkspace(docs, host, await loadNginxParser(), options);
 }
 
-function problems(workspace: Workspace): Array<[string, string]> {
-  return workspace.includeProblems.map((p) => [p.kind, p.message]);
+/** Kind, headline and, where there is one, the detail (full paths, the mapping to use). */
+function problems(workspace: Workspace): string[][] {
+  return workspace.includeProblems.map((p) => (p.detail === undefined ? [p.kind, p.message] : [p.kind, p.message, p.detail]));
 }
 
 const MAIN = 'events {}\n';
@@ -50,11 +51,13 @@ describe('absolute includes outside the read roots', () => {
     expect(problems(workspace)).toEqual([
       [
         'outside',
-        'include "/etc/nginx/conf.d/*.conf" is outside the checked paths and was not followed (map it with --path-map /etc/nginx=<dir>)',
+        'include "/etc/nginx/conf.d/*.conf" is outside the checked paths: map it with --path-map',
+        'Not followed. Check a copy of it with --path-map /etc/nginx=<dir>, <dir> holding the copy.',
       ],
       [
         'outside',
-        'include "/etc/nginx/sites-enabled/default" is outside the checked paths and was not followed (map it with --path-map /etc/nginx=<dir>)',
+        'include "/etc/nginx/sites-enabled/default" is outside the checked paths: map it with --path-map',
+        'Not followed. Check a copy of it with --path-map /etc/nginx=<dir>, <dir> holding the copy.',
       ],
     ]);
     expect(host.touched).toEqual([]);
@@ -71,8 +74,8 @@ describe('absolute includes outside the read roots', () => {
     const host = recordingHost();
     const workspace = await workspaceOf(docsFrom(root, 'nginx.conf'), host);
     expect(workspace.files).toHaveLength(1);
-    const hint = `(map it with --path-map ${elsewhere}/conf.d=<dir>)`;
-    expect(problems(workspace).map(([kind, message]) => [kind, message.endsWith(hint)])).toEqual([
+    const hint = `--path-map ${elsewhere}/conf.d=<dir>`;
+    expect(problems(workspace).map(([kind, , detail]) => [kind, detail!.includes(hint)])).toEqual([
       ['outside', true],
       ['outside', true],
     ]);
@@ -105,7 +108,8 @@ describe('absolute includes outside the read roots', () => {
     expect(problems(workspace)).toEqual([
       [
         'outside',
-        'include "/etc/nginx/../shadow.conf" is outside the checked paths and was not followed (map it with --path-map /etc=<dir>)',
+        'include "/etc/nginx/../shadow.conf" is outside the checked paths: map it with --path-map',
+        'Not followed. Check a copy of it with --path-map /etc=<dir>, <dir> holding the copy.',
       ],
     ]);
     expect(host.touched).toEqual([]);
@@ -117,7 +121,7 @@ describe('relative includes and the read roots', () => {
     const root = tempTree({ 'etc/nginx.conf': `${MAIN}http { include ../other/x.conf; }\n`, 'other/x.conf': 'x 1;\n' });
     const host = recordingHost();
     const workspace = await workspaceOf(docsFrom(root, 'etc/nginx.conf'), host);
-    expect(problems(workspace)).toEqual([['outside', 'include "../other/x.conf" is outside the checked paths and was not followed']]);
+    expect(problems(workspace)).toEqual([['outside', 'include "../other/x.conf" leads outside the checked paths: not followed']]);
     expect(host.touched).toEqual([]);
   });
 
@@ -131,7 +135,9 @@ describe('relative includes and the read roots', () => {
     const host = recordingHost();
     const alone = await workspaceOf(docs, host);
     const sites = path.join(root, 'a/sites-enabled');
-    expect(problems(alone)).toEqual([['missing', `include file "snippets/ssl.conf" not found (looked in ${sites})`]]);
+    expect(problems(alone)).toEqual([
+      ['missing', 'include file "snippets/ssl.conf" not found: fix the path or use --path-map', `Looked in ${sites}.`],
+    ]);
     expect(host.touched.every((p) => p.startsWith(`${sites}/`))).toBe(true);
 
     const widened = await workspaceOf(docs, recordingHost(), { readRoots: [path.join(root, 'a')] });
@@ -144,7 +150,11 @@ describe('relative includes and the read roots', () => {
     const workspace = await workspaceOf(docsFrom(root, 'a/b/site.conf'), recordingHost(), { readRoots: [root] });
     const from = path.join(root, 'a/b');
     expect(problems(workspace)).toEqual([
-      ['missing', `include file "nowhere.conf" not found (looked in ${from} and its parents up to ${root})`],
+      [
+        'missing',
+        'include file "nowhere.conf" not found: fix the path or use --path-map',
+        `Looked in ${from} and its parents up to ${root}.`,
+      ],
     ]);
   });
 });
@@ -172,7 +182,7 @@ describe('symlinks', () => {
     const { root } = linkedTree();
     const workspace = await check(root, 'include conf.d/evil.conf;');
     expect(problems(workspace)).toEqual([
-      ['outside', 'include "conf.d/evil.conf" is outside the checked paths and was not followed'],
+      ['outside', 'include "conf.d/evil.conf" leads outside the checked paths: not followed'],
     ]);
     expect(workspace.files).toHaveLength(1);
   });
@@ -183,7 +193,7 @@ describe('symlinks', () => {
     expect(workspace.files.map((f) => path.basename(f.path))).toEqual(['nginx.conf', 'good.conf']);
     const evil = path.join(root, 'conf.d/evil.conf');
     expect(problems(workspace)).toEqual([
-      ['outside', `include "conf.d/*.conf" matches ${evil}, a link outside the checked paths, which was not followed`],
+      ['outside', 'include "conf.d/*.conf" matches a link outside the checked paths: not followed', `The link: ${evil}.`],
     ]);
   });
 

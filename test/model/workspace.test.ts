@@ -108,8 +108,8 @@ describe('include resolution', () => {
     });
     const pathMap = [{ from: '/etc/nginx', to: path.join(root, 'deploy') }];
     const workspace = await workspaceOf(docsFrom(root, 'nginx.conf'), { pathMap });
-    expect(workspace.includeProblems.map((p) => [p.kind, p.message])).toEqual([
-      ['missing', `include file "/etc/nginx/x.conf" not found (mapped to ${path.join(root, 'deploy/x.conf')})`],
+    expect(workspace.includeProblems.map((p) => [p.kind, p.message, p.detail])).toEqual([
+      ['missing', 'include file "/etc/nginx/x.conf" not found: fix the path or use --path-map', `It is mapped to ${path.join(root, 'deploy/x.conf')}.`],
     ]);
   });
 

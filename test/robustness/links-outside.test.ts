@@ -85,9 +85,9 @@ describe('links leading outside the checked directory', () => {
 
     const includes = reported(checked, stdout).filter((finding) => finding.ruleId === 'include');
     // The links are named; whether outside/shadow or /etc/shadow exists is not told.
-    expect(includes.map((f) => [f.line, f.message])).toEqual([
-      [3, `include "conf.d/*/none-*.conf" matches ${path.join(checked, 'conf.d/evil')}, a link outside the checked paths, which was not followed`],
-      [4, `include "*/shadow" matches ${path.join(checked, 'etclink')}, a link outside the checked paths, which was not followed`],
+    expect(includes.map((f) => [f.line, f.message, f.detail])).toEqual([
+      [3, 'include "conf.d/*/none-*.conf" matches a link outside the checked paths: not followed', `The link: ${path.join(checked, 'conf.d/evil')}.`],
+      [4, 'include "*/shadow" matches a link outside the checked paths: not followed', `The link: ${path.join(checked, 'etclink')}.`],
     ]);
     expect(stdout).not.toContain('leaked');
   });

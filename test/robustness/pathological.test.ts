@@ -85,7 +85,7 @@ describe('one very long line', () => {
     const result = runCli(root, ['check', '.', '--format', 'json']);
     expect(result.stderr).toBe('');
     expect(reported(root, result.stdout).filter((finding) => finding.file === 'one-line.conf')).toEqual([
-      { file: 'one-line.conf', line: 1, column: head.indexOf('app') + 1, ruleId: 'upstream-keepalive', message: expect.any(String) },
+      expect.objectContaining({ file: 'one-line.conf', line: 1, column: head.indexOf('app') + 1, ruleId: 'upstream-keepalive' }),
     ]);
     expect(rulesByFile(root, result.stdout)['z.conf']).toEqual(['upstream-keepalive']);
   });

@@ -29,22 +29,22 @@ export interface Reported {
   column: number;
   ruleId: string;
   message: string;
+  /** The finding's particulars (full paths, where a glob stopped), when it has some. */
+  detail?: string;
 }
 
 /** `check --format json` output as one row per finding, files relative to `root`. */
 export function reported(root: string, stdout: string): Reported[] {
   const files = JSON.parse(stdout) as Array<{
     filePath: string;
-    messages: Array<{ ruleId: string; line: number; column: number; message: string }>;
+    messages: Array<{ ruleId: string; line: number; column: number; message: string; detail?: string }>;
   }>;
   return files.flatMap((file) =>
-    file.messages.map((m) => ({
-      file: path.relative(root, file.filePath),
-      line: m.line,
-      column: m.column,
-      ruleId: m.ruleId,
-      message: m.message,
-    })),
+    file.messages.map((m) => {
+      const row: Reported = { file: path.relative(root, file.filePath), line: m.line, column: m.column, ruleId: m.ruleId, message: m.message };
+      if (m.detail !== undefined) row.detail = m.detail;
+      return row;
+    }),
   );
 }
 

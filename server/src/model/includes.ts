@@ -153,9 +153,10 @@ function escapedLink(includePath: string, link: string): IncludeResolution['prob
   };
 }
 
-function missing(includePath: string, looked: string): IncludeResolution {
+/** `detail`: where it looked, as a sentence (`Looked in /srv/nginx.`, `It is mapped to /srv/x.conf.`). */
+function missing(includePath: string, detail: string): IncludeResolution {
   const message = `include file "${shortened(includePath, 36)}" not found: fix the path or use --path-map`;
-  return { paths: [], problem: { kind: 'missing', message, detail: `Looked ${looked}.` } };
+  return { paths: [], problem: { kind: 'missing', message, detail } };
 }
 
 function globCut(includePath: string): IncludeResolution['problem'] {
@@ -188,7 +189,7 @@ function resolveAbsolute(includePath: string, search: IncludeSearch): IncludeRes
   }
   if (foundAnything(expansion)) return found(includePath, expansion);
   if (hasGlobMagic(includePath) || isWellKnownNginxFile(includePath)) return { paths: [] };
-  return missing(includePath, mapped ? `mapped to ${mapped}` : 'no path mapping applies');
+  return missing(includePath, mapped ? `It is mapped to ${mapped}.` : 'No path mapping applies to it.');
 }
 
 function resolveRelative(includePath: string, search: IncludeSearch): IncludeResolution {
@@ -203,7 +204,7 @@ function resolveRelative(includePath: string, search: IncludeSearch): IncludeRes
   if (hasGlobMagic(includePath)) return { paths: [] };
   const first = search.prefixes[0] ?? '.';
   const last = search.prefixes.at(-1) ?? first;
-  return missing(includePath, last === first ? `in ${first}` : `in ${first} and its parents up to ${last}`);
+  return missing(includePath, last === first ? `Looked in ${first}.` : `Looked in ${first} and its parents up to ${last}.`);
 }
 
 export function resolveInclude(includePath: string, search: IncludeSearch): IncludeResolution {

@@ -112,10 +112,10 @@ function message(state: UpstreamKeepaliveState, count: number): RuleMessage {
   if (keepalive.kind === 'zero') {
     return {
       headline: `"keepalive 0" turns this upstream's connection cache off: use "keepalive ${count};"`,
-      detail: `${name}: from nginx 1.29.7 "keepalive 0" disables the cache an upstream{} otherwise has. ${WHY_NONE} ${passNeeds(users)}`,
+      detail: `${name} has "keepalive 0": from nginx 1.29.7 that disables the cache an upstream{} otherwise has. ${WHY_NONE} ${passNeeds(users)}`,
     };
   }
-  return { headline: `upstream has no keepalive: add "keepalive ${count};"${fastcgi}`, detail: `${name}: ${WHY_NONE} ${passNeeds(users)}` };
+  return { headline: `upstream has no keepalive: add "keepalive ${count};"${fastcgi}`, detail: `${name} has no keepalive. ${WHY_NONE} ${passNeeds(users)}` };
 }
 
 /** What the rule found at one upstream: its keepalive state and the passes that use it (stream ones left out). */
