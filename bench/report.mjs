@@ -1,5 +1,5 @@
 // bench/RESULTS.md: when and where it was measured, every table, and the goals against what was achieved.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fastestPeer, markdownOf, superLinear } from './results.mjs';
 
 function machineSection(machine, peers) {
@@ -52,7 +52,18 @@ function goals(results) {
   return lines.join('\n');
 }
 
+/** Hand-written measurements below this line (one-off comparisons between builds) survive a new run. */
+export const KEPT_MARKER = '<!-- kept across runs: measurements written by hand below -->';
+
+function keptSection(file) {
+  if (!existsSync(file)) return '';
+  const previous = readFileSync(file, 'utf8');
+  const at = previous.indexOf(KEPT_MARKER);
+  return at === -1 ? '' : `\n${previous.slice(at)}`;
+}
+
 export function writeResults(file, { machine, peers, results, tables, quick, elapsed }) {
+  const kept = keptSection(file);
   const text = [
     '# Benchmark results',
     '',
@@ -71,5 +82,5 @@ export function writeResults(file, { machine, peers, results, tables, quick, ela
     markdownOf(tables),
     '',
   ].join('\n');
-  writeFileSync(file, text);
+  writeFileSync(file, text + kept);
 }
