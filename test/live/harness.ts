@@ -68,7 +68,7 @@ export function writeWithPlaceholders(
  * Runs the built CLI (dist/cli.js) in `cwd` without blocking, so a test file can run it on several fixtures at once.
  * JSON output has no colour, so the caller's colour settings do not matter.
  */
-function runCliAsync(cwd: string, args: string[]): Promise<CliResult> {
+export function runCliAsync(cwd: string, args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

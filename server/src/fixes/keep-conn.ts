@@ -19,18 +19,28 @@ import { keepConnState } from '../analysis/proxy-state.js';
 
 export const KEEP_CONN_LINE = 'fastcgi_keep_conn on;';
 
-export function keepConnEdits(workspace: Workspace, pass: Pass, _options: ResolvedOptions): TextEdit[] {
-  if (pass.name !== 'fastcgi_pass') return [];
+/** How keepConnEdits() would turn it on, decided without writing it (as proxy-reuse.ts http11Plan). */
+export function keepConnPlan(workspace: Workspace, pass: Pass): 'rewrite' | 'insert' | undefined {
+  if (pass.name !== 'fastcgi_pass') return undefined;
   const state = keepConnState(workspace, pass.scope);
-  if (state.kind !== 'missing' && state.kind !== 'explicit-off') return [];
+  if (state.kind !== 'missing' && state.kind !== 'explicit-off') return undefined;
   const home = passHome(pass);
-  if (!home) return [];
-  if (state.kind === 'explicit-off' && isOwnLevel(state.definition.level, pass, home)) {
+  if (!home) return undefined;
+  if (state.kind === 'explicit-off' && isOwnLevel(state.definition.level, pass, home)) return 'rewrite';
+  return refusal(home.location, 'fastcgi_keep_conn') ? undefined : 'insert';
+}
+
+export function keepConnEdits(workspace: Workspace, pass: Pass, _options: ResolvedOptions): TextEdit[] {
+  const plan = keepConnPlan(workspace, pass);
+  if (!plan) return [];
+  const state = keepConnState(workspace, pass.scope);
+  const home = passHome(pass)!;
+  if (plan === 'rewrite' && state.kind === 'explicit-off') {
     return state.definition.directives.flatMap((directive) => {
       const flag = directive.args[0];
       if (flag?.value.toLowerCase() !== 'off') return [];
       return [replaceSpan(directive.file, flag.span, flag.raw.replace(/off/i, 'on'))];
     });
   }
-  return refusal(home.location, 'fastcgi_keep_conn') ? [] : [insertLineBefore(home.anchor, KEEP_CONN_LINE)];
+  return [insertLineBefore(home.anchor, KEEP_CONN_LINE)];
 }

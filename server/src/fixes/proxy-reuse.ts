@@ -2,6 +2,7 @@
 // Used by proxy-http-version, connection-header-missing, and by the fixes that add keepalive to an upstream
 // (upstream-keepalive, proxy-pass-no-upstream), so one fix leaves no new finding behind.
 //
+//   http11Plan(ws, pass, options)             how it would be set (rewrite, insert) or undefined, nothing written
 //   http11Edits(ws, pass, options)            effective proxy_http_version 1.1 at the pass
 //   clearConnectionEdits(ws, pass, options)   effective Connection cleared, every other header unchanged
 //   proxyReuseEdits(ws, pass, options)        both, merged (edit-set.ts)
@@ -58,13 +59,26 @@ import { emptyString } from './quote-style.js';
 
 export const HTTP11_LINE = 'proxy_http_version 1.1;';
 
-export function http11Edits(workspace: Workspace, pass: Pass, options: ResolvedOptions): TextEdit[] {
-  if (pass.name !== 'proxy_pass') return [];
+/**
+ * How http11Edits() would set HTTP/1.1, decided without writing it: rewrite the 1.0 on the pass's own level, insert a
+ * line in its location, or nothing (no failing state, no location, or a level placement.ts refuses).
+ */
+export function http11Plan(workspace: Workspace, pass: Pass, options: ResolvedOptions): 'rewrite' | 'insert' | undefined {
+  if (pass.name !== 'proxy_pass') return undefined;
   const state = httpVersionState(workspace, pass.scope, options);
-  if (state.kind !== 'default-1.0' && state.kind !== 'explicit-1.0') return [];
+  if (state.kind !== 'default-1.0' && state.kind !== 'explicit-1.0') return undefined;
   const home = passHome(pass);
-  if (!home) return [];
-  if (state.kind === 'explicit-1.0' && isOwnLevel(state.definition.level, pass, home)) {
+  if (!home) return undefined;
+  if (state.kind === 'explicit-1.0' && isOwnLevel(state.definition.level, pass, home)) return 'rewrite';
+  return refusal(home.location, 'proxy_http_version') ? undefined : 'insert';
+}
+
+export function http11Edits(workspace: Workspace, pass: Pass, options: ResolvedOptions): TextEdit[] {
+  const plan = http11Plan(workspace, pass, options);
+  if (!plan) return [];
+  const state = httpVersionState(workspace, pass.scope, options);
+  const home = passHome(pass)!;
+  if (plan === 'rewrite' && state.kind === 'explicit-1.0') {
     return state.definition.directives.flatMap((directive) => {
       const version = directive.args[0];
       if (version?.value !== '1.0') return [];
@@ -72,7 +86,7 @@ export function http11Edits(workspace: Workspace, pass: Pass, options: ResolvedO
       return [replaceSpan(directive.file, version.span, version.raw.replace('1.0', '1.1'))];
     });
   }
-  return refusal(home.location, 'proxy_http_version') ? [] : [insertLineBefore(home.anchor, HTTP11_LINE)];
+  return [insertLineBefore(home.anchor, HTTP11_LINE)];
 }
 
 interface ConnectionValue {

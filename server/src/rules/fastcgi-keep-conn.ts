@@ -1,7 +1,7 @@
 // `fastcgi-keep-conn`: a fastcgi_pass to a keepalive upstream without an effective `fastcgi_keep_conn on`
 // (inherited levels count; an explicit `off` counts as missing). The FastCGI server then closes the connection
 // after every response, so the upstream's keepalive cache stays empty. Fix: fixes/keep-conn.ts keepConnEdits.
-import { keepConnEdits } from '../fixes/keep-conn.js';
+import { keepConnEdits, keepConnPlan } from '../fixes/keep-conn.js';
 import { keepConnState, type KeepConnState } from '../analysis/proxy-state.js';
 import type { Pass } from '../analysis/passes.js';
 import { keepalivePasses, upstreamLabel } from '../analysis/keepalive-passes.js';
@@ -33,7 +33,8 @@ export const fastcgiKeepConnRule: Rule<FastcgiKeepConnState> = {
     for (const pass of keepalivePasses(workspace, 'fastcgi_pass', options)) {
       const keepConn = keepConnState(workspace, pass.scope);
       if (keepConn.kind !== 'missing' && keepConn.kind !== 'explicit-off') continue;
-      states.push({ file: pass.directive.file.path, span: pass.directive.span, pass, keepConn });
+      const noFix = keepConnPlan(workspace, pass) ? undefined : (true as const);
+      states.push({ file: pass.directive.file.path, span: pass.directive.span, noFix, pass, keepConn });
     }
     return states;
   },

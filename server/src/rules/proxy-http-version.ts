@@ -4,7 +4,7 @@
 // grpc_pass (HTTP/2) and the other protocols have no proxy_http_version. Fix: fixes/proxy-reuse.ts http11Edits.
 import { httpVersionState, type Found, type HttpVersionState } from '../analysis/proxy-state.js';
 import type { Pass } from '../analysis/passes.js';
-import { http11Edits } from '../fixes/proxy-reuse.js';
+import { http11Edits, http11Plan } from '../fixes/proxy-reuse.js';
 import { keepalivePasses, upstreamLabel } from '../analysis/keepalive-passes.js';
 import { levelLabel, quoted, writtenAt } from '../analysis/message-parts.js';
 import type { Rule, RuleState } from '../analysis/rule-api.js';
@@ -34,7 +34,9 @@ export const proxyHttpVersionRule: Rule<ProxyHttpVersionState> = {
     for (const pass of keepalivePasses(workspace, 'proxy_pass', options)) {
       const version = httpVersionState(workspace, pass.scope, options);
       if (version.kind !== 'default-1.0' && version.kind !== 'explicit-1.0') continue;
-      states.push({ file: pass.directive.file.path, span: pass.directive.span, pass, version });
+      // Decided here, without writing the line: a location placement.ts refuses, or none at all, gets no fix.
+      const noFix = http11Plan(workspace, pass, options) ? undefined : (true as const);
+      states.push({ file: pass.directive.file.path, span: pass.directive.span, noFix, pass, version });
     }
     return states;
   },
