@@ -105,3 +105,22 @@ describe('suppressions as the docs show them', () => {
     expect(await findings(files)).toEqual([]);
   });
 });
+
+describe('connection-header-missing fix titles', () => {
+  const isolated = { readFile: () => undefined, glob: () => [], exists: () => false };
+  async function title(text: string): Promise<string | undefined> {
+    const found = await analyze([{ path: '/virtual/site.conf', text }], { host: isolated });
+    return found.find((finding) => finding.ruleId === 'connection-header-missing')?.fix?.title;
+  }
+  const upstream = 'upstream app {\n  server 127.0.0.1:3000;\n  keepalive 16;\n}\n';
+
+  it('name the shared level the Connection line goes to, which other locations inherit', async () => {
+    const text = `http {\n${upstream}server {\n  proxy_set_header Host $host;\n  location / {\n    proxy_http_version 1.1;\n    proxy_pass http://app;\n  }\n}\n}\n`;
+    expect(await title(text)).toBe('Clear the Connection header on the server level, for every location inheriting it');
+  });
+
+  it('stay short when the line goes into the pass own location', async () => {
+    const text = `http {\n${upstream}server {\n  location / {\n    proxy_http_version 1.1;\n    proxy_pass http://app;\n  }\n}\n}\n`;
+    expect(await title(text)).toBe('Clear the Connection header');
+  });
+});

@@ -35,6 +35,18 @@ const WEBSOCKET =
   " The headers forward Upgrade (WebSocket), so Connection must still say upgrade when the client asks: " +
   "\"proxy_set_header Connection $connection_upgrade;\" with map $http_upgrade $connection_upgrade { default upgrade; '' ''; }.";
 
+/**
+ * Says every place the fix changes: the Connection line goes where the headers in effect are set (proxy-reuse.ts),
+ * which may be a server or http level whose other locations inherit it too, and with WebSocket forwarding it is the
+ * upgrade map's variable (a map may be added at http level).
+ */
+function fixTitle(pass: Pass, connection: Reported): string {
+  const level = connection.definition?.level;
+  const shared = level && level !== pass.scope && level.context !== 'location' ? ` on ${levelLabel(level)}, for every location inheriting it` : '';
+  if (forwardsUpgrade(effectiveHeaderSet(connection.definition))) return `Send Connection from the upgrade map${shared}`;
+  return `Clear the Connection header${shared}`;
+}
+
 export interface ConnectionHeaderMissingState extends RuleState {
   pass: Pass;
   connection: Reported;
@@ -66,8 +78,8 @@ export const connectionHeaderMissingRule: Rule<ConnectionHeaderMissingState> = {
         `response and none is reused.${connection.definition ? WHERE : ''}${upgrade}`,
     };
   },
-  fix({ pass }, { workspace, options }) {
+  fix({ pass, connection }, { workspace, options }) {
     const edits = clearConnectionEdits(workspace, pass, options);
-    return edits.length > 0 ? { title: 'Clear the Connection header', edits } : undefined;
+    return edits.length > 0 ? { title: fixTitle(pass, connection), edits } : undefined;
   },
 };
