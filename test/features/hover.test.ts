@@ -145,7 +145,8 @@ describe('hover on an upstream block name', () => {
     expect(markdown).toContain('**upstream `{{ $.APP }}-{{ $upstream_port }}`**');
     expect(markdown).toContain('servers: `{{ $listener_ip }}:{{ $upstream_port }}`');
     expect(markdown).toContain('- ✗ **keepalive**: no `keepalive` in the block');
-    expect(markdown).toContain("- ? **HTTP version**: `proxy_http_version 1.1;` on location / (nginx.conf.sigil:85) applies only when the template renders it");
+    // proxy_http_version sits under the same `{{ if $.DOKKU_APP_WEB_LISTENERS }}` as the proxy_pass: rendered with it.
+    expect(markdown).toContain('- ✓ **HTTP version**: `proxy_http_version 1.1;` on location / (nginx.conf.sigil:85)');
     expect(markdown).toContain("- ✗ **Connection header**: `proxy_set_header Connection $http_connection;` (nginx.conf.sigil:94) forwards the client's own Connection header");
   });
 });

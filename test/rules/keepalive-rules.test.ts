@@ -31,6 +31,27 @@ describe('upstream-keepalive', () => {
     expect(finding?.detail).toContain('fastcgi_keep_conn on');
   });
 
+  it('completes the fix with the location\'s own HTTP/1.1 when an unreadable include above may set it', async () => {
+    const text = [
+      'upstream app {\n  server 127.0.0.1:3000;\n}',
+      'server {\n  include snippets/x.conf;',
+      '  location / {\n    proxy_set_header Host $host;\n    proxy_set_header Connection "";\n    proxy_pass http://app;\n  }\n}\n',
+    ].join('\n');
+    const [finding] = (await findings(text)).filter((f) => f.ruleId === 'upstream-keepalive');
+    expect(finding?.withheld).toBeUndefined();
+    const fixed = applyEdits(text, finding!.fix!.edits);
+    expect(fixed).toContain('  keepalive 16;\n}');
+    // Written in the location, it is the effective one whatever the include holds (nginx's nearest level wins).
+    expect(fixed).toMatch(/location \/ \{\n(.*\n)*\s*proxy_http_version 1\.1;\n\s*proxy_pass http:\/\/app;/);
+  });
+
+  it('withholds the fix, naming the include, when an unreadable include in the location may set HTTP/1.0', async () => {
+    const text = 'upstream app {\n  server 127.0.0.1:3000;\n}\nserver {\n  location / {\n    include snippets/x.conf;\n    proxy_pass http://app;\n  }\n}\n';
+    const [finding] = (await findings(text)).filter((f) => f.ruleId === 'upstream-keepalive');
+    expect(finding?.fixable).toBeUndefined();
+    expect(finding?.withheld).toBe('an include that could not be read (snippets/x.conf) may set proxy_http_version here');
+  });
+
   it("reports Dokku's opt-in as information, at the upstream's name", async () => {
     const text = 'upstream {{ $.APP }} {\n{{ if $.PROXY_KEEPALIVE }}  keepalive {{ $.PROXY_KEEPALIVE }};{{ end }}\n  server {{ $.IP }};\n}\n';
     const [finding] = await findings(text, {}, '/virtual/nginx.conf.sigil');

@@ -3,7 +3,9 @@
 // checked paths, a templated path) or when its own statements did not parse: the directive may be defined there,
 // so the answer is `unknown` and the rules report nothing (they never guess).
 //
-//   lookupDirective(ws, scope, name)   found (level, directives, conditional, proxyParams) | none | unknown
+//   lookupDirective(ws, scope, name)   found (level, directives, conditional, proxyParams) | none | unknown;
+//                                      `conditional` when every definition is under a template guard the passes
+//                                      in `scope` are not under too (conditionalGuards)
 //   headerKeysOf(found)                the lower-cased header names a found proxy_set_header set sends
 //
 // Two kinds of unfollowed include are known, not guessed: a glob that matched nothing includes nothing (nginx
@@ -13,7 +15,7 @@
 import path from 'node:path';
 import { inheritanceChain, headerKey } from './inheritance.js';
 import { guardsWithin, statementsNamed, unfollowedIncludes, type Scope } from './scopes.js';
-import type { ConfigFile, Directive } from '../model/types.js';
+import type { ConfigFile, Directive, TemplateGuard } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import { perWorkspace } from './per-workspace.js';
 
@@ -80,6 +82,45 @@ function scanOwnSyntaxProblems(level: Scope, file: ConfigFile): boolean {
   );
 }
 
+// The template guards every pass directly in a scope sits under: nginx only ever runs those passes where the
+// template rendered them, so a definition under the same guards is there for them (Dokku's `{{ if
+// $.DOKKU_APP_WEB_LISTENERS }}` wraps both `proxy_pass` and `proxy_http_version 1.1`).
+const passGuardsByScope = new WeakMap<Scope, readonly TemplateGuard[]>();
+
+function passGuards(scope: Scope): readonly TemplateGuard[] {
+  let guards = passGuardsByScope.get(scope);
+  if (!guards) {
+    const passes = scope.statements.filter((statement) => statement.name.endsWith('_pass'));
+    guards = passes.length === 0 ? [] : passes[0]!.guards.filter((guard) => passes.every((pass) => pass.guards.includes(guard)));
+    passGuardsByScope.set(scope, guards);
+  }
+  return guards;
+}
+
+/**
+ * The template guards that make `directive` conditional at `level`, as seen from `scope`: those inside the level
+ * (scopes.ts guardsWithin) that the passes in `scope` are not under as well.
+ */
+export function conditionalGuards(directive: Directive, level: Scope, scope: Scope): TemplateGuard[] {
+  const given = passGuards(scope);
+  return guardsWithin(directive, level).filter((guard) => !given.includes(guard));
+}
+
+/**
+ * True when `name` is unknown at `scope` only because of a level above `top` (an include there that could not be
+ * read, a syntax problem): `scope` up to `top` neither define nor hide it, so a definition written in `top` would
+ * be the effective one, whatever the hidden level holds (nginx's nearest level wins).
+ */
+export function hiddenOnlyAbove(workspace: Workspace, scope: Scope, top: Scope, name: string): boolean {
+  if (lookupDirective(workspace, scope, name).kind !== 'unknown') return false;
+  for (const level of inheritanceChain(scope)) {
+    if (hasOwnSyntaxProblem(level) || unseenAt(workspace, level, name).kind === 'unknown') return false;
+    if (statementsNamed(level, name).length > 0) return false;
+    if (level === top) return true;
+  }
+  return false;
+}
+
 export function lookupDirective(workspace: Workspace, scope: Scope, name: string): Lookup {
   for (const level of inheritanceChain(scope)) {
     if (hasOwnSyntaxProblem(level)) return { kind: 'unknown' };
@@ -89,7 +130,7 @@ export function lookupDirective(workspace: Workspace, scope: Scope, name: string
     const proxyParams = unseen.kind === 'proxy-params' ? unseen.include : undefined;
     if (directives.length === 0 && !proxyParams) continue;
     const conditional =
-      !proxyParams && directives.every((directive) => guardsWithin(directive, level).length > 0);
+      !proxyParams && directives.every((directive) => conditionalGuards(directive, level, scope).length > 0);
     return { kind: 'found', level, directives, conditional, proxyParams };
   }
   return { kind: 'none' };

@@ -21,7 +21,7 @@ import { guardsWithin, statementsNamed, unfollowedIncludes, type Scope } from '.
 import { hasModernKeepaliveDefaults } from './versions.js';
 import type { Workspace } from '../model/workspace.js';
 import type { ResolvedOptions } from '../util/types.js';
-import { lookupDirective, type Lookup } from './effective-lookup.js';
+import { conditionalGuards, lookupDirective, type Lookup } from './effective-lookup.js';
 
 export type VersionOptions = Pick<ResolvedOptions, 'nginxVersion'>;
 export type Found = Extract<Lookup, { kind: 'found' }>;
@@ -114,7 +114,7 @@ export function literalUpgrade(workspace: Workspace, scope: Scope): ProxyHeader 
   const lookup = lookupDirective(workspace, scope, 'proxy_set_header');
   if (lookup.kind !== 'found' || lookup.conditional) return undefined;
   const header = effectiveHeaderSet(lookup).get('connection');
-  if (!header || header.directives.length !== 1 || guardsWithin(header.directive, header.level).length > 0) return undefined;
+  if (!header || header.directives.length !== 1 || conditionalGuards(header.directive, header.level, scope).length > 0) return undefined;
   const value = header.value;
   if (!value || value.templated || value.variables.length > 0) return undefined;
   return value.value.trim().toLowerCase() === 'upgrade' ? header : undefined;

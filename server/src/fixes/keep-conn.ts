@@ -16,6 +16,7 @@ import type { Workspace } from '../model/workspace.js';
 import { isOwnLevel, passHome } from './pass-home.js';
 import { refusal } from './placement.js';
 import { keepConnState } from '../analysis/proxy-state.js';
+import { hiddenOnlyAbove } from '../analysis/effective-lookup.js';
 
 export const KEEP_CONN_LINE = 'fastcgi_keep_conn on;';
 
@@ -23,9 +24,11 @@ export const KEEP_CONN_LINE = 'fastcgi_keep_conn on;';
 export function keepConnPlan(workspace: Workspace, pass: Pass): 'rewrite' | 'insert' | undefined {
   if (pass.name !== 'fastcgi_pass') return undefined;
   const state = keepConnState(workspace, pass.scope);
-  if (state.kind !== 'missing' && state.kind !== 'explicit-off') return undefined;
   const home = passHome(pass);
   if (!home) return undefined;
+  // Hidden only above the location (an include there that could not be read): the location's own line wins.
+  const hiddenAbove = state.kind === 'unknown' && hiddenOnlyAbove(workspace, pass.scope, home.location, 'fastcgi_keep_conn');
+  if (state.kind !== 'missing' && state.kind !== 'explicit-off' && !hiddenAbove) return undefined;
   if (state.kind === 'explicit-off' && isOwnLevel(state.definition.level, pass, home)) return 'rewrite';
   return refusal(home.location, 'fastcgi_keep_conn') ? undefined : 'insert';
 }

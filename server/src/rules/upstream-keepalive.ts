@@ -37,11 +37,13 @@ import { formatControl } from '../model/template-guards.js';
 import { refusal } from '../fixes/placement.js';
 import { insertAfterMembers } from '../fixes/upstream-members.js';
 import { upstreamUsersEdits } from '../fixes/upstream-users.js';
-import { clearConnectionEdits, http11Edits } from '../fixes/proxy-reuse.js';
-import { keepConnEdits } from '../fixes/keep-conn.js';
+import { clearConnectionEdits, http11Edits, http11Plan } from '../fixes/proxy-reuse.js';
+import { keepConnEdits, keepConnPlan } from '../fixes/keep-conn.js';
 import { emptyArmFix } from '../fixes/connection-map.js';
 import { closingMapsOf } from '../analysis/upgrade-maps.js';
-import { literalUpgradeAt } from '../analysis/proxy-state.js';
+import { connectionState, httpVersionState, keepConnState, literalUpgradeAt } from '../analysis/proxy-state.js';
+import { writtenAt } from '../analysis/message-parts.js';
+import { hiddenReason } from '../fixes/target-identity.js';
 import { upgradeLiteralEdits } from '../fixes/upgrade-literal.js';
 import type { Rule, RuleMessage, RuleState } from '../analysis/rule-api.js';
 import { shortened } from '../util/shortened.js';
@@ -148,12 +150,41 @@ function ownEditPossible(workspace: Workspace, upstream: Upstream, state: Upstre
  * must take it. And keepalive alone does not make a pass reuse connections (HTTP/1.0, `Connection: close`, no
  * fastcgi_keep_conn): with no pass in sight, nothing says the rest would follow.
  */
-function withheld(upstream: Upstream, state: UpstreamKeepaliveState['keepalive'], users: readonly Pass[]): string | undefined {
+function withheld(
+  workspace: Workspace,
+  upstream: Upstream,
+  state: UpstreamKeepaliveState['keepalive'],
+  users: readonly Pass[],
+  options: ResolvedOptions,
+): string | undefined {
   if (users.length === 0) return 'no pass in the checked files uses it (check them together)';
+  const unknown = usersUnknown(workspace, users, options);
+  if (unknown) return unknown;
   if (state.kind !== 'none') return undefined;
   for (const body of upstream.bodies) {
     const refused = refusal(body, 'keepalive');
     if (refused) return refused.why;
+  }
+  return undefined;
+}
+
+/**
+ * A user whose HTTP version, Connection header or fastcgi_keep_conn the model cannot read (an include it could not
+ * follow, a templated value, a template condition the pass is not under): keepalive would be added while that pass
+ * may still close every connection, so the fix is withheld and says which directive hides where.
+ */
+function usersUnknown(workspace: Workspace, users: readonly Pass[], options: ResolvedOptions): string | undefined {
+  for (const pass of users) {
+    const where = `${pass.name} at ${writtenAt(pass.directive)}`;
+    const hidden = (name: string) => hiddenReason(workspace, pass.scope, name) ?? `${name} for ${where} is templated or conditional`;
+    if (pass.name === 'proxy_pass') {
+      // Unknown only above the pass's location: the fix writes the location's own proxy_http_version 1.1.
+      const version = httpVersionState(workspace, pass.scope, options).kind;
+      if (version === 'unknown' && !http11Plan(workspace, pass, options)) return hidden('proxy_http_version');
+      if (connectionState(workspace, pass.scope, options).kind === 'unknown') return hidden('proxy_set_header');
+    }
+    const keepConn = pass.name === 'fastcgi_pass' ? keepConnState(workspace, pass.scope).kind : undefined;
+    if (keepConn === 'unknown' && !keepConnPlan(workspace, pass)) return hidden('fastcgi_keep_conn');
   }
   return undefined;
 }
@@ -225,7 +256,7 @@ export const upstreamKeepaliveRule: Rule<UpstreamKeepaliveState> = {
         file: upstream.directive.file.path,
         span: upstream.directive.args[0]!.span,
         severity: keepalive.kind === 'guarded' ? 'info' : undefined,
-        withheld: withheld(upstream, keepalive, users),
+        withheld: withheld(workspace, upstream, keepalive, users, options),
         // The upstream's own edit is one line, so it is built here to know there is one; the users' edits wait.
         noFix: ownEditPossible(workspace, upstream, keepalive, options.keepaliveConnections) ? undefined : true,
         upstream,
