@@ -4,6 +4,7 @@
 //
 //   http11Plan(ws, pass, options)             how it would be set (rewrite, insert) or undefined, nothing written
 //   http11Edits(ws, pass, options)            effective proxy_http_version 1.1 at the pass
+//   clearConnectionPossible(ws, pass, opts)   whether it has an edit, nothing written
 //   clearConnectionEdits(ws, pass, options)   effective Connection cleared, every other header unchanged
 //   proxyReuseEdits(ws, pass, options)        both, merged (edit-set.ts)
 //   proxyReuseEditsForPasses(ws, ps, opts)    the same for several passes at once, merged across them
@@ -41,7 +42,7 @@ import type { Scope } from '../analysis/scopes.js';
 import type { ResolvedOptions, TextEdit } from '../util/types.js';
 import type { ConfigFile } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
-import { ensureUpgradeMap } from './connection-map.js';
+import { ensureUpgradeMap, upgradeMapRefusal } from './connection-map.js';
 import { mergeEdits } from './edit-set.js';
 import { hiddenOnlyAbove, lookupDirective } from '../analysis/effective-lookup.js';
 import { firstHeaderAnchor, lastHeaderAnchor } from './header-anchor.js';
@@ -153,6 +154,21 @@ function connectionPlace(workspace: Workspace, pass: Pass, definition: Found | u
     near: { file: home.anchor.file, scope: home.location },
     insert: (line) => insertLineBefore(home.anchor, line),
   };
+}
+
+/**
+ * Whether clearConnectionEdits() has an edit to give, decided without writing it: a place for the line (or the
+ * literal close to replace), and the upgrade map where WebSocket needs one.
+ */
+export function clearConnectionPossible(workspace: Workspace, pass: Pass, options: ResolvedOptions): boolean {
+  if (pass.name !== 'proxy_pass') return false;
+  const state = connectionState(workspace, pass.scope, options);
+  const mapAvailable = (definition: Found | undefined, scope: Scope) =>
+    !forwardsUpgrade(effectiveHeaderSet(definition)) || upgradeMapRefusal(scope) === undefined;
+  if (state.kind === 'close') return mapAvailable(state.definition, state.definition.level);
+  if (state.kind !== 'unset') return false;
+  const insertion = connectionInsertion(workspace, pass, state.definition);
+  return insertion !== undefined && mapAvailable(state.definition, insertion.near.scope);
 }
 
 export function clearConnectionEdits(workspace: Workspace, pass: Pass, options: ResolvedOptions): TextEdit[] {

@@ -4,7 +4,7 @@
 // closes after every response. Connection from `$http_connection` or a map variable belongs to
 // connection-header-passthrough and connection-map-close. Fix: fixes/proxy-reuse.ts clearConnectionEdits.
 import { connectionState, effectiveHeaderSet, forwardsUpgrade, type ConnectionState } from '../analysis/proxy-state.js';
-import { clearConnectionEdits } from '../fixes/proxy-reuse.js';
+import { clearConnectionEdits, clearConnectionPossible } from '../fixes/proxy-reuse.js';
 import { keepalivePasses, upstreamLabel } from '../analysis/keepalive-passes.js';
 import { levelLabel, writtenAt } from '../analysis/message-parts.js';
 import type { Rule, RuleState } from '../analysis/rule-api.js';
@@ -65,7 +65,9 @@ export const connectionHeaderMissingRule: Rule<ConnectionHeaderMissingState> = {
     for (const pass of keepalivePasses(workspace, 'proxy_pass', options)) {
       const connection = connectionState(workspace, pass.scope, options);
       if (connection.kind !== 'unset' && connection.kind !== 'close') continue;
-      states.push({ file: pass.directive.file.path, span: pass.directive.span, pass, connection });
+      // Decided here, without writing the line: no place for it, or no upgrade map where WebSocket needs one.
+      const noFix = clearConnectionPossible(workspace, pass, options) ? undefined : (true as const);
+      states.push({ file: pass.directive.file.path, span: pass.directive.span, noFix, pass, connection });
     }
     return states;
   },

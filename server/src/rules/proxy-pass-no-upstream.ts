@@ -98,7 +98,12 @@ function fixFor({ workspace, options }: RuleContext, state: ProxyPassNoUpstreamS
   const edits: TextEdit[] = [...(insert && !(insert instanceof NoFix) ? [insert] : []), rewritePassEdit(pass, name, target), ...reuse, ...identity.edits];
   try {
     const resolving = target.runtime ? `, resolving "${shortened(target.host ?? '')}" at run time` : '';
-    const title = existing ? `Proxy to upstream "${name}"` : `Extract upstream "${name}" with keepalive${resolving}`;
+    // Every place it edits: the upstream, the pass, and the location's lines that keep what the address implied.
+    const location = [reuse.length > 0 ? 'HTTP/1.1 and Connection' : '', identity.edits.length > 0 ? 'Host/redirect' : '']
+      .filter((part) => part !== '')
+      .join(', ');
+    const here = location === '' ? '' : `; sets ${location} in this location`;
+    const title = existing ? `Proxy to upstream "${name}"${here}` : `Extract upstream "${name}" with keepalive${resolving}${here}`;
     return { title, edits: mergeEdits(edits) };
   } catch {
     // Edits that overlap (a whole config on one line): no fix rather than one with no defined result.
