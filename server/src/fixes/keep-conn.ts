@@ -13,10 +13,8 @@ import { insertLineBefore, replaceSpan } from './edits.js';
 import type { Pass } from '../analysis/passes.js';
 import type { ResolvedOptions, TextEdit } from '../util/types.js';
 import type { Workspace } from '../model/workspace.js';
-import { isOwnLevel, passHome } from './pass-home.js';
-import { refusal } from './placement.js';
+import { lineFixPlan, passHome } from './pass-home.js';
 import { keepConnState } from '../analysis/proxy-state.js';
-import { hiddenOnlyAbove } from '../analysis/effective-lookup.js';
 
 export const KEEP_CONN_LINE = 'fastcgi_keep_conn on;';
 
@@ -24,13 +22,7 @@ export const KEEP_CONN_LINE = 'fastcgi_keep_conn on;';
 export function keepConnPlan(workspace: Workspace, pass: Pass): 'rewrite' | 'insert' | undefined {
   if (pass.name !== 'fastcgi_pass') return undefined;
   const state = keepConnState(workspace, pass.scope);
-  const home = passHome(pass);
-  if (!home) return undefined;
-  // Hidden only above the location (an include there that could not be read): the location's own line wins.
-  const hiddenAbove = state.kind === 'unknown' && hiddenOnlyAbove(workspace, pass.scope, home.location, 'fastcgi_keep_conn');
-  if (state.kind !== 'missing' && state.kind !== 'explicit-off' && !hiddenAbove) return undefined;
-  if (state.kind === 'explicit-off' && isOwnLevel(state.definition.level, pass, home)) return 'rewrite';
-  return refusal(home.location, 'fastcgi_keep_conn') ? undefined : 'insert';
+  return lineFixPlan(workspace, pass, 'fastcgi_keep_conn', state, { missing: 'missing', explicit: 'explicit-off' });
 }
 
 export function keepConnEdits(workspace: Workspace, pass: Pass, _options: ResolvedOptions): TextEdit[] {

@@ -3,6 +3,7 @@
 //   passHome(pass)                   { location, anchor } or undefined (a pass outside any location: nothing safe)
 //   holdsPass(scope, name)          a pass `name` sits in scope or its if/limit_except blocks
 //   isOwnLevel(level, pass, home)    `level` is the pass's scope or lies between it and its home location
+//   lineFixPlan(ws, pass, name, ...) how a one-value setting is fixed for the pass: rewrite, insert, or nothing
 //
 // proxy_http_version and proxy_set_header are valid in http, server and location, not in `if` or `limit_except`
 // (where proxy_pass is allowed), so a pass inside `if (...) { }` is fixed in the location around it; the `if` block
@@ -13,6 +14,9 @@
 // passes in different branches of a `{{ if }}/{{ else }}` each get the line in their own branch, which is the only
 // one rendered with them.
 import type { Directive } from '../model/types.js';
+import type { Workspace } from '../model/workspace.js';
+import { hiddenOnlyAbove } from '../analysis/effective-lookup.js';
+import { refusal } from './placement.js';
 import type { Pass } from '../analysis/passes.js';
 import { guardsWithin, type Scope } from '../analysis/scopes.js';
 
@@ -64,4 +68,31 @@ export function isOwnLevel(level: Scope, pass: Pass, home: PassHome): boolean {
     if (current === home.location) return false;
   }
   return false;
+}
+
+/** A one-value setting's state as proxy-state.ts gives it: failing kinds, `unknown`, or fine. */
+interface SettingState {
+  kind: string;
+  definition?: { level: Scope };
+}
+
+/**
+ * How a fix sets a one-value directive (`proxy_http_version`, `fastcgi_keep_conn`) for `pass`, decided without
+ * writing it: rewrite the bad value where it is written when that is the pass's own level, insert a line in its
+ * location, or nothing (the state is fine, no location, a level placement.ts refuses). An `unknown` hidden only above
+ * the location (an include there that could not be read) is fixed too: the location's own line wins.
+ */
+export function lineFixPlan(
+  workspace: Workspace,
+  pass: Pass,
+  name: string,
+  state: SettingState,
+  failing: { missing: string; explicit: string },
+): 'rewrite' | 'insert' | undefined {
+  const home = passHome(pass);
+  if (!home) return undefined;
+  const hiddenAbove = state.kind === 'unknown' && hiddenOnlyAbove(workspace, pass.scope, home.location, name);
+  if (state.kind !== failing.missing && state.kind !== failing.explicit && !hiddenAbove) return undefined;
+  if (state.kind === failing.explicit && state.definition && isOwnLevel(state.definition.level, pass, home)) return 'rewrite';
+  return refusal(home.location, name) ? undefined : 'insert';
 }

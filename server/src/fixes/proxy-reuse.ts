@@ -44,9 +44,9 @@ import type { ConfigFile } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import { ensureUpgradeMap, upgradeMapRefusal } from './connection-map.js';
 import { mergeEdits } from './edit-set.js';
-import { hiddenOnlyAbove, lookupDirective } from '../analysis/effective-lookup.js';
+import { lookupDirective } from '../analysis/effective-lookup.js';
 import { firstHeaderAnchor, lastHeaderAnchor } from './header-anchor.js';
-import { isOwnLevel, passHome } from './pass-home.js';
+import { lineFixPlan, passHome } from './pass-home.js';
 import {
   connectionState,
   effectiveHeaderSet,
@@ -67,13 +67,7 @@ export const HTTP11_LINE = 'proxy_http_version 1.1;';
 export function http11Plan(workspace: Workspace, pass: Pass, options: ResolvedOptions): 'rewrite' | 'insert' | undefined {
   if (pass.name !== 'proxy_pass') return undefined;
   const state = httpVersionState(workspace, pass.scope, options);
-  const home = passHome(pass);
-  if (!home) return undefined;
-  // Hidden only above the location (a server-level include that could not be read): the location's own line wins.
-  const hiddenAbove = state.kind === 'unknown' && hiddenOnlyAbove(workspace, pass.scope, home.location, 'proxy_http_version');
-  if (state.kind !== 'default-1.0' && state.kind !== 'explicit-1.0' && !hiddenAbove) return undefined;
-  if (state.kind === 'explicit-1.0' && isOwnLevel(state.definition.level, pass, home)) return 'rewrite';
-  return refusal(home.location, 'proxy_http_version') ? undefined : 'insert';
+  return lineFixPlan(workspace, pass, 'proxy_http_version', state, { missing: 'default-1.0', explicit: 'explicit-1.0' });
 }
 
 export function http11Edits(workspace: Workspace, pass: Pass, options: ResolvedOptions): TextEdit[] {
