@@ -17,7 +17,7 @@
 // Rules never report unknown states.
 import type { Argument, Directive } from '../model/types.js';
 import { effectiveProxyHeaders, inheritanceChain, type ProxyHeader } from './inheritance.js';
-import { guardsWithin, statementsNamed, unfollowedIncludes, type Scope } from './scopes.js';
+import { statementsNamed, unfollowedIncludes, type Scope } from './scopes.js';
 import { hasModernKeepaliveDefaults } from './versions.js';
 import type { Workspace } from '../model/workspace.js';
 import type { ResolvedOptions } from '../util/types.js';

@@ -5,7 +5,7 @@ import { EMPTY_SPAN } from '../model/span.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import type { Rule, RuleContext, RuleState } from '../analysis/rule-api.js';
 import { attachLazyFix } from './lazy-fix.js';
-import type { Finding, ResolvedOptions, Severity, SourceDocument } from '../util/types.js';
+import type { Finding, Severity, SourceDocument } from '../util/types.js';
 import { createFsHost } from '../util/fs-host.js';
 import { resolveOptions } from './options.js';
 import { applySuppressions, UNUSED_SUPPRESSION_RULE_ID } from './suppressions.js';
