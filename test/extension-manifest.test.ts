@@ -30,6 +30,7 @@ interface Manifest {
   version: string;
   main: string;
   activationEvents: string[];
+  capabilities: { untrustedWorkspaces: { supported: boolean | 'limited'; restrictedConfigurations?: string[] } };
   contributes: {
     languages: { id: string; filenames?: string[]; filenamePatterns?: string[]; extensions?: string[]; configuration?: string }[];
     commands: { command: string; title: string; category?: string }[];
@@ -87,6 +88,12 @@ describe('the extension entry points', () => {
       expect.arrayContaining(['workspaceContains:**/*.sigil', 'workspaceContains:**/nginx.conf']),
     );
     expect(manifest.main).toBe('./dist/extension.cjs');
+  });
+
+  it('runs in Restricted Mode, where a workspace may not widen what the checker reads', () => {
+    // Nothing in the extension executes workspace content; only a workspace pathMap could point reads elsewhere.
+    expect(manifest.capabilities.untrustedWorkspaces).toMatchObject({ supported: 'limited', restrictedConfigurations: ['nginxKeepalive.pathMap'] });
+    expect(Object.keys(manifest.contributes.configuration.properties)).toContain('nginxKeepalive.pathMap');
   });
 
   it('names the command the server executes', () => {
