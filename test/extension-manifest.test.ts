@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CONFIGURATION_SECTION, FIX_ALL_COMMAND, LANGUAGE_ID, SERVER_FIX_ALL_COMMAND } from '../client/src/ids.js';
+import { CONFIGURATION_SECTION, FIX_ALL_COMMAND, LANGUAGE_ID, RESTART_COMMAND, SERVER_FIX_ALL_COMMAND, SHOW_OUTPUT_COMMAND } from '../client/src/ids.js';
 import { SEVERITY_SETTINGS } from '../server/src/engine/config-file.js';
 import { FIX_ALL_IN_WORKSPACE_COMMAND } from '../server/src/lsp/fix-workspace-command.js';
 import { SETTINGS_SECTION } from '../server/src/lsp/editor-settings.js';
@@ -96,8 +96,8 @@ describe('the extension entry points', () => {
     expect(Object.keys(manifest.contributes.configuration.properties)).toContain('nginxKeepalive.pathMap');
   });
 
-  it('names the command the server executes', () => {
-    expect(manifest.contributes.commands.map((command) => command.command)).toEqual([FIX_ALL_COMMAND]);
+  it('names the commands the client registers, and the one the server executes', () => {
+    expect(manifest.contributes.commands.map((command) => command.command)).toEqual([FIX_ALL_COMMAND, RESTART_COMMAND, SHOW_OUTPUT_COMMAND]);
     expect(SERVER_FIX_ALL_COMMAND).toBe(FIX_ALL_IN_WORKSPACE_COMMAND);
   });
 });

@@ -1,4 +1,4 @@
-// The VS Code extension: starts the bundled language server and forwards one command to it. Every check, fix and
+// The VS Code extension: starts the bundled language server, forwards one command to it, and can restart it. Every check, fix and
 // setting is the server's; the client only wires VS Code to it, so VS Code and any other LSP client behave alike.
 import * as vscode from 'vscode';
 import {
@@ -8,7 +8,15 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node.js';
-import { CONFIGURATION_SECTION, FIX_ALL_COMMAND, LANGUAGE_ID, OUTPUT_CHANNEL, SERVER_FIX_ALL_COMMAND } from './ids.js';
+import {
+  CONFIGURATION_SECTION,
+  FIX_ALL_COMMAND,
+  LANGUAGE_ID,
+  OUTPUT_CHANNEL,
+  RESTART_COMMAND,
+  SERVER_FIX_ALL_COMMAND,
+  SHOW_OUTPUT_COMMAND,
+} from './ids.js';
 
 let client: LanguageClient | undefined;
 
@@ -41,12 +49,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     clientOptions(outputChannel),
   );
   client = languageClient;
+  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? 'unknown');
+  const started = (what: string) => outputChannel.appendLine(`[${new Date().toISOString()}] nginx-keepalive ${version}: ${what}`);
   context.subscriptions.push(
     vscode.commands.registerCommand(FIX_ALL_COMMAND, () =>
       languageClient.sendRequest(ExecuteCommandRequest.type, { command: SERVER_FIX_ALL_COMMAND, arguments: [] }),
     ),
+    vscode.commands.registerCommand(SHOW_OUTPUT_COMMAND, () => outputChannel.show(true)),
+    vscode.commands.registerCommand(RESTART_COMMAND, async () => {
+      started('restarting the language server');
+      await languageClient.restart();
+      started('language server restarted');
+    }),
   );
+  started(`starting the language server (${context.asAbsolutePath('dist/server.js')})`);
   await languageClient.start();
+  started('language server started');
 }
 
 export async function deactivate(): Promise<void> {

@@ -7,6 +7,10 @@ export const CONFIGURATION_SECTION = 'nginxKeepalive';
 export const LANGUAGE_ID = 'nginx';
 /** The client command in the command palette (package.json contributes.commands). */
 export const FIX_ALL_COMMAND = 'nginxKeepalive.fixAllInWorkspace';
+/** Stops and starts the language server again (a stuck analysis, a changed setting file nobody watched). */
+export const RESTART_COMMAND = 'nginxKeepalive.restartServer';
+/** Shows the output channel: the server's version, start-up and log. */
+export const SHOW_OUTPUT_COMMAND = 'nginxKeepalive.showOutput';
 /** The command the server executes (its executeCommandProvider); it applies the fixes with workspace/applyEdit. */
 export const SERVER_FIX_ALL_COMMAND = 'nginx-keepalive.fixAllInWorkspace';
 /** The output channel the server's log goes to. */

@@ -157,4 +157,16 @@ describe('the VSIX in code-server (a real VS Code)', () => {
     expect(readFileSync(workspaceFile, 'utf8')).toBe(fixed);
     expect(cliFindings(workspaceFile)).toEqual(notes);
   });
+
+  it('shows its output (version and start-up) and restarts the server, which checks the files again', async () => {
+    const version = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+    await runCommand(page, 'nginx-keepalive: Show output');
+    const output = page.locator('.part.panel .view-lines');
+    await output.filter({ hasText: `nginx-keepalive ${version}: language server started` }).waitFor({ timeout: 30_000 });
+    await runCommand(page, 'nginx-keepalive: Restart server');
+    await output.filter({ hasText: `nginx-keepalive ${version}: language server restarted` }).waitFor({ timeout: 30_000 });
+    // The restarted server publishes the open file's findings again: the notes on its templated includes.
+    await showProblems(page);
+    await waitForProblems(page, cliFindings(workspaceFile));
+  });
 });
