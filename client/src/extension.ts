@@ -38,6 +38,23 @@ function clientOptions(outputChannel: vscode.OutputChannel): LanguageClientOptio
   };
 }
 
+const SAVE_ALL = 'Save all';
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** What fix-all did, in words, and the offer to save the files it changed (they are left unsaved, as edits). */
+async function reportFixAll(summary: { files?: number; fixes?: number } | null): Promise<void> {
+  const files = summary?.files ?? 0;
+  if (files === 0) {
+    void vscode.window.showInformationMessage('nginx-keepalive: nothing to fix in the workspace');
+    return;
+  }
+  const text = `nginx-keepalive: fixed ${plural(summary?.fixes ?? files, 'problem')} in ${plural(files, 'file')}`;
+  if ((await vscode.window.showInformationMessage(text, SAVE_ALL)) === SAVE_ALL) await vscode.workspace.saveAll(false);
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const outputChannel = vscode.window.createOutputChannel(OUTPUT_CHANNEL);
   context.subscriptions.push(outputChannel);
@@ -52,9 +69,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? 'unknown');
   const started = (what: string) => outputChannel.appendLine(`[${new Date().toISOString()}] nginx-keepalive ${version}: ${what}`);
   context.subscriptions.push(
-    vscode.commands.registerCommand(FIX_ALL_COMMAND, () =>
-      languageClient.sendRequest(ExecuteCommandRequest.type, { command: SERVER_FIX_ALL_COMMAND, arguments: [] }),
-    ),
+    vscode.commands.registerCommand(FIX_ALL_COMMAND, async () => {
+      const summary = (await languageClient.sendRequest(ExecuteCommandRequest.type, {
+        command: SERVER_FIX_ALL_COMMAND,
+        arguments: [],
+      })) as { files?: number; fixes?: number } | null;
+      await reportFixAll(summary);
+    }),
     vscode.commands.registerCommand(SHOW_OUTPUT_COMMAND, () => outputChannel.show(true)),
     vscode.commands.registerCommand(RESTART_COMMAND, async () => {
       started('restarting the language server');

@@ -152,7 +152,10 @@ describe('the VSIX in code-server (a real VS Code)', () => {
     expect(notes.every((finding) => finding.startsWith('include@'))).toBe(true);
     await runCommand(page, 'nginx-keepalive: Fix all keepalive problems in workspace');
     await waitForProblems(page, notes);
-    await runCommand(page, 'File: Save All');
+    // The summary says what changed and offers to save: the connection-header-passthrough fix, in this one file.
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'nginx-keepalive: fixed 1 problem in 1 file' });
+    await toast.waitFor({ timeout: 30_000 });
+    await toast.getByRole('button', { name: 'Save all' }).click();
     await page.locator('.tab.dirty').waitFor({ state: 'detached' });
     expect(readFileSync(workspaceFile, 'utf8')).toBe(fixed);
     expect(cliFindings(workspaceFile)).toEqual(notes);

@@ -8,6 +8,12 @@ import { useTempTrees } from '../cli/helpers.js';
 import { FIXTURES_DIR } from '../support/fixture-cases.js';
 import { applyEdits, editsFor, LspClient, uriOf } from '../support/lsp-client.js';
 
+/** The command's answer (lsp/fix-workspace-command.ts WorkspaceFixSummary). */
+interface Summary {
+  files: number;
+  fixes: number;
+}
+
 const tree = useTempTrees();
 afterEach(() => LspClient.stopAll());
 
@@ -28,8 +34,10 @@ it('fixes every nginx file of the workspace in one edit, open ones with their un
   const open = client.open(path.join(dir, 'balancer.conf'), unsaved);
   await client.diagnosticsFor(open.uri, open.version);
 
-  const changed = await client.request<number>('workspace/executeCommand', { command: 'nginx-keepalive.fixAllInWorkspace' });
-  expect(changed).toBe(3);
+  const changed = await client.request<Summary>('workspace/executeCommand', { command: 'nginx-keepalive.fixAllInWorkspace' });
+  // Three files changed by two fixes (the client says "fixed 2 problems in 3 files"): the balancer's keepalive
+  // moved, and one upstream-keepalive fix editing both the upstream in nginx.conf and the pass in sites/app.conf.
+  expect(changed).toEqual({ files: 3, fixes: 2 });
   expect(client.appliedEdits).toHaveLength(1);
   const { edit } = client.appliedEdits[0]!;
   const versions = Object.fromEntries(
@@ -43,10 +51,10 @@ it('fixes every nginx file of the workspace in one edit, open ones with their un
   expect(fixed('main/sites/app.conf', files['main/sites/app.conf'])).toBe(read(`${SITE_CASE}/sites/app.fixed.conf`));
 });
 
-it('answers 0 and sends no edit when there is nothing to fix', async () => {
+it('answers zero files and fixes, and sends no edit, when there is nothing to fix', async () => {
   const dir = tree({ 'nginx.conf': read('upstream-keepalive/invalid-balancer-last.fixed.conf') });
   const client = await LspClient.start({ workspace: dir });
-  expect(await client.request<number>('workspace/executeCommand', { command: 'nginx-keepalive.fixAllInWorkspace' })).toBe(0);
+  expect(await client.request<Summary>('workspace/executeCommand', { command: 'nginx-keepalive.fixAllInWorkspace' })).toEqual({ files: 0, fixes: 0 });
   expect(client.appliedEdits).toEqual([]);
 });
 
@@ -77,7 +85,7 @@ describe('the Debian layout (sites-enabled/app.conf -> ../sites-available/app.co
   it('sends one edit set for the linked file, not one per path (an editor keeps one buffer for both)', async () => {
     const dir = layout();
     const client = await LspClient.start({ workspace: dir });
-    expect(await client.request<number>('workspace/executeCommand', { command: 'nginx-keepalive.fixAllInWorkspace' })).toBe(1);
+    expect((await client.request<Summary>('workspace/executeCommand', { command: 'nginx-keepalive.fixAllInWorkspace' })).files).toBe(1);
     expect(client.appliedEdits).toHaveLength(1);
     expect(changedFiles(client, dir)).toEqual([{ file: 'sites-available/app.conf', version: null }]);
     const { edit } = client.appliedEdits[0]!;
@@ -91,7 +99,7 @@ describe('the Debian layout (sites-enabled/app.conf -> ../sites-available/app.co
     const link = path.join(dir, 'sites-enabled/app.conf');
     const open = client.open(link, unsaved);
     await client.diagnosticsFor(open.uri, open.version);
-    expect(await client.request<number>('workspace/executeCommand', { command: 'nginx-keepalive.fixAllInWorkspace' })).toBe(1);
+    expect((await client.request<Summary>('workspace/executeCommand', { command: 'nginx-keepalive.fixAllInWorkspace' })).files).toBe(1);
     expect(changedFiles(client, dir)).toEqual([{ file: 'sites-enabled/app.conf', version: 1 }]);
     expect(applyEdits(unsaved, editsFor(client.appliedEdits[0]!.edit, open.uri))).toBe(`# unsaved\n${FIXED}`);
   });

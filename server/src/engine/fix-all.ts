@@ -49,6 +49,8 @@ export interface FixAllResult {
   remaining: Finding[];
   /** How many passes changed something (0 when no fix applied). */
   passes: number;
+  /** How many fixes were applied over all passes (each resolved at least one finding): "Fixed N problems". */
+  applied: number;
   /**
    * Fixes were still applying when MAX_FIX_PASSES passes had run: the texts are not at a fixed point (fixing them
    * again would change them), and `remaining` may hold fixable findings. A rule fighting another; callers say so.
@@ -129,7 +131,7 @@ class FixSession {
   }
 
   /** Texts under the path a document was given by (as the caller wrote it), else the absolute name. */
-  result(remaining: Finding[], passes: number, hitPassLimit = false): FixAllResult {
+  result(remaining: Finding[], passes: number, applied: number, hitPassLimit = false): FixAllResult {
     const texts = new Map<string, string>();
     const originals = new Map<string, string>();
     for (const [file, text] of this.current) {
@@ -139,7 +141,7 @@ class FixSession {
       texts.set(name, text);
       originals.set(name, original);
     }
-    return { texts, originals, remaining, passes, hitPassLimit };
+    return { texts, originals, remaining, passes, applied, hitPassLimit };
   }
 }
 
@@ -243,9 +245,15 @@ class Pass {
    * The texts of the selected fixes applied together. Usually one parse per file proves them all; when the
    * combination breaks a file, the fixes are retried one at a time so only the culprits are dropped.
    */
+  /** How many of the candidates the last apply() kept. */
+  applied = 0;
+
   apply(candidates: readonly Candidate[]): Map<string, string> {
     const together = applyCandidates(candidates, this.session);
-    if (together && [...together].every(([file, text]) => this.isClean(file, text))) return together;
+    if (together && [...together].every(([file, text]) => this.isClean(file, text))) {
+      this.applied = candidates.length;
+      return together;
+    }
     const accepted: Candidate[] = [];
     let texts = new Map<string, string>();
     for (const candidate of candidates) {
@@ -254,6 +262,7 @@ class Pass {
       accepted.push(candidate);
       texts = trial;
     }
+    this.applied = accepted.length;
     return texts;
   }
 
@@ -282,15 +291,17 @@ export async function fixAll(
   const isClean = await loadSyntaxChecker();
   const session = new FixSession(docs, options.host ?? createFsHost({ maxFileBytes: options.maxFileBytes }));
   const analyzeOptions: AnalyzeOptions = { ...options, host: session.host };
+  let applied = 0;
   for (let passes = 0; ; passes++) {
     const findings = await analyze(session.currentDocuments(), analyzeOptions, rules);
     const pass = new Pass(session, isClean, canEdit, fixOptions.unsafe === true);
     const selected = pass.select(findings);
     if (passes === MAX_FIX_PASSES) {
       // Only a limit hit if something would still apply: a run settling on its last allowed pass is complete.
-      return session.result(findings, passes, selected.length > 0 && session.wouldChange(pass.apply(selected)));
+      return session.result(findings, passes, applied, selected.length > 0 && session.wouldChange(pass.apply(selected)));
     }
     const texts = pass.apply(selected);
-    if (!session.commit(texts)) return session.result(findings, passes);
+    if (!session.commit(texts)) return session.result(findings, passes, applied);
+    applied += pass.applied;
   }
 }

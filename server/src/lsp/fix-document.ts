@@ -46,7 +46,16 @@ export async function fixFiles(
   options: AnalyzeOptions,
   canEdit: (file: string) => boolean,
 ): Promise<FileEdits[]> {
-  if (documents.length === 0) return [];
+  return (await fixFilesCounted(documents, options, canEdit)).files;
+}
+
+/** fixFiles(), with how many fixes were applied (for "Fixed N problems in M files"). */
+export async function fixFilesCounted(
+  documents: readonly SourceDocument[],
+  options: AnalyzeOptions,
+  canEdit: (file: string) => boolean,
+): Promise<{ files: FileEdits[]; applied: number }> {
+  if (documents.length === 0) return { files: [], applied: 0 };
   const result = await fixAll(documents, options, rules, { canEdit, unsafe: false });
-  return editsOf(result.texts, result.originals);
+  return { files: editsOf(result.texts, result.originals), applied: result.applied };
 }

@@ -1,12 +1,13 @@
 // The command `nginx-keepalive.fixAllInWorkspace`: every fix, in every nginx file of the workspace folders (open
-// documents with their unsaved texts), sent to the client as one workspace/applyEdit. Answers how many files changed.
+// documents with their unsaved texts), sent to the client as one workspace/applyEdit. Answers how many files changed
+// and how many fixes that took (`{ files, fixes }`), for the client's summary.
 import type { CancellationToken, WorkspaceEdit } from 'vscode-languageserver/node.js';
 import type { FileHost, SourceDocument } from '../util/types.js';
 import type { AnalyzeOptions } from '../engine/types.js';
 import { FileIdentities } from '../model/file-identity.js';
 import { createReadScope } from '../model/read-scope.js';
 import type { OpenDocuments } from './documents.js';
-import { fixFiles } from './fix-document.js';
+import { fixFilesCounted } from './fix-document.js';
 import { cancelledError } from './guard.js';
 import { isFileUri } from './paths.js';
 import type { WorkspaceEditBuilder } from './workspace-edit.js';
@@ -26,7 +27,13 @@ export interface WorkspaceFixContext {
   applyEdit(edit: WorkspaceEdit): Promise<boolean>;
 }
 
-export async function fixAllInWorkspace(context: WorkspaceFixContext, token: CancellationToken): Promise<number> {
+/** What one fix-all run changed: zero and zero when nothing applied (or the edit was refused). */
+export interface WorkspaceFixSummary {
+  files: number;
+  fixes: number;
+}
+
+export async function fixAllInWorkspace(context: WorkspaceFixContext, token: CancellationToken): Promise<WorkspaceFixSummary> {
   const { documents, index, host } = context;
   const openFiles = documents.all().filter((document) => isFileUri(document.uri)).map((document) => document.path);
   const sources: SourceDocument[] = onePathPerFile([...index.list(), ...openFiles], new Set(openFiles)).flatMap((file) => {
@@ -35,12 +42,13 @@ export async function fixAllInWorkspace(context: WorkspaceFixContext, token: Can
   });
   // Only inside the workspace folders (or, without folders, the open documents): never a file elsewhere on disk.
   const scope = index.folders.length > 0 ? createReadScope([...index.folders]) : createReadScope(openFiles);
-  const files = await fixFiles(sources, context.analyzeOptions(), (file) => scope.allows(file));
+  const { files, applied } = await fixFilesCounted(sources, context.analyzeOptions(), (file) => scope.allows(file));
   if (token.isCancellationRequested) throw cancelledError();
   const edit = files.length === 0 ? undefined : context.edits.build(files);
   // A document edited while the fixes were computed: its edit would be stale; the user can run the command again.
-  if (!edit) return 0;
-  return (await context.applyEdit(edit)) ? files.length : 0;
+  const none: WorkspaceFixSummary = { files: 0, fixes: 0 };
+  if (!edit) return none;
+  return (await context.applyEdit(edit)) ? { files: files.length, fixes: applied } : none;
 }
 
 /**
