@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const STAGED = ['.vscodeignore', 'README.md', 'LICENSE', 'language-configuration.json', 'dist'];
+const STAGED = ['.vscodeignore', 'README.md', 'LICENSE', 'language-configuration.json', 'snippets', 'dist'];
 
 function run(command, args, cwd) {
   const result = spawnSync(command, args, { cwd, stdio: 'inherit' });

@@ -124,6 +124,7 @@ describe('the VSIX', () => {
       'extension/language-configuration.json',
       'extension/package.json',
       'extension/readme.md',
+      'extension/snippets/nginx.json',
     ]);
   });
 });
