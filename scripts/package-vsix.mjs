@@ -4,6 +4,8 @@
 // vsce refuses a package.json "files" list next to a .vscodeignore, and "files" is what the npm package (the CLI)
 // ships. So vsce runs in a staging copy whose package.json has no "files"; .vscodeignore, the allowlist, decides
 // what goes in. Everything is bundled, so --no-dependencies, and vsce never needs the network for `package`.
+// The extension page is client/EXTENSION.md (the editor first), with its screenshots and icon packed in images/ and
+// linked relatively (--no-rewrite-relative-links), so the page shows them offline.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const STAGED = ['.vscodeignore', 'README.md', 'LICENSE', 'language-configuration.json', 'snippets', 'dist'];
+const STAGED = ['.vscodeignore', 'LICENSE', 'language-configuration.json', 'snippets', 'dist'];
+/** Staged under another name: the extension page and what it shows. */
+const RENAMED = [
+  ['client/EXTENSION.md', 'README.md'],
+  ['client/images/icon.png', 'images/icon.png'],
+  ['docs/images/vscode-diagnostics.png', 'images/vscode-diagnostics.png'],
+  ['docs/images/vscode-quickfix.png', 'images/vscode-quickfix.png'],
+];
 
 function run(command, args, cwd) {
   const result = spawnSync(command, args, { cwd, stdio: 'inherit' });
@@ -29,6 +38,7 @@ function outPath(manifest) {
 function stage(manifest) {
   const dir = mkdtempSync(path.join(tmpdir(), 'nk-vsix-'));
   for (const name of STAGED) cpSync(path.join(root, name), path.join(dir, name), { recursive: true });
+  for (const [from, to] of RENAMED) cpSync(path.join(root, from), path.join(dir, to));
   const { files: _npmFiles, ...vsixManifest } = manifest;
   writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(vsixManifest, null, 2)}\n`);
   return dir;
@@ -43,8 +53,8 @@ const out = outPath(manifest);
 const dir = stage(manifest);
 try {
   const vsce = path.join(root, 'node_modules/@vscode/vsce/vsce');
-  // --githubBranch main: README links to docs/ are rewritten to the same blob/main URLs the rules' docs links use.
-  run(process.execPath, [vsce, 'package', '--no-dependencies', '--githubBranch', 'main', '--out', out], dir);
+  // The page links the repository with absolute URLs itself; its images are in the VSIX.
+  run(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', out], dir);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

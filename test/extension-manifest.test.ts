@@ -121,10 +121,20 @@ describe('the VSIX', () => {
       'extension/dist/terminateProcess.sh',
       'extension/dist/tree-sitter-nginx.wasm',
       'extension/dist/web-tree-sitter.wasm',
+      'extension/images/icon.png',
+      'extension/images/vscode-diagnostics.png',
+      'extension/images/vscode-quickfix.png',
       'extension/language-configuration.json',
       'extension/package.json',
       'extension/readme.md',
       'extension/snippets/nginx.json',
     ]);
+    // The extension page is the editor's README, its images in the VSIX and linked relatively (they show offline).
+    const readme = spawnSync('unzip', ['-p', vsix, 'extension/readme.md'], { encoding: 'utf8' }).stdout;
+    expect(readme).toMatch(/^# nginx-keepalive for VS Code\n/);
+    const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((match) => match[1]);
+    expect(images).toEqual(['images/vscode-diagnostics.png', 'images/vscode-quickfix.png']);
+    const packed = JSON.parse(spawnSync('unzip', ['-p', vsix, 'extension/package.json'], { encoding: 'utf8' }).stdout) as { icon: string };
+    expect(packed.icon).toBe('images/icon.png');
   });
 });
