@@ -111,21 +111,19 @@ export function forwardsUpgrade(headers: ReadonlyMap<string, ProxyHeader>): bool
  * under a template guard): the WebSocket recipe without a map, which asks every request to upgrade.
  */
 export function literalUpgrade(workspace: Workspace, scope: Scope): ProxyHeader | undefined {
-  const lookup = lookupDirective(workspace, scope, 'proxy_set_header');
-  if (lookup.kind !== 'found' || lookup.conditional) return undefined;
-  const header = effectiveHeaderSet(lookup).get('connection');
-  if (!header || header.directives.length !== 1 || conditionalGuards(header.directive, header.level, scope).length > 0) return undefined;
-  const value = header.value;
-  if (!value || value.templated || value.variables.length > 0) return undefined;
-  return value.value.trim().toLowerCase() === 'upgrade' ? header : undefined;
+  return literalUpgradeAt(workspace, scope)?.header;
 }
 
 /** literalUpgrade() at `scope`, and whether its header set lacks an Upgrade header (a fix must add one). */
 export function literalUpgradeAt(workspace: Workspace, scope: Scope): { header: ProxyHeader; addsUpgrade: boolean } | undefined {
-  const header = literalUpgrade(workspace, scope);
-  if (!header) return undefined;
-  const set = lookupDirective(workspace, scope, 'proxy_set_header');
-  return { header, addsUpgrade: !effectiveHeaderSet(set.kind === 'found' ? set : undefined).has('upgrade') };
+  const lookup = lookupDirective(workspace, scope, 'proxy_set_header');
+  if (lookup.kind !== 'found' || lookup.conditional) return undefined;
+  const headers = effectiveHeaderSet(lookup);
+  const header = headers.get('connection');
+  if (!header || header.directives.length !== 1 || conditionalGuards(header.directive, header.level, scope).length > 0) return undefined;
+  const value = header.value;
+  if (!value || value.templated || value.variables.length > 0) return undefined;
+  return value.value.trim().toLowerCase() === 'upgrade' ? { header, addsUpgrade: !headers.has('upgrade') } : undefined;
 }
 
 /** What hides a directive from lookupDirective(): an include it could not follow, or a syntax problem. */

@@ -37,8 +37,8 @@ import { formatControl } from '../model/template-guards.js';
 import { refusal } from '../fixes/placement.js';
 import { insertAfterMembers } from '../fixes/upstream-members.js';
 import { upstreamUsersEdits } from '../fixes/upstream-users.js';
-import { clearConnectionEdits, http11Edits, http11Plan } from '../fixes/proxy-reuse.js';
-import { keepConnEdits, keepConnPlan } from '../fixes/keep-conn.js';
+import { clearConnectionPossible, http11Plan } from '../fixes/proxy-reuse.js';
+import { keepConnPlan } from '../fixes/keep-conn.js';
 import { emptyArmFix } from '../fixes/connection-map.js';
 import { closingMapsOf } from '../analysis/upgrade-maps.js';
 import { connectionState, httpVersionState, keepConnState, literalUpgradeAt } from '../analysis/proxy-state.js';
@@ -192,14 +192,15 @@ function usersUnknown(workspace: Workspace, users: readonly Pass[], options: Res
 /** `, and HTTP/1.1 for 2 passes`: what the fix changes besides the upstream, so its title names every place. */
 function usersPart(workspace: Workspace, users: readonly Pass[], options: ResolvedOptions): string {
   const count = (predicate: (pass: Pass) => boolean) => new Set(users.filter(predicate).map((pass) => pass.scope)).size;
-  const http11 = count((pass) => http11Edits(workspace, pass, options).length > 0);
+  // The plans the edit builders follow, not the edits: upstreamUsersEdits() builds those once already.
+  const http11 = count((pass) => http11Plan(workspace, pass, options) !== undefined);
   const connection = count(
     (pass) =>
-      clearConnectionEdits(workspace, pass, options).length > 0 ||
+      clearConnectionPossible(workspace, pass, options) ||
       closingMapsOf(pass.scope).length > 0 ||
       (pass.protocol === 'http' && literalUpgradeAt(workspace, pass.scope) !== undefined),
   );
-  const keepConn = count((pass) => keepConnEdits(workspace, pass, options).length > 0);
+  const keepConn = count((pass) => keepConnPlan(workspace, pass) !== undefined);
   const places = (n: number) => `${n} location${n === 1 ? '' : 's'}`;
   const parts = [
     http11 > 0 ? `HTTP/1.1 in ${places(http11)}` : '',
