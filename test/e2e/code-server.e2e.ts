@@ -3,32 +3,22 @@
 // squiggles, the Ctrl+. menu) must match the CLI's findings, and the fixes must reach the file on disk.
 // Screenshots for the README land in docs/images/.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addedLines, blockEnd } from './support/added-lines.js';
-import { ensureCodeServer, installExtension, makeDirs, startCodeServer, type RunningCodeServer } from './support/code-server.js';
+import { images, openEditorSession, repoRoot, type EditorSession } from './support/session.js';
 import {
   chooseQuickFix, goToLine, hoverProblem, openQuickFixMenu, quickOpen, runCommand, saveActiveEditor, showProblems, waitForProblems,
-  waitForProblemGone, waitForSquiggle, waitForWorkbench,
+  waitForProblemGone, waitForSquiggle,
 } from './support/workbench.js';
 
-const repoRoot = path.resolve(import.meta.dirname, '../..');
-const images = path.join(repoRoot, 'docs/images');
 const SIGIL = 'nginx.conf.sigil';
-const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
-  name: string;
-  version: string;
-  publisher: string;
-};
 const cliJs = path.join(repoRoot, 'dist/cli.js');
 
-let root: string;
+let session: EditorSession;
 let workspaceFile: string;
-let codeServer: RunningCodeServer | undefined;
-let browser: Browser | undefined;
 let page: Page;
 
 interface CliMessage {
@@ -50,49 +40,21 @@ function cliFindings(file: string): string[] {
 
 /** What `nginx-keepalive check --fix` makes of the original example, and what it still reports there. */
 function cliFixAll(original: string): { text: string; findings: string[] } {
-  const dir = mkdtempSync(path.join(root, 'cli-fix-'));
+  const dir = mkdtempSync(path.join(session.root, 'cli-fix-'));
   const file = path.join(dir, SIGIL);
   copyFileSync(original, file);
   spawnSync(process.execPath, [cliJs, 'check', '--fix', file], { encoding: 'utf8' });
   return { text: readFileSync(file, 'utf8'), findings: cliFindings(file) };
 }
 
-function packageVsix(out: string): void {
-  const script = path.join(repoRoot, 'scripts/package-vsix.mjs');
-  const pack = spawnSync(process.execPath, [script, '--out', out], { cwd: repoRoot, encoding: 'utf8' });
-  if (pack.status !== 0) throw new Error(`npm run package failed:\n${pack.stdout}${pack.stderr}`);
-}
-
 beforeAll(async () => {
-  const bin = ensureCodeServer();
-  root = mkdtempSync(path.join(os.tmpdir(), 'nk-code-server-'));
-  const vsix = path.join(root, `${manifest.name}.vsix`);
-  packageVsix(vsix);
-  const workspace = path.join(root, 'workspace');
-  mkdirSync(workspace);
-  workspaceFile = path.join(workspace, SIGIL);
-  copyFileSync(path.join(repoRoot, 'examples/dokku', SIGIL), workspaceFile);
-  const dirs = makeDirs(root);
-  installExtension(bin, dirs, vsix);
-  const installed = path.join(dirs.extensions, `${manifest.publisher}.${manifest.name}-${manifest.version}`);
-  for (const file of ['dist/extension.cjs', 'dist/server.js', 'dist/tree-sitter-nginx.wasm', 'dist/web-tree-sitter.wasm']) {
-    expect(existsSync(path.join(installed, file)), file).toBe(true);
-  }
-  codeServer = await startCodeServer(bin, dirs, workspace);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  mkdirSync(images, { recursive: true });
-  await waitForWorkbench(page, codeServer.url);
+  session = await openEditorSession({ files: { [SIGIL]: readFileSync(path.join(repoRoot, 'examples/dokku', SIGIL), 'utf8') } });
+  page = session.page;
+  workspaceFile = path.join(session.workspace, SIGIL);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  codeServer?.stop();
-  if (root) rmSync(root, { recursive: true, force: true });
+  await session?.close();
 });
 
 describe('the VSIX in code-server (a real VS Code)', () => {

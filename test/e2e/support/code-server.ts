@@ -24,7 +24,7 @@ export interface CodeServerDirs {
 }
 
 /** Fresh per-run directories under `root`, and user settings that keep the screenshots free of onboarding UI. */
-export function makeDirs(root: string): CodeServerDirs {
+export function makeDirs(root: string, extraSettings: Record<string, unknown> = {}): CodeServerDirs {
   const dirs = { userData: path.join(root, 'user-data'), extensions: path.join(root, 'extensions') };
   const xdgConfig = path.join(root, 'xdg-config');
   const xdgData = path.join(root, 'xdg-data');
@@ -44,6 +44,7 @@ export function makeDirs(root: string): CodeServerDirs {
     'files.autoSave': 'off',
     'files.refactoring.autoSave': false,
     'chat.commandCenter.enabled': false,
+    ...extraSettings,
   };
   writeFileSync(path.join(dirs.userData, 'User/settings.json'), JSON.stringify(settings, null, 2));
   return { ...dirs, env: { ...process.env, XDG_CONFIG_HOME: xdgConfig, XDG_DATA_HOME: xdgData } };
@@ -65,13 +66,23 @@ export interface RunningCodeServer {
   log(): string;
 }
 
-/** Starts code-server on a free loopback port and resolves once it reports that it listens. */
-export async function startCodeServer(bin: string, dirs: CodeServerDirs, workspace: string): Promise<RunningCodeServer> {
+/**
+ * Starts code-server on a free loopback port and resolves once it reports that it listens. `workspace` is a folder or
+ * a `.code-workspace` file; with `trust: false` workspace trust stays on, so an untrusted folder opens in Restricted
+ * Mode (the user settings must also turn `security.workspace.trust.enabled` on).
+ */
+export async function startCodeServer(
+  bin: string,
+  dirs: CodeServerDirs,
+  workspace: string,
+  { trust = true }: { trust?: boolean } = {},
+): Promise<RunningCodeServer> {
   const port = await freePort();
   const args = [
     '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
     '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions,
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+    '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override',
+    ...(trust ? ['--disable-workspace-trust'] : []),
     workspace,
   ];
   const child = spawn(bin, args, { env: dirs.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -97,7 +108,8 @@ export async function startCodeServer(bin: string, dirs: CodeServerDirs, workspa
     child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`code-server exited (${code}) before listening:\n${output}`)));
   });
-  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
+  const query = workspace.endsWith('.code-workspace') ? 'workspace' : 'folder';
+  const url = `http://127.0.0.1:${port}/?${query}=${encodeURIComponent(workspace)}`;
   const health = await fetch(`http://127.0.0.1:${port}/healthz`);
   if (!health.ok) throw new Error(`code-server /healthz answered ${health.status}`);
   return { url, stop, log: () => output };
