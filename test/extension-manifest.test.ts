@@ -23,6 +23,8 @@ interface Setting {
   default?: unknown;
   description?: string;
   properties?: Record<string, Setting>;
+  additionalProperties?: boolean | Setting;
+  items?: Setting;
 }
 
 interface Manifest {
@@ -39,6 +41,27 @@ interface Manifest {
 }
 
 const manifest = JSON.parse(packageJsonText) as Manifest;
+
+const SIMPLE_TYPES = ['string', 'boolean', 'integer', 'number'];
+
+/**
+ * Whether VS Code's Settings editor gives `schema` a field of its own rather than an "Edit in settings.json" link:
+ * the cases of initSettingValueType in VS Code's settingsTreeModels.ts (string, enum, integer, number, boolean,
+ * arrays of simple items, a simple type or null, and objects whose every value schema is simple).
+ */
+function settingsEditorRenders(schema: Setting): boolean {
+  const { type } = schema;
+  if (Array.isArray(schema.enum)) return type === undefined || type === 'string' || type === 'number' || type === 'integer';
+  if (typeof type === 'string' && SIMPLE_TYPES.includes(type)) return true;
+  if (Array.isArray(type)) return type.length === 2 && type.includes('null') && (type.includes('integer') || type.includes('number'));
+  if (type === 'array') return SIMPLE_TYPES.includes(String(schema.items?.type));
+  if (type !== 'object') return false;
+  const additional = schema.additionalProperties;
+  if (additional === undefined || additional === true) return false;
+  const values = Object.values(schema.properties ?? {});
+  if (typeof additional === 'object') values.push(additional);
+  return values.every((value) => Array.isArray(value.enum) || SIMPLE_TYPES.includes(String(value.type)));
+}
 const settings = manifest.contributes.configuration.properties;
 const tempDirs: string[] = [];
 afterAll(() => tempDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -60,6 +83,17 @@ describe('contributes.configuration', () => {
         description: rule.meta.description,
       });
     }
+  });
+
+  it('lists every rule at its default severity, so the Settings editor shows a row per rule', () => {
+    expect(settings[`${CONFIGURATION_SECTION}.rules`]?.default).toEqual(
+      Object.fromEntries(rules.map((rule) => [rule.meta.id, rule.meta.defaultSeverity])),
+    );
+  });
+
+  it('has only settings the Settings editor renders as a field (none that says "Edit in settings.json")', () => {
+    const unrendered = Object.entries(settings).filter(([, schema]) => !settingsEditorRenders(schema)).map(([key]) => key);
+    expect(unrendered).toEqual([]);
   });
 
   it('offers the keys the server reads, in the section it reads', () => {

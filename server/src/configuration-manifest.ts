@@ -3,9 +3,12 @@
 // package.json (`npm run generate`) and test/generated.test.ts fails when the two differ. The extension
 // bundle never imports it.
 //
-// The defaults are "unset" ({} / "" / null), which the server reads as "not chosen": the client sends the whole
-// section, and a default that looked like a choice would hide the server's own defaults. A project's
-// .nginx-keepalive.json overrides these settings key by key (server/src/lsp/settings-store.ts).
+// The defaults are "unset" ("" / null), which the server reads as "not chosen": the client sends the whole section,
+// and a default that looked like a choice would hide the server's own defaults. The one exception is the rules
+// object: its default lists every rule at the rule's own default severity, so the Settings editor shows each rule as
+// a row to change (an empty object showed nothing until the user added a rule by name), and choosing a rule's default
+// is the same as not choosing. Every setting has a type the Settings editor renders (test/extension-manifest.test.ts).
+// A project's .nginx-keepalive.json overrides these settings key by key (server/src/lsp/settings-store.ts).
 import { BYTE_SIZE_PATTERN } from './util/byte-size.js';
 import { KEEPALIVE_CONNECTIONS_RANGE, NGINX_VERSION_PATTERN, SEVERITY_SETTINGS } from './engine/config-file.js';
 import { DEFAULT_KEEPALIVE_CONNECTIONS } from './engine/options.js';
@@ -30,11 +33,11 @@ function rulesSetting(rules: readonly Rule[]): Record<string, unknown> {
   return {
     type: 'object',
     scope: 'resource',
-    default: {},
+    default: Object.fromEntries(rules.map((rule) => [rule.meta.id, rule.meta.defaultSeverity])),
     additionalProperties: false,
     properties: Object.fromEntries(rules.map((rule) => [rule.meta.id, ruleSetting(rule)])),
     markdownDescription:
-      'Severity per rule id (`"off"` disables a rule); a rule not listed keeps its default. ' +
+      'Severity per rule id (`"off"` disables a rule); a rule left out keeps its default. ' +
       `${PROJECT_FILE_WINS}, rule by rule.`,
   };
 }
@@ -78,15 +81,19 @@ function pathMapSetting(): Record<string, unknown> {
   };
 }
 
+/**
+ * A string, so the Settings editor renders a text box (it renders no field for a number-or-string type). The server
+ * still accepts a number written in settings.json, as the settings file does.
+ */
 function maxFileSizeSetting(): Record<string, unknown> {
   return {
-    type: ['integer', 'string'],
+    type: 'string',
     scope: 'resource',
-    default: DEFAULT_MAX_FILE_SIZE,
-    minimum: 1,
+    default: `${DEFAULT_MAX_FILE_SIZE / 1024 / 1024}M`,
     pattern: BYTE_SIZE_PATTERN,
+    patternErrorMessage: 'A size such as 10M, 512K or 1048576 (bytes).',
     markdownDescription:
-      'Documents longer than this many characters (about bytes) are not parsed or checked: a number, or `512K`, `20M` as in `.nginx-keepalive.json`.',
+      'Documents longer than this many characters (about bytes) are not parsed or checked: `10M`, `512K`, or a number of bytes, as in `.nginx-keepalive.json`.',
   };
 }
 

@@ -3,25 +3,13 @@
 // dist/cli.js, which is what `npm link` installs) and show its diagnostics. Only a probe is appended after the block:
 // it waits for the diagnostics and writes them out.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { cliFindings, cliShimDirectory, readmeBlock } from './support/readme-block.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const START = '<!-- neovim-0.7:start -->';
-const END = '<!-- neovim-0.7:end -->';
-
-/** The Lua between the README's markers, without its code fence. */
-function readmeBlock(): string {
-  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const from = readme.indexOf(START);
-  const to = readme.indexOf(END);
-  if (from === -1 || to < from) throw new Error(`README.md has no ${START} … ${END} block`);
-  const fenced = readme.slice(from + START.length, to).trim();
-  if (!fenced.startsWith('```lua\n') || !fenced.endsWith('```')) throw new Error('the Neovim block is not a ```lua fence');
-  return fenced.slice('```lua\n'.length, -'```'.length);
-}
 
 const PROBE = `
 local result_file = assert(os.getenv('NK_RESULT'))
@@ -49,12 +37,8 @@ describe("the README's Neovim 0.7 configuration", () => {
   it('detects a Dokku sigil as nginx and shows the same findings as the CLI', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'nk-neovim-readme-'));
     dirs.push(dir);
-    const bin = path.join(dir, 'bin');
-    mkdirSync(bin);
-    const shim = path.join(bin, 'nginx-keepalive');
-    writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${path.join(repoRoot, 'dist/cli.js')}" "$@"\n`);
-    chmodSync(shim, 0o755);
-    writeFileSync(path.join(dir, 'init.lua'), readmeBlock() + PROBE);
+    const bin = cliShimDirectory(dir);
+    writeFileSync(path.join(dir, 'init.lua'), readmeBlock('neovim-0.7', 'lua') + PROBE);
     const sigil = path.join(dir, 'nginx.conf.sigil');
     copyFileSync(path.join(repoRoot, 'examples/dokku/nginx.conf.sigil'), sigil);
     const resultFile = path.join(dir, 'result.json');
@@ -72,10 +56,6 @@ describe("the README's Neovim 0.7 configuration", () => {
     expect(result.filetype).toBe('nginx');
     expect(result.ok).toBe(true);
 
-    const cli = spawnSync(process.execPath, [path.join(repoRoot, 'dist/cli.js'), 'check', '--format', 'json', '--nginx-version', '1.24.0', sigil], {
-      encoding: 'utf8',
-    });
-    const messages = (JSON.parse(cli.stdout) as Array<{ messages: Array<{ ruleId: string; line: number }> }>)[0]!.messages;
-    expect([...result.codes].sort()).toEqual(messages.map((m) => `${m.ruleId}@${m.line}`).sort());
+    expect([...result.codes].sort()).toEqual(cliFindings(sigil, '1.24.0'));
   });
 });
