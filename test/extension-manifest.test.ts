@@ -162,6 +162,10 @@ describe('the VSIX', () => {
       'extension/package.json',
       'extension/readme.md',
       'extension/snippets/nginx.json',
+      'extension/syntaxes/nginx-go-template.injection.tmLanguage.json',
+      'extension/syntaxes/nginx-jinja.injection.tmLanguage.json',
+      'extension/syntaxes/nginx-markdown.injection.tmLanguage.json',
+      'extension/syntaxes/nginx.tmLanguage.json',
     ]);
     // The extension page is the editor's README, its images in the VSIX and linked relatively (they show offline).
     const readme = spawnSync('unzip', ['-p', vsix, 'extension/readme.md'], { encoding: 'utf8' }).stdout;
