@@ -22,7 +22,7 @@ const common = {
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
-  // The rules' documentation pages, for `nginx-keepalive rule <id>` (server/src/cli/rule-docs.ts): dist/ ships
+  // The rules' documentation pages, for `nginx-keepalive rule <id>` (server/src/engine/rule-docs.ts): dist/ ships
   // without docs/.
   define: ruleDocsDefine('.'),
 };

@@ -46,7 +46,7 @@ await build({
   target: 'node20',
   format: 'cjs',
   logLevel: 'warning',
-  // The rules' documentation pages are embedded (server/src/cli/rule-docs.ts): the executable reads nothing beside it.
+  // The rules' documentation pages are embedded (server/src/engine/rule-docs.ts): the executable reads nothing beside it.
   define: { 'import.meta.url': '__nkImportMetaUrl', ...ruleDocsDefine(root) },
   banner: { js: "var __nkImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });

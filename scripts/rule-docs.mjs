@@ -1,4 +1,4 @@
-// The esbuild `define` that embeds docs/rules/*.md into a bundle (server/src/cli/rule-docs.ts reads it), shared by
+// The esbuild `define` that embeds docs/rules/*.md into a bundle (server/src/engine/rule-docs.ts reads it), shared by
 // esbuild.mjs (dist/cli.js, the npm package and the VSIX) and scripts/build-binary.mjs (the single executable):
 // neither ships docs/ beside the code, and `nginx-keepalive rule <id>` must print the page wherever it runs.
 import { readdirSync, readFileSync } from 'node:fs';

@@ -7,7 +7,20 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CONFIGURATION_SECTION, FIX_ALL_COMMAND, LANGUAGE_ID, RESTART_COMMAND, SERVER_FIX_ALL_COMMAND, SHOW_OUTPUT_COMMAND } from '../client/src/ids.js';
+import {
+  CONFIGURATION_SECTION,
+  FIX_ALL_COMMAND,
+  LANGUAGE_ID,
+  RESTART_COMMAND,
+  RULE_DOCUMENTATION_REQUEST,
+  RULES_REQUEST,
+  SERVER_FIX_ALL_COMMAND,
+  SHOW_OUTPUT_COMMAND,
+  SHOW_RULE_DOCUMENTATION_COMMAND,
+  STATUS_REQUEST,
+} from '../client/src/ids.js';
+import * as serverRuleDocumentation from '../server/src/lsp/rule-documentation.js';
+import * as serverStatus from '../server/src/lsp/status.js';
 import { SEVERITY_SETTINGS } from '../server/src/engine/config-file.js';
 import { FIX_ALL_IN_WORKSPACE_COMMAND } from '../server/src/lsp/fix-workspace-command.js';
 import { SETTINGS_SECTION } from '../server/src/lsp/editor-settings.js';
@@ -131,8 +144,19 @@ describe('the extension entry points', () => {
   });
 
   it('names the commands the client registers, and the one the server executes', () => {
-    expect(manifest.contributes.commands.map((command) => command.command)).toEqual([FIX_ALL_COMMAND, RESTART_COMMAND, SHOW_OUTPUT_COMMAND]);
+    expect(manifest.contributes.commands.map((command) => command.command)).toEqual([
+      FIX_ALL_COMMAND,
+      RESTART_COMMAND,
+      SHOW_OUTPUT_COMMAND,
+      SHOW_RULE_DOCUMENTATION_COMMAND,
+    ]);
     expect(SERVER_FIX_ALL_COMMAND).toBe(FIX_ALL_IN_WORKSPACE_COMMAND);
+  });
+
+  it('sends the requests the server answers, by their names', () => {
+    expect(STATUS_REQUEST).toBe(serverStatus.STATUS_REQUEST);
+    expect(RULES_REQUEST).toBe(serverRuleDocumentation.RULES_REQUEST);
+    expect(RULE_DOCUMENTATION_REQUEST).toBe(serverRuleDocumentation.RULE_DOCUMENTATION_REQUEST);
   });
 });
 

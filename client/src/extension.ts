@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import {
   ExecuteCommandRequest,
   LanguageClient,
+  State,
   TransportKind,
   type LanguageClientOptions,
   type ServerOptions,
@@ -17,6 +18,8 @@ import {
   SERVER_FIX_ALL_COMMAND,
   SHOW_OUTPUT_COMMAND,
 } from './ids.js';
+import { registerRuleDocumentation } from './rule-documentation.js';
+import { createStatusItem } from './status-item.js';
 
 let client: LanguageClient | undefined;
 
@@ -82,6 +85,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       await languageClient.restart();
       started('language server restarted');
     }),
+  );
+  const stateNames: Record<State, string> = { [State.Starting]: 'starting', [State.Running]: 'running', [State.Stopped]: 'stopped' };
+  context.subscriptions.push(
+    languageClient.onDidChangeState(({ oldState, newState }) => started(`server ${stateNames[oldState]} -> ${stateNames[newState]}`)),
+    createStatusItem(languageClient),
+    registerRuleDocumentation(languageClient),
   );
   started(`starting the language server (${context.asAbsolutePath('dist/server.js')})`);
   await languageClient.start();

@@ -15,3 +15,11 @@ export const SHOW_OUTPUT_COMMAND = 'nginxKeepalive.showOutput';
 export const SERVER_FIX_ALL_COMMAND = 'nginx-keepalive.fixAllInWorkspace';
 /** The output channel the server's log goes to. */
 export const OUTPUT_CHANNEL = 'nginx-keepalive';
+/** A quick pick of the rules, then the chosen rule's documentation page as a Markdown preview. */
+export const SHOW_RULE_DOCUMENTATION_COMMAND = 'nginxKeepalive.showRuleDocumentation';
+/** The read-only virtual documents holding the rules' pages (nginx-keepalive-rule:/<id>.md). */
+export const RULE_DOCUMENT_SCHEME = 'nginx-keepalive-rule';
+/** The server's requests the client sends (server/src/lsp/status.ts, rule-documentation.ts). */
+export const STATUS_REQUEST = 'nginxKeepalive/status';
+export const RULES_REQUEST = 'nginxKeepalive/rules';
+export const RULE_DOCUMENTATION_REQUEST = 'nginxKeepalive/ruleDocumentation';

@@ -15,7 +15,11 @@ import { DEFAULT_KEEPALIVE_CONNECTIONS } from './engine/options.js';
 import { DEFAULT_MAX_FILE_SIZE } from './lsp/documents.js';
 import { docsUrl } from './engine/docs-url.js';
 import type { Rule } from './analysis/rule-api.js';
-import { SETTINGS_SECTION as SETTINGS_PREFIX } from './lsp/editor-settings.js';
+import {
+  SETTINGS_SECTION as SETTINGS_PREFIX,
+  WORKSPACE_DIAGNOSTICS_MAX_BYTES,
+  WORKSPACE_DIAGNOSTICS_MAX_FILES,
+} from './lsp/editor-settings.js';
 
 const PROJECT_FILE_WINS = "A project's `.nginx-keepalive.json` takes precedence";
 
@@ -97,6 +101,34 @@ function maxFileSizeSetting(): Record<string, unknown> {
   };
 }
 
+function diagnosticsSetting(): Record<string, unknown> {
+  return {
+    type: 'string',
+    scope: 'resource',
+    enum: ['workspace', 'openFiles'],
+    default: 'workspace',
+    enumDescriptions: [
+      `Every nginx file of the workspace folder, open or not, while the folders hold at most ${WORKSPACE_DIAGNOSTICS_MAX_FILES} nginx files (${WORKSPACE_DIAGNOSTICS_MAX_BYTES / 1024 / 1024} MB); beyond that, open files only.`,
+      'Open files only.',
+    ],
+    markdownDescription:
+      'Which files are checked: `workspace` reports problems in every nginx file of the workspace folder, open or not ' +
+      `(up to ${WORKSPACE_DIAGNOSTICS_MAX_FILES} nginx files of ${WORKSPACE_DIAGNOSTICS_MAX_BYTES / 1024 / 1024} MB in all; beyond that the output says so and only open files are checked); ` +
+      '`openFiles` checks the files open in editors.',
+  };
+}
+
+function codeLensSetting(): Record<string, unknown> {
+  return {
+    type: 'boolean',
+    scope: 'resource',
+    default: true,
+    markdownDescription:
+      'Shows a line above each `upstream` block: whether it keeps connections, and how many of the passes using it ' +
+      'reuse them or what they still need (`keepalive ✓ · 3 passes ready`, `keepalive off · 2 passes need HTTP/1.1`).',
+  };
+}
+
 /** Read by the language client itself (its id is the section name), not by the server. */
 function traceSetting(): Record<string, unknown> {
   return {
@@ -117,6 +149,8 @@ export function buildConfigurationContribution(rules: readonly Rule[]): Record<s
       [`${SETTINGS_PREFIX}.keepaliveConnections`]: keepaliveConnectionsSetting(),
       [`${SETTINGS_PREFIX}.pathMap`]: pathMapSetting(),
       [`${SETTINGS_PREFIX}.maxFileSize`]: maxFileSizeSetting(),
+      [`${SETTINGS_PREFIX}.diagnostics`]: diagnosticsSetting(),
+      [`${SETTINGS_PREFIX}.codeLens.enabled`]: codeLensSetting(),
       [`${SETTINGS_PREFIX}.trace.server`]: traceSetting(),
     },
   };

@@ -5,7 +5,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeIds, formatRuleList } from '../../server/src/cli/docs-command.js';
-import { ruleDoc } from '../../server/src/cli/rule-docs.js';
+import { ruleDoc } from '../../server/src/engine/rule-docs.js';
 import { rules } from '../../server/src/rules/registry.js';
 import { CLI, runCli, useTempTrees } from './helpers.js';
 

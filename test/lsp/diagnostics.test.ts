@@ -87,8 +87,10 @@ describe('diagnostics on open', () => {
     }
   });
 
-  it("clears a document's diagnostics when it is closed", async () => {
-    const { client, doc } = await openDokku();
+  it("clears a document's diagnostics when it is closed (open files only: in the workspace they stay)", async () => {
+    // With nginxKeepalive.diagnostics "workspace" (the default) a closed workspace file keeps its problems
+    // (test/lsp/workspace-diagnostics.test.ts).
+    const { client, doc } = await openDokku({ diagnostics: 'openFiles' });
     client.close(doc.uri);
     const cleared = await client.waitForDiagnostics(doc.uri, (params) => params.diagnostics.length === 0);
     expect(cleared.diagnostics).toEqual([]);

@@ -9,6 +9,8 @@
 //   await client.request('textDocument/codeAction', params);             // any request; rejects with the error
 //   client.setSettings({ ... });                                         // answers later workspace/configuration
 //                                                                         // requests, sends didChangeConfiguration
+//   LspClient.start({ folders: [a, b], folderSettings: { [a]: {...} } })  // multi-root; answers per scopeUri
+//   LspClient.start({ pullDiagnostics: true })                            // advertises textDocument.diagnostic
 //   await client.waitForDiagnostics(uri, (params) => ...);              // first publish (the latest one received
 //                                                                         // included) for which the predicate holds
 //   await client.stop();                                                  // shutdown + exit, then the process ends
@@ -50,6 +52,12 @@ export interface StartOptions {
   workspace?: string;
   /** What workspace/configuration answers for section "nginxKeepalive". */
   settings?: Record<string, unknown>;
+  /** More workspace folders (absolute; after `workspace` if given): a multi-root workspace. */
+  folders?: string[];
+  /** What workspace/configuration answers for an item whose scopeUri is in this folder (absolute), instead of `settings`. */
+  folderSettings?: Record<string, Record<string, unknown>>;
+  /** Advertise pull diagnostics (textDocument.diagnostic, with workspace/diagnostic/refresh support). */
+  pullDiagnostics?: boolean;
   /** `server`: node dist/server.js --stdio (default); `cli`: node dist/cli.js lsp --stdio. */
   entry?: 'server' | 'cli';
   /** Advertise codeAction/resolve support for `edit` (default false: the server then fills edits in directly). */
@@ -60,6 +68,8 @@ export interface StartOptions {
   cwd?: string;
   /** The server's environment (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /** More client capabilities, merged into `workspace` and `window` (refreshSupport, showDocument). */
+  capabilities?: { workspace?: Record<string, unknown>; window?: Record<string, unknown> };
 }
 
 type Waiter = { uri: string; predicate: (params: PublishDiagnosticsParams) => boolean; resolve: (params: PublishDiagnosticsParams) => void };
@@ -86,6 +96,11 @@ export class LspClient {
   readonly logs: LogMessageParams[] = [];
   readonly registrations: Registration[] = [];
   readonly appliedEdits: ApplyWorkspaceEditParams[] = [];
+  /** Every workspace/configuration request's items, in order. */
+  readonly configurationRequests: ConfigurationParams[] = [];
+  /** How many workspace/diagnostic/refresh requests the server sent. */
+  diagnosticRefreshes = 0;
+  private folderSettings: Record<string, Record<string, unknown>> = {};
   /** Every publishDiagnostics received, in order. */
   readonly publications: PublishDiagnosticsParams[] = [];
   stderr = '';
@@ -105,9 +120,14 @@ export class LspClient {
     connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => this.received(params));
     connection.onNotification('window/showMessage', (params: ShowMessageParams) => this.messages.push(params));
     connection.onNotification('window/logMessage', (params: LogMessageParams) => this.logs.push(params));
-    connection.onRequest('workspace/configuration', (params: ConfigurationParams) =>
-      params.items.map((item) => (item.section === 'nginxKeepalive' ? this.settings : null)),
-    );
+    connection.onRequest('workspace/configuration', (params: ConfigurationParams) => {
+      this.configurationRequests.push(params);
+      return params.items.map((item) => (item.section === 'nginxKeepalive' ? this.settingsFor(item.scopeUri) : null));
+    });
+    connection.onRequest('workspace/diagnostic/refresh', () => {
+      this.diagnosticRefreshes++;
+      return null;
+    });
     connection.onRequest('client/registerCapability', (params: RegistrationParams) => {
       this.registrations.push(...params.registrations);
       return null;
@@ -130,12 +150,14 @@ export class LspClient {
     const child = spawn(program, programArgs, { cwd, env: options.env ?? process.env, stdio: 'pipe' });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const client = new LspClient(child, connection, options.settings ?? {});
+    client.folderSettings = options.folderSettings ?? {};
     LspClient.running.add(client);
     const folder = options.workspace;
+    const folders = [...(folder ? [folder] : []), ...(options.folders ?? [])];
     client.initializeResult = await connection.sendRequest('initialize', {
       processId: process.pid,
-      rootUri: folder ? uriOf(folder) : null,
-      workspaceFolders: folder ? [{ uri: uriOf(folder), name: path.basename(folder) }] : null,
+      rootUri: folders[0] ? uriOf(folders[0]) : null,
+      workspaceFolders: folders.length > 0 ? folders.map((each) => ({ uri: uriOf(each), name: path.basename(each) })) : null,
       capabilities: {
         workspace: {
           configuration: true,
@@ -144,10 +166,14 @@ export class LspClient {
           workspaceEdit: { documentChanges: true },
           didChangeConfiguration: { dynamicRegistration: true },
           didChangeWatchedFiles: { dynamicRegistration: true },
+          ...(options.pullDiagnostics ? { diagnostics: { refreshSupport: true } } : {}),
+          ...options.capabilities?.workspace,
         },
+        ...(options.capabilities?.window ? { window: options.capabilities.window } : {}),
         textDocument: {
           synchronization: { dynamicRegistration: false },
           publishDiagnostics: { versionSupport: true, codeDescriptionSupport: true },
+          ...(options.pullDiagnostics ? { diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false } } : {}),
           codeAction: {
             codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source', 'source.fixAll'] } },
             ...(options.resolveCodeActionEdits ? { resolveSupport: { properties: ['edit'] } } : {}),
@@ -184,9 +210,21 @@ export class LspClient {
     this.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
   }
 
-  setSettings(settings: Record<string, unknown>): void {
+  /** `folderSettings`: new per-folder answers too (those not given are kept). */
+  setSettings(settings: Record<string, unknown>, folderSettings?: Record<string, Record<string, unknown>>): void {
     this.settings = settings;
+    if (folderSettings) this.folderSettings = { ...this.folderSettings, ...folderSettings };
     this.connection.sendNotification('workspace/didChangeConfiguration', { settings: { nginxKeepalive: settings } });
+  }
+
+  /** The answer for a configuration item: its folder's settings when given, else the window's. */
+  private settingsFor(scopeUri: string | undefined): Record<string, unknown> {
+    if (scopeUri === undefined) return this.settings;
+    const scope = fileURLToPath(scopeUri);
+    const folder = Object.keys(this.folderSettings)
+      .filter((candidate) => scope === candidate || scope.startsWith(`${candidate}/`))
+      .sort((a, b) => b.length - a.length)[0];
+    return folder === undefined ? this.settings : this.folderSettings[folder]!;
   }
 
   request<R>(method: string, params?: unknown): Promise<R> {

@@ -4,7 +4,7 @@ import type { RuleMeta } from '../analysis/rule-api.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import { docsUrl } from '../engine/docs-url.js';
 import { EXIT_CLEAN, EXIT_FAILURE, type ExitCode } from './exit-codes.js';
-import { ruleDoc } from './rule-docs.js';
+import { ruleDoc } from '../engine/rule-docs.js';
 
 export interface DocsIo {
   stdout(text: string): void;

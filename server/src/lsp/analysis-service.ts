@@ -4,13 +4,14 @@
 // texts once. Diagnostics are only ever published for a document's current version.
 import path from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver/node.js';
-import type { FileHost } from '../util/types.js';
+import type { FileHost, PathMapping } from '../util/types.js';
 import type { AnalyzeOptions } from '../engine/types.js';
 import type { ParserLike } from '../model/file-loader.js';
 import { isUnder } from '../model/read-scope.js';
 import { analyzeUnit, type UnitResult } from './analyze-unit.js';
 import { analysisFailedDiagnostic, toDiagnostic, tooLargeDiagnostic } from './diagnostics.js';
 import type { OpenDocuments } from './documents.js';
+import { deepestFolder } from './paths.js';
 import { includeKeyOf, type IncludeGraph } from './include-graph.js';
 import type { ModelStore } from './model-store.js';
 import { tooLargeReason, type OpenDocument } from './open-document.js';
@@ -55,6 +56,8 @@ export class AnalysisService {
   private readonly editedSinceGraph = new Set<OpenDocument>();
   private changes = 0;
   private running = false;
+  /** Waiting for the open documents to be analyzed (workspace diagnostics go after them: typing comes first). */
+  private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly deps: AnalysisDeps) {}
 
@@ -116,6 +119,31 @@ export class AnalysisService {
     return this.deps.graph.rootFor(document.path);
   }
 
+  /** The snapshot of the document's current version if it has one now; never starts an analysis. */
+  currentSnapshot(uri: string): DocumentSnapshot | undefined {
+    const document = this.deps.documents.get(uri);
+    return document && this.isCurrent(document) ? this.states.get(document)?.snapshot : undefined;
+  }
+
+  /** The files the latest analyses of the open documents read and checked (the documents and their includes). */
+  checkedFiles(): Set<string> {
+    const files = new Set<string>();
+    for (const state of this.states.values()) if (state.snapshot) for (const file of state.unitFiles) files.add(file);
+    return files;
+  }
+
+  /** The root a file (open or not) is analyzed under, by the include graph, brought up to date first. */
+  rootOfFile(file: string): string {
+    this.refreshGraph();
+    return this.deps.graph.rootFor(file);
+  }
+
+  /** Resolves once no open document waits to be analyzed. */
+  whenIdle(): Promise<void> {
+    if (!this.running && this.dirty.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
   private isCurrent(document: OpenDocument): boolean {
     return !this.dirty.has(document) && this.states.get(document)?.snapshot?.version === document.version;
   }
@@ -142,6 +170,9 @@ export class AnalysisService {
       }
     } finally {
       this.running = false;
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const resolve of waiters) resolve();
     }
   }
 
@@ -175,7 +206,7 @@ export class AnalysisService {
     if (document.isTooLarge) {
       this.dirty.delete(document);
       this.states.set(document, { snapshot: undefined, unitFiles: new Set([document.path]) });
-      this.deps.publish(document, [tooLargeDiagnostic(tooLargeReason(document.text.length, this.deps.settings.editor.maxFileSize))]);
+      this.deps.publish(document, [tooLargeDiagnostic(tooLargeReason(document.text.length, this.deps.settings.editorFor(document.path).maxFileSize))]);
       return;
     }
     const root = this.deps.graph.rootFor(document.path);
@@ -221,19 +252,26 @@ export class AnalysisService {
     if (!graph.isStale) return;
     const before = new Map(documents.all().map((document) => [document, graph.rootFor(document.path)] as const));
     const folders = this.deps.index.folders;
-    const settings = this.deps.settings.settingsForDirectory(folders[0] ?? '/', folders.length > 0 ? folders : undefined);
     const paths = new Set([...this.deps.index.list(), ...documents.all().filter((d) => !d.isTooLarge).map((d) => d.path)]);
-    const sources = [...paths].flatMap((file) => {
+    // Grouped by the folder whose settings apply (its pathMap), files outside every folder by the window's.
+    const groups = new Map<string, { documents: Array<{ path: string; text: string }>; pathMap: PathMapping[] }>();
+    for (const file of paths) {
       const text = this.deps.host.readFile(file);
-      return text === undefined ? [] : [{ path: file, text }];
-    });
+      if (text === undefined) continue;
+      const folder = deepestFolder(file, folders);
+      const key = folder ?? '';
+      if (!groups.has(key)) {
+        const settings = this.deps.settings.settingsForDirectory(folder ?? folders[0] ?? '/', folders.length > 0 ? folders : undefined);
+        groups.set(key, { documents: [], pathMap: settings.pathMap ?? [] });
+      }
+      groups.get(key)!.documents.push({ path: file, text });
+    }
     graph.rebuild({
-      documents: sources,
+      groups: [...groups.values()],
       host: this.deps.host,
       parser,
       models: this.deps.models,
-      pathMap: settings.pathMap ?? [],
-      readRoots: this.deps.index.folders.length > 0 ? [...this.deps.index.folders] : undefined,
+      readRoots: folders.length > 0 ? [...folders] : undefined,
     });
     this.markDirty([...before].filter(([document, root]) => graph.rootFor(document.path) !== root).map(([document]) => document));
   }

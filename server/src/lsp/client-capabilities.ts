@@ -12,6 +12,10 @@ export interface ClientFeatures {
   documentChanges: boolean;
   /** codeAction/resolve may fill in `edit`. */
   resolvesCodeActionEdits: boolean;
+  /** textDocument/diagnostic (and so workspace/diagnostic): the client pulls diagnostics instead of being sent them. */
+  pullsDiagnostics: boolean;
+  /** workspace/diagnostic/refresh: the client pulls again when asked. */
+  refreshesDiagnostics: boolean;
 }
 
 export function readClientFeatures(capabilities: ClientCapabilities): ClientFeatures {
@@ -23,5 +27,7 @@ export function readClientFeatures(capabilities: ClientCapabilities): ClientFeat
     workspaceFolderChanges: workspace?.workspaceFolders === true,
     documentChanges: workspace?.workspaceEdit?.documentChanges === true,
     resolvesCodeActionEdits: capabilities.textDocument?.codeAction?.resolveSupport?.properties.includes('edit') === true,
+    pullsDiagnostics: capabilities.textDocument?.diagnostic !== undefined,
+    refreshesDiagnostics: workspace?.diagnostics?.refreshSupport === true,
   };
 }

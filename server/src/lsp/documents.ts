@@ -13,11 +13,13 @@ export class OpenDocuments {
   private readonly byUri = new Map<string, OpenDocument>();
   private readonly byPath = new Map<string, OpenDocument>();
 
-  constructor(private readonly maxFileSize: () => number = () => DEFAULT_MAX_FILE_SIZE) {}
+  /** `maxFileSize(file)`: the limit of the file's workspace folder (nginxKeepalive.maxFileSize can differ per folder). */
+  constructor(private readonly maxFileSize: (file: string) => number = () => DEFAULT_MAX_FILE_SIZE) {}
 
   open(uri: string, version: number, text: string): OpenDocument {
     this.close(uri);
-    const document = new OpenDocument(uri, pathOfUri(uri), version, text, this.maxFileSize);
+    const file = pathOfUri(uri);
+    const document = new OpenDocument(uri, file, version, text, () => this.maxFileSize(file));
     this.byUri.set(uri, document);
     this.byPath.set(document.path, document);
     return document;

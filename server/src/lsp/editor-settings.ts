@@ -15,7 +15,21 @@ export interface EditorSettings {
   pathMap: PathMapping[];
   /** Documents longer than this (in UTF-16 code units, about bytes for ASCII) are not parsed. */
   maxFileSize: number;
+  /** Which files get diagnostics: the open ones, or every nginx file of the workspace folder (lsp/workspace-diagnostics.ts). */
+  diagnostics: DiagnosticsScope;
+  /** The lens above each upstream{} (features/code-lens.ts): `nginxKeepalive.codeLens.enabled`. */
+  codeLens: boolean;
 }
+
+export const DIAGNOSTICS_SCOPES = ['workspace', 'openFiles'] as const;
+export type DiagnosticsScope = (typeof DIAGNOSTICS_SCOPES)[number];
+/**
+ * "workspace" checks every nginx file of a folder only while the folders set to it hold at most this many nginx files
+ * of at most this many bytes together; beyond, only open files are checked (and the output says so), so opening a
+ * fleet's config repository does not keep a core busy.
+ */
+export const WORKSPACE_DIAGNOSTICS_MAX_FILES = 500;
+export const WORKSPACE_DIAGNOSTICS_MAX_BYTES = 20 * 1024 * 1024;
 
 export interface SettingsReading {
   settings: EditorSettings;
@@ -23,7 +37,13 @@ export interface SettingsReading {
   problems: string[];
 }
 
-export const DEFAULT_EDITOR_SETTINGS: EditorSettings = { rules: {}, pathMap: [], maxFileSize: DEFAULT_MAX_FILE_SIZE };
+export const DEFAULT_EDITOR_SETTINGS: EditorSettings = {
+  rules: {},
+  pathMap: [],
+  maxFileSize: DEFAULT_MAX_FILE_SIZE,
+  diagnostics: 'workspace',
+  codeLens: true,
+};
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -49,8 +69,8 @@ function pathMapObject(value: unknown): unknown {
 
 
 /**
- * Reads `raw` (whatever the client sent). Relative pathMap targets are resolved against `baseDirectory` (the first
- * workspace folder); without one they are reported and dropped.
+ * Reads `raw` (whatever the client sent). Relative pathMap targets are resolved against `baseDirectory` (the
+ * workspace folder the settings are for); without one they are reported and dropped.
  */
 export function readEditorSettings(raw: unknown, baseDirectory: string | undefined, knownRuleIds: ReadonlySet<string>): SettingsReading {
   const settings: EditorSettings = { ...DEFAULT_EDITOR_SETTINGS, rules: {}, pathMap: [] };
@@ -84,5 +104,14 @@ export function readEditorSettings(raw: unknown, baseDirectory: string | undefin
     // The same forms as the settings file and --max-file-size (20971520, "20M", "512K").
     settings.maxFileSize = validate('maxFileSize', raw.maxFileSize)?.maxFileBytes ?? DEFAULT_MAX_FILE_SIZE;
   }
+  // An editor-only key (the settings file and the CLI have no open files): checked here, not by the file's validator.
+  if (raw.diagnostics !== undefined && raw.diagnostics !== null && raw.diagnostics !== '') {
+    if ((DIAGNOSTICS_SCOPES as readonly unknown[]).includes(raw.diagnostics)) settings.diagnostics = raw.diagnostics as DiagnosticsScope;
+    else problems.push(`"diagnostics": expected one of ${DIAGNOSTICS_SCOPES.map((scope) => `"${scope}"`).join(', ')}, got ${JSON.stringify(raw.diagnostics)}`);
+  }
+  // Editor-only too; VS Code sends the dotted key nested (`codeLens: { enabled }`), other clients may send it flat.
+  const codeLens = isObject(raw.codeLens) ? raw.codeLens.enabled : raw['codeLens.enabled'];
+  if (typeof codeLens === 'boolean') settings.codeLens = codeLens;
+  else if (codeLens !== undefined && codeLens !== null) problems.push(`"codeLens.enabled": expected true or false, got ${JSON.stringify(codeLens)}`);
   return { settings, problems };
 }

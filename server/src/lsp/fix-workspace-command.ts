@@ -1,6 +1,8 @@
 // The command `nginx-keepalive.fixAllInWorkspace`: every fix, in every nginx file of the workspace folders (open
-// documents with their unsaved texts), sent to the client as one workspace/applyEdit. Answers how many files changed
-// and how many fixes that took (`{ files, fixes }`), for the client's summary.
+// documents with their unsaved texts), sent to the client as one workspace/applyEdit. Each folder's files are fixed
+// together with that folder's settings (its `.nginx-keepalive.json`, its editor settings), as one CLI run per folder
+// would; a file belongs to the deepest folder holding it. Answers how many files changed and how many fixes that took
+// (`{ files, fixes }`), for the client's summary.
 import type { CancellationToken, WorkspaceEdit } from 'vscode-languageserver/node.js';
 import type { FileHost, SourceDocument } from '../util/types.js';
 import type { AnalyzeOptions } from '../engine/types.js';
@@ -9,7 +11,8 @@ import { createReadScope } from '../model/read-scope.js';
 import type { OpenDocuments } from './documents.js';
 import { fixFilesCounted } from './fix-document.js';
 import { cancelledError } from './guard.js';
-import { isFileUri } from './paths.js';
+import { deepestFolder, isFileUri } from './paths.js';
+import type { FileEdits } from './workspace-edit.js';
 import type { WorkspaceEditBuilder } from './workspace-edit.js';
 import type { WorkspaceIndex } from './workspace-index.js';
 
@@ -21,9 +24,10 @@ export interface WorkspaceFixContext {
   index: WorkspaceIndex;
   host: FileHost;
   edits: WorkspaceEditBuilder;
-  /** Options of the first workspace folder (one settings file per run, as the CLI). */
-  analyzeOptions(): AnalyzeOptions;
-  maxFileSize(): number;
+  /** The options of a folder's files (undefined: no folders, the open documents alone). */
+  analyzeOptionsFor(folder: string | undefined): AnalyzeOptions;
+  /** nginxKeepalive.maxFileSize of the file's folder. */
+  maxFileSize(file: string): number;
   applyEdit(edit: WorkspaceEdit): Promise<boolean>;
 }
 
@@ -36,13 +40,30 @@ export interface WorkspaceFixSummary {
 export async function fixAllInWorkspace(context: WorkspaceFixContext, token: CancellationToken): Promise<WorkspaceFixSummary> {
   const { documents, index, host } = context;
   const openFiles = documents.all().filter((document) => isFileUri(document.uri)).map((document) => document.path);
-  const sources: SourceDocument[] = onePathPerFile([...index.list(), ...openFiles], new Set(openFiles)).flatMap((file) => {
+  const folders = index.folders;
+  // Without folders the open documents are one group; with folders, a file outside them is neither read nor fixed.
+  const groups = new Map<string | undefined, SourceDocument[]>();
+  for (const file of onePathPerFile([...index.list(), ...openFiles], new Set(openFiles))) {
+    const folder = deepestFolder(file, folders);
+    if (folders.length > 0 && folder === undefined) continue;
     const text = host.readFile(file);
-    return text === undefined || text.length > context.maxFileSize() ? [] : [{ path: file, text }];
-  });
+    if (text === undefined || text.length > context.maxFileSize(file)) continue;
+    const group = groups.get(folder) ?? [];
+    group.push({ path: file, text });
+    groups.set(folder, group);
+  }
   // Only inside the workspace folders (or, without folders, the open documents): never a file elsewhere on disk.
-  const scope = index.folders.length > 0 ? createReadScope([...index.folders]) : createReadScope(openFiles);
-  const { files, applied } = await fixFilesCounted(sources, context.analyzeOptions(), (file) => scope.allows(file));
+  const scope = folders.length > 0 ? createReadScope([...folders]) : createReadScope(openFiles);
+  const files: FileEdits[] = [];
+  let applied = 0;
+  for (const [folder, sources] of groups) {
+    if (token.isCancellationRequested) throw cancelledError();
+    // A folder's run edits its own files only: a nested folder's are fixed by that folder's run, with its settings.
+    const canEdit = (file: string) => scope.allows(file) && deepestFolder(file, folders) === folder;
+    const fixed = await fixFilesCounted(sources, context.analyzeOptionsFor(folder), canEdit);
+    files.push(...fixed.files);
+    applied += fixed.applied;
+  }
   if (token.isCancellationRequested) throw cancelledError();
   const edit = files.length === 0 ? undefined : context.edits.build(files);
   // A document edited while the fixes were computed: its edit would be stale; the user can run the command again.

@@ -9,12 +9,14 @@ import { inferRootContext } from '../model/context.js';
 import { buildWorkspace } from '../model/workspace.js';
 
 export interface GraphInputs {
-  /** Every file to consider: the indexed workspace files and the open documents. */
-  documents: SourceDocument[];
+  /**
+   * Every file to consider (the indexed workspace files and the open documents), in groups that each resolve
+   * includes with their own pathMap: one group per workspace folder, whose settings may map differently.
+   */
+  groups: Array<{ documents: SourceDocument[]; pathMap: readonly PathMapping[] }>;
   host: FileHost;
   parser: ParserLike;
   models: ModelCache;
-  pathMap: readonly PathMapping[];
   readRoots: readonly string[] | undefined;
 }
 
@@ -44,26 +46,31 @@ export class IncludeGraph {
   }
 
   rebuild(inputs: GraphInputs): void {
-    // A file that never says "include" includes nothing: it is left out rather than parsed (in a workspace of large
-    // generated configs, that is most of the work). It is still parsed if something includes it.
-    const includers = inputs.documents.filter((document) => mayInclude(document.text));
-    const workspace = buildWorkspace(includers, inputs.host, inputs.parser, {
-      pathMap: inputs.pathMap,
-      readRoots: inputs.readRoots,
-      models: inputs.models,
-    });
     const rootOf = new Map<string, string>();
-    for (const root of workspace.roots) {
-      const rootPath = path.resolve(root.file.path);
-      for (const files of root.includes.values()) {
-        for (const file of files) {
-          const filePath = path.resolve(file.path);
-          if (filePath !== rootPath && !rootOf.has(filePath)) rootOf.set(filePath, rootPath);
+    const includeKeys = new Map<string, string>();
+    for (const group of inputs.groups) {
+      // A file that never says "include" includes nothing: it is left out rather than parsed (in a workspace of large
+      // generated configs, that is most of the work). It is still parsed if something includes it.
+      const includers = group.documents.filter((document) => mayInclude(document.text));
+      if (includers.length === 0) continue;
+      const workspace = buildWorkspace(includers, inputs.host, inputs.parser, {
+        pathMap: group.pathMap,
+        readRoots: inputs.readRoots,
+        models: inputs.models,
+      });
+      for (const root of workspace.roots) {
+        const rootPath = path.resolve(root.file.path);
+        for (const files of root.includes.values()) {
+          for (const file of files) {
+            const filePath = path.resolve(file.path);
+            if (filePath !== rootPath && !rootOf.has(filePath)) rootOf.set(filePath, rootPath);
+          }
         }
       }
+      for (const file of workspace.files) includeKeys.set(path.resolve(file.path), includeKeyOf(file));
     }
     this.rootOf = rootOf;
-    this.includeKeys = new Map(workspace.files.map((file) => [path.resolve(file.path), includeKeyOf(file)] as const));
+    this.includeKeys = includeKeys;
     this.stale = false;
   }
 }

@@ -1,5 +1,6 @@
 // The language features on the wire: hover, go to definition, find references, document symbols and semantic tokens,
-// answered from the latest snapshot of the document by the headless functions in features/. This file only converts
+// answered from the latest snapshot of the document (semantic tokens from its text alone, without waiting for an
+// analysis) by the headless functions in features/. This file only converts
 // between the protocol (URIs, line/UTF-16 positions) and the model (paths, offsets).
 import {
   SymbolKind,
@@ -19,6 +20,7 @@ import { collectSemanticTokens, encodeSemanticTokens, SEMANTIC_TOKEN_TYPES } fro
 import { documentSymbols, type OutlineKind, type OutlineSymbol } from '../features/symbols.js';
 import { loadNginxParser } from '../parser/loader.js';
 import { uriOfPath } from './paths.js';
+import type { OpenDocument } from './open-document.js';
 import type { DocumentSnapshot, SnapshotProvider } from './snapshot.js';
 
 export const languageFeatureCapabilities: Partial<ServerCapabilities> = {
@@ -73,11 +75,11 @@ function toDocumentSymbol(snapshot: DocumentSnapshot, symbol: OutlineSymbol): Do
  * Runs `answer` on the document's snapshot. No snapshot (not open, not nginx) or a cancelled request gives null; a
  * feature that throws is logged and gives null too, so one odd document never takes the other features down.
  */
-function withSnapshot<T>(
+function withSnapshot<T, S = DocumentSnapshot>(
   connection: Connection,
-  snapshots: SnapshotProvider,
+  snapshots: (uri: string) => Promise<S | undefined>,
   feature: string,
-  answer: (snapshot: DocumentSnapshot) => T | Promise<T>,
+  answer: (snapshot: S) => T | Promise<T>,
 ) {
   return async (uri: string, token: CancellationToken): Promise<T | null> => {
     try {
@@ -91,15 +93,25 @@ function withSnapshot<T>(
   };
 }
 
-async function semanticTokensOf(snapshot: DocumentSnapshot, range?: LspRange): Promise<SemanticTokens> {
-  const offsets = range && { startOffset: offsetIn(snapshot, range.start), endOffset: offsetIn(snapshot, range.end) };
-  const tokens = collectSemanticTokens(await loadNginxParser(), snapshot.file.text, offsets);
+/** An open document's text, for the features that read nothing else (semantic tokens parse the text alone). */
+export type OpenText = Pick<OpenDocument, 'text' | 'isTooLarge' | 'textDocument'>;
+
+async function semanticTokensOf(document: OpenText, range?: LspRange): Promise<SemanticTokens> {
+  const lines = document.textDocument;
+  const offsets = range && { startOffset: lines.offsetAt(range.start), endOffset: lines.offsetAt(range.end) };
+  const tokens = collectSemanticTokens(await loadNginxParser(), document.text, offsets);
   return { data: encodeSemanticTokens(tokens) };
 }
 
-export function registerLanguageFeatures(connection: Connection, snapshots: SnapshotProvider): void {
+/**
+ * `texts` gives the open documents' texts: semantic tokens are answered from them at once, without waiting for an
+ * analysis (on first open the client asks before the model exists; see feedback.ts for the refresh that follows).
+ */
+export function registerLanguageFeatures(connection: Connection, snapshots: SnapshotProvider, texts: (uri: string) => OpenText | undefined): void {
   const run = <T>(feature: string, answer: (snapshot: DocumentSnapshot) => T | Promise<T>) =>
     withSnapshot(connection, snapshots, feature, answer);
+  const tokensOf = (feature: string, range?: LspRange) =>
+    withSnapshot(connection, async (uri: string) => texts(uri), feature, (document: OpenText) => (document.isTooLarge ? null : semanticTokensOf(document, range)));
 
   connection.onHover((params, token) =>
     run('hover', (snapshot): Hover | null => {
@@ -130,13 +142,12 @@ export function registerLanguageFeatures(connection: Connection, snapshots: Snap
   );
 
   connection.languages.semanticTokens.on(async (params, token) => {
-    const tokens = await run('semanticTokens', (snapshot) => semanticTokensOf(snapshot))(params.textDocument.uri, token);
+    const tokens = await tokensOf('semanticTokens')(params.textDocument.uri, token);
     return tokens ?? { data: [] };
   });
 
   connection.languages.semanticTokens.onRange(async (params, token) => {
-    const answer = run('semanticTokens/range', (snapshot) => semanticTokensOf(snapshot, params.range));
-    const tokens = await answer(params.textDocument.uri, token);
+    const tokens = await tokensOf('semanticTokens/range', params.range)(params.textDocument.uri, token);
     return tokens ?? { data: [] };
   });
 }

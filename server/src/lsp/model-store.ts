@@ -19,7 +19,7 @@ export class ModelStore implements ModelCache {
   constructor(
     private readonly documents: OpenDocuments,
     private readonly parser: ParserLike,
-    private readonly maxFileSize: () => number,
+    private readonly maxFileSize: (file: string) => number,
     private readonly capacity: number = MAX_CACHED_CLOSED_MODELS,
   ) {}
 
@@ -32,9 +32,10 @@ export class ModelStore implements ModelCache {
       this.closed.set(filePath, cached);
       return cached;
     }
+    const limit = this.maxFileSize(filePath);
     const model =
-      text.length > this.maxFileSize()
-        ? unparsedConfigFile(filePath, text, tooLargeReason(text.length, this.maxFileSize()))
+      text.length > limit
+        ? unparsedConfigFile(filePath, text, tooLargeReason(text.length, limit))
         : parseFile(this.parser, filePath, text);
     this.remember(filePath, model);
     return model;

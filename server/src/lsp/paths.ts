@@ -3,6 +3,7 @@
 // alone but never read their neighbours.
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isUnder } from '../model/read-scope.js';
 
 const VIRTUAL_DIRECTORY = '/nonexistent-nginx-keepalive-documents';
 
@@ -25,4 +26,13 @@ export function isFileUri(uri: string): boolean {
 /** The URI of a file that is not open (open documents keep the URI their client sent). */
 export function uriOfPath(filePath: string): string {
   return pathToFileURL(filePath).href;
+}
+
+/** The deepest of `folders` holding `file` (nested folders: the inner one's settings apply); undefined outside all. */
+export function deepestFolder(file: string, folders: readonly string[]): string | undefined {
+  let deepest: string | undefined;
+  for (const folder of folders) {
+    if (isUnder(file, folder) && (deepest === undefined || folder.length > deepest.length)) deepest = folder;
+  }
+  return deepest;
 }

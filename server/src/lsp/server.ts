@@ -30,8 +30,11 @@ import { loadNginxParser } from '../parser/loader.js';
 import { AnalysisService } from './analysis-service.js';
 import { readClientFeatures, type ClientFeatures } from './client-capabilities.js';
 import { codeActions, FIX_ALL_KIND, resolveFixAll, type CodeActionContext } from './code-actions.js';
+import { DiagnosticDelivery, registerDiagnosticRequests } from './diagnostic-delivery.js';
+import { Feedback, FEEDBACK_COMMANDS, feedbackCapabilities } from './feedback.js';
 import { OpenDocuments, overlayHost } from './documents.js';
-import { readEditorSettings, SETTINGS_SECTION } from './editor-settings.js';
+import { SETTINGS_SECTION } from './editor-settings.js';
+import { readFolderSettings } from './folder-settings.js';
 import {
   FIX_ALL_IN_WORKSPACE_COMMAND,
   FIX_ALL_IN_WORKSPACE_LABEL,
@@ -45,8 +48,10 @@ import { languageFeatureCapabilities, registerLanguageFeatures } from './languag
 import { ModelStore } from './model-store.js';
 import { pathOfUri } from './paths.js';
 import { knownRuleIds, SettingsStore } from './settings-store.js';
+import { EffectiveSettingsLog, effectiveSettingsLines } from './settings-log.js';
 import { applyFileEvents, watchers } from './watched-files.js';
 import { WorkspaceEditBuilder } from './workspace-edit.js';
+import { WorkspaceDiagnostics } from './workspace-diagnostics.js';
 import { MAX_REMEMBERED_ESCAPES, WorkspaceIndex } from './workspace-index.js';
 
 export const STATS_REQUEST = 'nginxKeepalive/stats';
@@ -56,6 +61,8 @@ export interface ServerStats {
   /** Tree-sitter trees alive (one per open document that has been parsed); 0 once every document is closed. */
   liveTrees: number;
   rssBytes: number;
+  /** Units (a root and its includes) analyzed for workspace diagnostics since start (unchanged ones are not). */
+  workspaceAnalyses: number;
 }
 
 function foldersOf(params: InitializeParams): string[] {
@@ -74,6 +81,11 @@ class LanguageServer {
   private features!: ClientFeatures;
   private analyses!: AnalysisService;
   private edits!: WorkspaceEditBuilder;
+  private workspaceDiagnostics!: WorkspaceDiagnostics;
+  private delivery!: DiagnosticDelivery;
+  /** The code lens, the status and rule documentation requests, and the refreshes analyses make due (feedback.ts). */
+  private feedback!: Feedback;
+  private readonly settingsLog: EffectiveSettingsLog;
   private folders: string[] = [];
   /** Settings given without workspace/configuration: initializationOptions, then didChangeConfiguration pushes. */
   private pushedSettings: unknown;
@@ -85,8 +97,9 @@ class LanguageServer {
     this.settings = new SettingsStore((message) =>
       void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }),
     );
-    this.documents = new OpenDocuments(() => this.settings.editor.maxFileSize);
+    this.documents = new OpenDocuments((file) => this.settings.editorFor(file).maxFileSize);
     this.host = overlayHost(this.documents, this.globs.host);
+    this.settingsLog = new EffectiveSettingsLog((line) => connection.console.info(line));
   }
 
   listen(): void {
@@ -99,20 +112,23 @@ class LanguageServer {
       guardNotification(log, 'didOpen', ({ textDocument }: DidOpenTextDocumentParams) => {
         const document = this.documents.open(textDocument.uri, textDocument.version, textDocument.text);
         this.analyses.opened(document);
+        this.delivery.opened(document);
       }),
     );
     connection.onDidChangeTextDocument(
       guardNotification(log, 'didChange', ({ textDocument, contentChanges }: DidChangeTextDocumentParams) => {
         const document = this.documents.change(textDocument.uri, contentChanges, textDocument.version);
-        if (document) this.analyses.changed(document);
-        else connection.console.log(`didChange for ${textDocument.uri}, which is not open: ignored`);
+        if (document) {
+          this.analyses.changed(document);
+          this.delivery.workspaceChanged();
+        } else connection.console.log(`didChange for ${textDocument.uri}, which is not open: ignored`);
       }),
     );
     connection.onDidCloseTextDocument(
       guardNotification(log, 'didClose', ({ textDocument }: DidCloseTextDocumentParams) => {
         const document = this.documents.close(textDocument.uri);
         if (document) this.analyses.closed(document);
-        void connection.sendDiagnostics({ uri: textDocument.uri, diagnostics: [] });
+        this.delivery.closed(textDocument.uri);
       }),
     );
     connection.onDidChangeConfiguration(
@@ -121,27 +137,37 @@ class LanguageServer {
         await this.loadSettings();
         this.globs.clear();
         this.analyses.everythingChanged();
+        this.delivery.workspaceChanged();
       }),
     );
     connection.onDidChangeWatchedFiles(
       guardNotification(log, 'didChangeWatchedFiles', ({ changes }: DidChangeWatchedFilesParams) => {
         // A file created or deleted may change what a glob matches; a changed one cannot.
         if (changes.some((change) => change.type !== FileChangeType.Changed)) this.globs.clear();
-        applyFileEvents(changes, { index: this.index, documents: this.documents, analyses: this.analyses });
+        const settingsChanged = applyFileEvents(changes, { index: this.index, documents: this.documents, analyses: this.analyses });
+        this.delivery.workspaceChanged();
+        if (settingsChanged) this.logEffectiveSettings();
       }),
     );
     connection.onCodeAction(guardRequest(log, 'codeAction', (params) => codeActions(params, this.codeActionContext())));
     connection.onCodeActionResolve(guardRequest(log, 'codeAction/resolve', (action) => resolveFixAll(action, this.codeActionContext())));
     connection.onExecuteCommand(
       guardRequest(log, 'executeCommand', (params: ExecuteCommandParams, token) => {
-        if (params.command !== FIX_ALL_IN_WORKSPACE_COMMAND) throw new Error(`unknown command ${params.command}`);
+        if (params.command !== FIX_ALL_IN_WORKSPACE_COMMAND) {
+          return this.feedback.execute(params).then((handled) => {
+            if (!handled) throw new Error(`unknown command ${params.command}`);
+            return null;
+          });
+        }
         return fixAllInWorkspace(this.workspaceFixContext(), token);
       }),
     );
     // Takes no parameters (the handler gets none, or whatever a client sends): it reads counters, nothing can fail.
     connection.onRequest(new RequestType0<ServerStats, void>(STATS_REQUEST), () => this.stats());
     connection.onShutdown(() => this.documents.disposeAll());
-    registerLanguageFeatures(connection, (uri) => this.analyses.snapshot(uri));
+    registerLanguageFeatures(connection, (uri) => this.analyses.snapshot(uri), (uri) => this.documents.get(uri));
+    Feedback.register(connection, log, () => this.feedback);
+    registerDiagnosticRequests(connection, log, () => this.delivery);
     connection.listen();
   }
 
@@ -152,7 +178,7 @@ class LanguageServer {
     this.pushedSettings = options?.[SETTINGS_SECTION] ?? options;
     this.edits = new WorkspaceEditBuilder(this.documents, this.features.documentChanges);
     const parser = await loadNginxParser();
-    const models = new ModelStore(this.documents, parser, () => this.settings.editor.maxFileSize);
+    const models = new ModelStore(this.documents, parser, (file) => this.settings.editorFor(file).maxFileSize);
     this.analyses = new AnalysisService({
       documents: this.documents,
       models,
@@ -162,17 +188,49 @@ class LanguageServer {
       graph: new IncludeGraph(),
       parser,
       ready: this.ready,
-      publish: (document, diagnostics) =>
-        void this.connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics }),
+      publish: (document, diagnostics) => {
+        this.delivery.publishOpen(document, diagnostics);
+        this.feedback.analyzed(document);
+      },
       logError: (message) => this.connection.console.error(message),
     });
+    const console = this.connection.console;
+    this.workspaceDiagnostics = new WorkspaceDiagnostics({
+      ...{ index: this.index, documents: this.documents, analyses: this.analyses, settings: this.settings, host: this.host },
+      ready: this.ready,
+      log: (message) => console.info(message),
+      logError: (message) => console.error(message),
+    });
+    const log = { error: (message: string) => console.error(message) };
+    const { documents, analyses, features } = this;
+    this.feedback = new Feedback(
+      {
+        connection: this.connection,
+        snapshot: (uri) => analyses.snapshot(uri),
+        currentSnapshot: (uri) => analyses.currentSnapshot(uri),
+        editorFor: (file) => this.settings.editorFor(file),
+        isOpen: (uri) => documents.get(uri) !== undefined,
+        openDocuments: () => documents.all().length,
+        targetFor: (file) => {
+          const open = documents.atPath(file);
+          return analyses.analyzeOptionsFor(open ? analyses.rootFor(open) : file).nginxTarget;
+        },
+        folders: () => this.folders,
+        // Open documents' analyses and the workspace pass, each file once.
+        filesChecked: () => new Set([...analyses.checkedFiles(), ...this.workspaceDiagnostics.checkedFiles()]).size,
+      },
+      params.capabilities,
+    );
+    this.delivery = new DiagnosticDelivery({ connection: this.connection, features, documents, analyses, workspace: this.workspaceDiagnostics, log });
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: true },
-        executeCommandProvider: { commands: [FIX_ALL_IN_WORKSPACE_COMMAND] },
+        executeCommandProvider: { commands: [FIX_ALL_IN_WORKSPACE_COMMAND, ...FEEDBACK_COMMANDS] },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
         ...languageFeatureCapabilities,
+        ...feedbackCapabilities,
+        ...this.delivery.capabilities,
       },
       serverInfo: { name: 'nginx-keepalive', version: VERSION },
     };
@@ -190,12 +248,14 @@ class LanguageServer {
       }
       if (features.workspaceFolderChanges) {
         connection.workspace.onDidChangeWorkspaceFolders(
-          guardNotification({ error: (m) => connection.console.error(m) }, 'didChangeWorkspaceFolders', (event: WorkspaceFoldersChangeEvent) => {
+          guardNotification({ error: (m) => connection.console.error(m) }, 'didChangeWorkspaceFolders', async (event: WorkspaceFoldersChangeEvent) => {
             const removed = new Set(event.removed.map((folder) => pathOfUri(folder.uri)));
             this.folders = [...this.folders.filter((f) => !removed.has(f)), ...event.added.map((f) => pathOfUri(f.uri))];
             this.scanFolders();
+            await this.loadSettings();
             this.globs.clear();
             this.analyses.everythingChanged();
+            this.delivery.workspaceChanged();
           }),
         );
       }
@@ -205,6 +265,8 @@ class LanguageServer {
     } finally {
       // Analyze with whatever was loaded rather than never.
       this.markReady();
+      // The first workspace pass (a client that pulls asks for it itself).
+      this.delivery.workspaceChanged();
     }
   }
 
@@ -221,10 +283,17 @@ class LanguageServer {
     );
   }
 
+  /** Each folder's settings, with one workspace/configuration request (lsp/folder-settings.ts). */
   private async loadSettings(): Promise<void> {
-    let raw = this.pushedSettings;
-    if (this.features.pullsConfiguration) raw = await this.connection.workspace.getConfiguration({ section: SETTINGS_SECTION });
-    this.settings.setEditorSettings(readEditorSettings(raw, this.folders[0], knownRuleIds()));
+    const { pullsConfiguration: pulls } = this.features;
+    const request = (items: Array<{ section: string; scopeUri?: string }>) => this.connection.workspace.getConfiguration(items);
+    const reading = await readFolderSettings({ pulls, pushed: this.pushedSettings, request }, this.folders, knownRuleIds());
+    this.settings.setFolderSettings(reading.window, reading.folders, reading.problems);
+    this.logEffectiveSettings();
+  }
+
+  private logEffectiveSettings(): void {
+    this.settingsLog.update(effectiveSettingsLines(this.settings, this.folders));
   }
 
   private codeActionContext(): CodeActionContext {
@@ -245,15 +314,16 @@ class LanguageServer {
       index: this.index,
       host: this.host,
       edits: this.edits,
-      // As for a file at the top of the first folder: that folder's settings file and read roots.
-      analyzeOptions: () => this.analyses.analyzeOptionsFor(path.join(this.folders[0] ?? '/', CONFIG_FILE_NAME)),
-      maxFileSize: () => this.settings.editor.maxFileSize,
+      // As for a file at the top of the folder: that folder's settings file, editor settings and read roots.
+      analyzeOptionsFor: (folder) => this.analyses.analyzeOptionsFor(path.join(folder ?? this.folders[0] ?? '/', CONFIG_FILE_NAME)),
+      maxFileSize: (file) => this.settings.editorFor(file).maxFileSize,
       applyEdit: async (edit) => (await this.connection.workspace.applyEdit({ label: FIX_ALL_IN_WORKSPACE_LABEL, edit })).applied,
     };
   }
 
   private stats(): ServerStats {
-    return { ...this.documents.stats(), rssBytes: process.memoryUsage().rss };
+    const workspaceAnalyses = this.workspaceDiagnostics?.unitsAnalyzed ?? 0;
+    return { ...this.documents.stats(), rssBytes: process.memoryUsage().rss, workspaceAnalyses };
   }
 }
 

@@ -11,7 +11,8 @@ import { chooseSettingsTarget, mergeSettings, settingsContexts } from '../engine
 import { detectNginxImage } from '../engine/version-detect.js';
 import { createReadScope } from '../model/read-scope.js';
 import { rules as registeredRules } from '../rules/registry.js';
-import { DEFAULT_EDITOR_SETTINGS, type EditorSettings, type SettingsReading } from './editor-settings.js';
+import type { EditorSettings, SettingsReading } from './editor-settings.js';
+import { FolderSettings } from './folder-settings.js';
 
 export type RuleSettings = Pick<
   AnalyzeOptions,
@@ -48,7 +49,8 @@ function mergeWithEditor(editor: EditorSettings, project: ProjectConfig | undefi
 }
 
 export class SettingsStore {
-  private editorSettings: EditorSettings = DEFAULT_EDITOR_SETTINGS;
+  /** The editor's settings per workspace folder (lsp/folder-settings.ts). */
+  readonly editorSettings = new FolderSettings();
   private readonly configs = new Map<string, CachedConfig>();
   /** Refused mappings already reported: file, prefix and target. */
   private readonly refusals = new Set<string>();
@@ -58,14 +60,25 @@ export class SettingsStore {
 
   constructor(private readonly warn: (message: string) => void) {}
 
+  /** The window's settings (those of files outside every workspace folder). */
   get editor(): EditorSettings {
-    return this.editorSettings;
+    return this.editorSettings.windowSettings;
   }
 
+  /** The editor settings that apply to `file` (absolute): its workspace folder's. */
+  editorFor(file: string): EditorSettings {
+    return this.editorSettings.for(file);
+  }
+
+  /** The same settings for every folder. */
   setEditorSettings(reading: SettingsReading): void {
-    this.editorSettings = reading.settings;
-    if (reading.problems.length > 0) {
-      this.warn(`nginx-keepalive: invalid settings ignored (their defaults apply): ${reading.problems.join('; ')}`);
+    this.setFolderSettings(reading.settings, new Map(), reading.problems);
+  }
+
+  setFolderSettings(window: EditorSettings, byFolder: ReadonlyMap<string, EditorSettings>, problems: readonly string[]): void {
+    this.editorSettings.set(window, byFolder);
+    if (problems.length > 0) {
+      this.warn(`nginx-keepalive: invalid settings ignored (their defaults apply): ${problems.join('; ')}`);
     }
   }
 
@@ -81,10 +94,10 @@ export class SettingsStore {
     return settings;
   }
 
-  /** The settings of files in `directory` (workspace-wide work uses the first workspace folder's). */
+  /** The settings of files in `directory` (a workspace folder's own for the folder's files). */
   settingsForDirectory(directory: string, readRoots: readonly string[] = [directory], file?: string): RuleSettings {
     const project = this.projectConfigFor(directory);
-    const merge = mergeWithEditor(this.editorSettings, project, readRoots);
+    const merge = mergeWithEditor(this.editorFor(file ?? directory), project, readRoots);
     if (project) this.reportRefused(project.path, merge.refused);
     const merged: RuleSettings = merge.settings;
     const nginxTarget = this.targetFor(project, directory, file);
@@ -102,7 +115,7 @@ export class SettingsStore {
    * workspace folder (engine/version-detect.ts), the default.
    */
   private targetFor(project: ProjectConfig | undefined, directory: string, file?: string): NginxTarget {
-    const personal = { nginxVersion: this.editorSettings.nginxVersion, source: 'editor' as const };
+    const personal = { nginxVersion: this.editorFor(file ?? directory).nginxVersion, source: 'editor' as const };
     return chooseSettingsTarget(personal, project, 'project', () => this.detect(directory, file));
   }
 

@@ -25,10 +25,11 @@ export const WATCHED_GLOBS = [
 
 export const watchers = (): FileSystemWatcher[] => WATCHED_GLOBS.map((globPattern) => ({ globPattern }));
 
+/** True when a settings file, Dockerfile or compose file changed: the effective settings may differ. */
 export function applyFileEvents(
   events: readonly FileEvent[],
   context: { index: WorkspaceIndex; documents: OpenDocuments; analyses: AnalysisService },
-): void {
+): boolean {
   const { index, documents, analyses } = context;
   let settingsChanged = false;
   let structural = false;
@@ -55,4 +56,5 @@ export function applyFileEvents(
   }
   if (settingsChanged) analyses.everythingChanged();
   else if (changed.length > 0) analyses.filesChanged(changed, structural);
+  return settingsChanged;
 }
