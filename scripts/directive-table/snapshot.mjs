@@ -29,11 +29,17 @@ export function evaluateBits(expression, defines, depth = 0) {
     let value;
     if (/^0x[0-9a-fA-F]+$/.test(raw)) value = Number.parseInt(raw, 16);
     else if (/^[0-9]+$/.test(raw)) value = Number.parseInt(raw, 10);
-    else if (raw in defines) value = evaluateBits(defines[raw].replace(/\/\*.*$/, ''), defines, depth + 1);
+    else if (raw in defines) value = evaluateBits(beforeComment(defines[raw]), defines, depth + 1);
     if (value === undefined) return undefined;
     total = (total | value) >>> 0;
   }
   return total;
+}
+
+/** A #define's value without a trailing comment (indexOf: a regex would rescan the rest from every position). */
+function beforeComment(text) {
+  const comment = text.indexOf('/*');
+  return comment === -1 ? text : text.slice(0, comment);
 }
 
 /** The argument rule as nginx's ngx_conf_handler applies it: ANY, then FLAG, 1MORE, 2MORE, else the TAKEn bits. */

@@ -61,7 +61,7 @@ export async function fixAllInWorkspace(context: WorkspaceFixContext, token: Can
     // A folder's run edits its own files only: a nested folder's are fixed by that folder's run, with its settings.
     const canEdit = (file: string) => scope.allows(file) && deepestFolder(file, folders) === folder;
     const fixed = await fixFilesCounted(sources, context.analyzeOptionsFor(folder), canEdit);
-    files.push(...fixed.files);
+    for (const file of fixed.files) files.push(file);
     applied += fixed.applied;
   }
   if (token.isCancellationRequested) throw cancelledError();
