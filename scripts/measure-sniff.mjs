@@ -23,7 +23,7 @@ cleanup();
 function walkClaims(name, bytes) {
   const byName = sniff.claimByName(name);
   if (byName.kind !== 'sniff') return byName.kind === 'nginx';
-  if (byName.test === 'content' && bytes.length > sniff.MAX_SNIFFED_FILE_BYTES) return false;
+  if (byName.test === 'content' && !byName.conf && bytes.length > sniff.MAX_SNIFFED_FILE_BYTES) return false;
   const prefix = bytes.subarray(0, sniff.SNIFF_BYTES);
   return sniff.claimByContent(byName.test, prefix, bytes.length > sniff.SNIFF_BYTES).claimed;
 }

@@ -22,6 +22,7 @@ import {
 import * as serverRuleDocumentation from '../server/src/lsp/rule-documentation.js';
 import * as serverStatus from '../server/src/lsp/status.js';
 import { SEVERITY_SETTINGS } from '../server/src/engine/config-file.js';
+import { claimByName } from '../server/src/engine/nginx-files.js';
 import { FIX_ALL_IN_WORKSPACE_COMMAND } from '../server/src/lsp/fix-workspace-command.js';
 import { SETTINGS_SECTION } from '../server/src/lsp/editor-settings.js';
 import { rules } from '../server/src/rules/registry.js';
@@ -118,11 +119,13 @@ describe('contributes.configuration', () => {
 });
 
 describe('the extension entry points', () => {
-  it('contributes the nginx language without claiming every .conf file', () => {
+  it('contributes the nginx language for nginx\'s own names only; the rest is claimed by content', () => {
     const language = manifest.contributes.languages.find((entry) => entry.id === LANGUAGE_ID);
-    expect(language?.filenamePatterns).toEqual(expect.arrayContaining(['*.sigil', '**/sites-enabled/**', '**/conf.d/*.conf']));
-    expect(language?.filenames).toContain('nginx.conf');
-    expect(language?.extensions ?? []).not.toContain('.conf');
+    // `conf.d/*.conf`, `sites-*/`, `*.sigil`, `*.j2` hold other formats too (fontconfig XML, supervisor INI, Dokku's
+    // compose.yml.sigil): client/src/claim-documents.ts switches them when their text is nginx.
+    expect(language).toMatchObject({ extensions: ['.nginx'], filenames: ['nginx.conf', 'nginx.tmpl'], filenamePatterns: ['nginx.conf.*'] });
+    // The walk's name rule agrees (nginx.tmpl aside: a Go template, sniffed by the walk for one nginx statement).
+    for (const name of ['nginx.conf', 'nginx.conf.sigil', 'nginx.conf.j2', 'site.nginx']) expect(claimByName(name).kind, name).toBe('nginx');
     const configuration = JSON.parse(readFileSync(path.join(repoRoot, language?.configuration ?? ''), 'utf8')) as {
       comments: { lineComment: string };
     };
@@ -132,8 +135,11 @@ describe('the extension entry points', () => {
   it('activates on the language and on workspaces holding nginx files', () => {
     expect(manifest.activationEvents).toContain(`onLanguage:${LANGUAGE_ID}`);
     expect(manifest.activationEvents).toEqual(
-      expect.arrayContaining(['workspaceContains:**/*.sigil', 'workspaceContains:**/nginx.conf']),
+      expect.arrayContaining(['workspaceContains:**/*.sigil', 'workspaceContains:**/nginx.conf', 'workspaceContains:**/conf.d/*.conf']),
     );
+    // A single file opened without a folder (`sites-available/default`, `conf.d/app.conf`) opens as plain text or
+    // properties; the extension must run to sniff it.
+    expect(manifest.activationEvents).toEqual(expect.arrayContaining(['onLanguage:plaintext', 'onLanguage:properties']));
     expect(manifest.main).toBe('./dist/extension.cjs');
   });
 

@@ -19,6 +19,7 @@ import {
   SHOW_OUTPUT_COMMAND,
 } from './ids.js';
 import { registerRuleDocumentation } from './rule-documentation.js';
+import { registerDocumentClaims } from './claim-documents.js';
 import { createStatusItem } from './status-item.js';
 
 let client: LanguageClient | undefined;
@@ -91,6 +92,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     languageClient.onDidChangeState(({ oldState, newState }) => started(`server ${stateNames[oldState]} -> ${stateNames[newState]}`)),
     createStatusItem(languageClient),
     registerRuleDocumentation(languageClient),
+    // Before the server starts: the documents it is then told about are the ones that are nginx.
+    registerDocumentClaims(context, started),
   );
   started(`starting the language server (${context.asAbsolutePath('dist/server.js')})`);
   await languageClient.start();

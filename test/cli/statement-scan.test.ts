@@ -104,7 +104,8 @@ describe('predictGroups', () => {
 
   it('check with several jobs finishes on it (the CLI used to hang)', () => {
     const root = tree({
-      'a.conf': EMPTY_ACTIONS_INCLUDE,
+      // `*.nginx`: claimed by name, however little of the text reads as nginx.
+      'a.nginx': EMPTY_ACTIONS_INCLUDE,
       'big.conf': 'events {}\n'.repeat(120_000),
     });
     const result = runCli(root, ['check', '--jobs', '2', '--format', 'json', '--rule', 'syntax=off', '.']);

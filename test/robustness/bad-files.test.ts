@@ -23,11 +23,13 @@ describe('binary files', () => {
   it('are skipped with a note, do not fail the run, and the other files are still reported', () => {
     const root = tree({
       'a.conf': ORDINARY,
-      'logo.conf': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]),
+      // `*.nginx` is claimed by its name alone, so it is read and found binary then; a binary `*.conf` is left out by
+      // the walk's content sniff instead (--debug says so).
+      'logo.nginx': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]),
       'z.conf': ORDINARY,
     });
     const result = runCli(root, ['check', '.', '--format', 'json']);
-    expect(result.stderr).toBe('nginx-keepalive: logo.conf: skipped (binary file)\n');
+    expect(result.stderr).toBe('nginx-keepalive: logo.nginx: skipped (binary file)\n');
     expect(rulesByFile(root, result.stdout)).toEqual({ 'a.conf': ['upstream-keepalive'], 'z.conf': ['upstream-keepalive'] });
     expect(result.status).toBe(1);
   });
@@ -109,7 +111,8 @@ describe('file size limit', () => {
 
   it('refuses a 50 MB file by default with the limit in the message (exit 2), and checks the rest', () => {
     const root = tree({ 'a.conf': ORDINARY });
-    writeFileSync(path.join(root, 'huge.conf'), Buffer.alloc(FIFTY_MB, '# generated padding line\n'));
+        // A generated blocklist: nginx by its first lines (a `*.conf` is sniffed whatever its size), refused by its size.
+    writeFileSync(path.join(root, 'huge.conf'), Buffer.alloc(FIFTY_MB, 'deny 192.0.2.1;\n'));
     const result = runCli(root, ['check', '.', '--format', 'json']);
     expect(result.stderr).toBe(
       'nginx-keepalive: huge.conf: not checked: 50 MB is over the 10 MB file size limit ' +

@@ -67,12 +67,13 @@ describe('deep nesting', () => {
   });
 
   it('10,000 unmatched braces are syntax errors, not a crash', () => {
-    const root = tree({ 'open.conf': '{'.repeat(10_000), 'close.conf': '}'.repeat(10_000), 'z.conf': ORDINARY });
+    // `*.nginx`: claimed by name (a `*.conf` of braces alone does not read as nginx, so a walk would leave it out).
+    const root = tree({ 'open.nginx': '{'.repeat(10_000), 'close.nginx': '}'.repeat(10_000), 'z.conf': ORDINARY });
     const result = runCli(root, ['check', '.', '--format', 'json']);
     expect(result.stderr).toBe('');
     const byFile = rulesByFile(root, result.stdout);
-    expect(byFile['open.conf']?.every((id) => id === 'syntax')).toBe(true);
-    expect(byFile['close.conf']?.every((id) => id === 'syntax')).toBe(true);
+    expect(byFile['open.nginx']?.every((id) => id === 'syntax')).toBe(true);
+    expect(byFile['close.nginx']?.every((id) => id === 'syntax')).toBe(true);
     expect(byFile['z.conf']).toEqual(['upstream-keepalive']);
   });
 });
@@ -81,11 +82,12 @@ describe('one very long line', () => {
   it('100,000 directives on one line are checked, with the finding at its column', () => {
     const head = 'events {} http { upstream app { server 127.0.0.1:1; } server { ';
     const line = `${head}${'proxy_set_header X-A a; add_header X-B b; '.repeat(50_000)}location / { proxy_pass http://app; } } }\n`;
-    const root = tree({ 'one-line.conf': line, 'z.conf': ORDINARY });
+    // `*.nginx`: claimed by name. A walk sniffs a `*.conf` by its first 64 KB of whole lines, and this has none.
+    const root = tree({ 'one-line.nginx': line, 'z.conf': ORDINARY });
     const result = runCli(root, ['check', '.', '--format', 'json']);
     expect(result.stderr).toBe('');
-    expect(reported(root, result.stdout).filter((finding) => finding.file === 'one-line.conf')).toEqual([
-      expect.objectContaining({ file: 'one-line.conf', line: 1, column: head.indexOf('app') + 1, ruleId: 'upstream-keepalive' }),
+    expect(reported(root, result.stdout).filter((finding) => finding.file === 'one-line.nginx')).toEqual([
+      expect.objectContaining({ file: 'one-line.nginx', line: 1, column: head.indexOf('app') + 1, ruleId: 'upstream-keepalive' }),
     ]);
     expect(rulesByFile(root, result.stdout)['z.conf']).toEqual(['upstream-keepalive']);
   });

@@ -14,8 +14,8 @@ Usage:
 
 Paths (default: .):
   file          checked whatever its name
-  directory     walked for *.conf, nginx.conf* and *.nginx, and for any other file whose text is
-                nginx (site files without an extension, *.template, *.j2, *.sigil, *.tmpl); data,
+  directory     walked for nginx.conf* and *.nginx, and for any other file whose text is nginx
+                (*.conf, site files without an extension, *.template, *.j2, *.sigil, *.tmpl); data,
                 code and documents (*.json, *.yml, *.md, *.js...) are never read, and .git,
                 node_modules, vendor and .venv are skipped; finding no nginx file is an error
   'glob'        quoted, e.g. 'deploy/**/*.conf'; matching files are checked whatever their name

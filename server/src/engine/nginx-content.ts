@@ -21,8 +21,8 @@ export interface ContentVerdict {
  */
 const NGINX_NAMES: ReadonlySet<string> = new Set([
   'access_log', 'add_header', 'add_trailer', 'aio', 'alias', 'allow', 'auth_basic', 'auth_basic_user_file',
-  'auth_request', 'autoindex', 'charset', 'charset_map', 'chunked_transfer_encoding', 'default_type', 'deny',
-  'directio', 'error_log', 'error_page', 'etag', 'events', 'expires', 'geo', 'gzip', 'gzip_static', 'gunzip',
+  'auth_request', 'autoindex', 'charset', 'charset_map', 'charset_types', 'chunked_transfer_encoding', 'default_type',
+  'deny', 'directio', 'error_log', 'error_page', 'etag', 'events', 'expires', 'geo', 'gzip', 'gzip_static', 'gunzip',
   'hash', 'http', 'http2', 'http3', 'ignore_invalid_headers', 'internal', 'ip_hash', 'keepalive',
   'large_client_header_buffers', 'least_conn', 'least_time', 'limit_except', 'limit_rate', 'listen', 'load_module',
   'location', 'log_format', 'log_not_found', 'mail', 'map', 'max_ranges', 'merge_slashes', 'more_clear_headers',

@@ -1,8 +1,11 @@
 // Which files a directory walk picks up, and why it leaves the others (--debug). Names decide first: nginx's own
-// names are claimed, well-known other kinds (data, code, documents, archives...) never are. Everything else is judged
-// by a bounded prefix of its text: Dokku's `.sigil` and Go `.tmpl` templates by one nginx statement line (those
-// extensions also hold YAML and TOML), and the rest (extensionless Debian site files, envsubst `*.template`, Jinja2
-// `*.j2`) by the stricter content sniff of nginx-content.ts, since their names say nothing at all.
+// names (`nginx.conf*`, `*.nginx`) are claimed, well-known other kinds (data, code, documents, archives...) never are.
+// Everything else is judged by a bounded prefix of its text: Dokku's `.sigil` and Go `.tmpl` templates by one nginx
+// statement line (those extensions also hold YAML and TOML), and the rest (`*.conf`, extensionless Debian site files,
+// envsubst `*.template`, Jinja2 `*.j2`) by the stricter content sniff of nginx-content.ts. `*.conf` is everybody's
+// extension (fontconfig's XML in `fonts/conf.d/`, supervisor's INI in `conf.d/`, 71 non-nginx files in a Debian
+// /etc): its name says "configuration", not "nginx". The language server's workspace index and the VS Code
+// extension's document claim (document-claim.ts) apply this same rule.
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { readRegularFilePrefix } from '../util/read-file.js';
@@ -65,12 +68,16 @@ export type FileClaim = { claimed: true } | { claimed: false; reason: string };
 export type NameClaim =
   | { kind: 'nginx' }
   | { kind: 'never'; reason: string }
-  /** Sniff the text: `lenient` for `.sigil`/`.tmpl` (one statement line), `content` for everything else. */
-  | { kind: 'sniff'; test: 'lenient' | 'content'; template: boolean };
+  /**
+   * Sniff the text: `lenient` for `.sigil`/`.tmpl` (one statement line), `content` for everything else. `conf`: a
+   * `*.conf`, sniffed whatever its size (a generated 5 MB blocklist of `deny` lines is nginx; other files over
+   * MAX_SNIFFED_FILE_BYTES are data) and, like a template, kept when it cannot be read.
+   */
+  | { kind: 'sniff'; test: 'lenient' | 'content'; template: boolean; conf: boolean };
 
 export function claimByName(fileName: string): NameClaim {
   const name = fileName.toLowerCase();
-  if (name.endsWith('.conf') || name.endsWith('.nginx') || name.startsWith('nginx.conf')) return { kind: 'nginx' };
+  if (name.endsWith('.nginx') || name.startsWith('nginx.conf')) return { kind: 'nginx' };
   const template = TEMPLATE_EXTENSIONS.find((extension) => name.endsWith(extension));
   // `compose.yml.j2`, `settings.json.template`: what the template renders decides.
   const rendered = template === undefined ? name : name.slice(0, -template.length);
@@ -80,7 +87,7 @@ export function claimByName(fileName: string): NameClaim {
   const base = OTHER_NAMES.has(rendered) || /^(?:readme|license|licence|changelog)[.-]/.test(rendered);
   if (base) return { kind: 'never', reason: 'a build, licence or editor file' };
   const lenient = template !== undefined && LENIENT_TEMPLATE_EXTENSIONS.includes(template);
-  return { kind: 'sniff', test: lenient ? 'lenient' : 'content', template: template !== undefined };
+  return { kind: 'sniff', test: lenient ? 'lenient' : 'content', template: template !== undefined, conf: name.endsWith('.conf') };
 }
 
 /** Judges a sniffed file's first bytes (`truncated`: there was more). */
@@ -99,16 +106,17 @@ export function classifyFile(filePath: string): FileClaim {
   const byName = claimByName(path.basename(filePath));
   if (byName.kind === 'nginx') return { claimed: true };
   if (byName.kind === 'never') return { claimed: false, reason: byName.reason };
-  if (byName.test === 'content') {
+  if (byName.test === 'content' && !byName.conf) {
     const size = sizeOf(filePath);
     if (size !== undefined && size > MAX_SNIFFED_FILE_BYTES) return { claimed: false, reason: 'larger than 1 MB' };
   }
   const read = readRegularFilePrefix(filePath, SNIFF_BYTES);
   if (read.kind !== 'read') {
-    // A template named file that cannot be sniffed (unreadable, a FIFO, a device) is kept, so reading it again
-    // reports the problem with its path. Never read: a FIFO would block, a device never end. A file whose name says
-    // nothing is no more likely nginx than anything else in /etc: skipped, and --debug says why.
-    return byName.template ? { claimed: true } : { claimed: false, reason: 'unreadable' };
+    // A template or `*.conf` that cannot be sniffed (unreadable, a FIFO, a device) is kept, so reading it again
+    // reports the problem with its path (a `conf.d/secret.conf` without read permission is an error to tell, not a
+    // file to pass over). Never read: a FIFO would block, a device never end. A file whose name says nothing is no
+    // more likely nginx than anything else in /etc: skipped, and --debug says why.
+    return byName.template || byName.conf ? { claimed: true } : { claimed: false, reason: 'unreadable' };
   }
   return claimByContent(byName.test, read.bytes, read.truncated);
 }
