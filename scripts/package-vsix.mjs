@@ -20,6 +20,8 @@ const RENAMED = [
   ['client/images/icon.png', 'images/icon.png'],
   ['docs/images/vscode-diagnostics.png', 'images/vscode-diagnostics.png'],
   ['docs/images/vscode-quickfix.png', 'images/vscode-quickfix.png'],
+  ['docs/images/vscode-code-lens.png', 'images/vscode-code-lens.png'],
+  ['docs/images/vscode-status.png', 'images/vscode-status.png'],
 ];
 
 function run(command, args, cwd) {

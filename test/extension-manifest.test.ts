@@ -186,8 +186,10 @@ describe('the VSIX', () => {
       'extension/dist/tree-sitter-nginx.wasm',
       'extension/dist/web-tree-sitter.wasm',
       'extension/images/icon.png',
+      'extension/images/vscode-code-lens.png',
       'extension/images/vscode-diagnostics.png',
       'extension/images/vscode-quickfix.png',
+      'extension/images/vscode-status.png',
       'extension/language-configuration.json',
       'extension/package.json',
       'extension/readme.md',
@@ -201,7 +203,12 @@ describe('the VSIX', () => {
     const readme = spawnSync('unzip', ['-p', vsix, 'extension/readme.md'], { encoding: 'utf8' }).stdout;
     expect(readme).toMatch(/^# nginx-keepalive for VS Code\n/);
     const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((match) => match[1]);
-    expect(images).toEqual(['images/vscode-diagnostics.png', 'images/vscode-quickfix.png']);
+    expect(images).toEqual([
+      'images/vscode-diagnostics.png',
+      'images/vscode-quickfix.png',
+      'images/vscode-code-lens.png',
+      'images/vscode-status.png',
+    ]);
     const packed = JSON.parse(spawnSync('unzip', ['-p', vsix, 'extension/package.json'], { encoding: 'utf8' }).stdout) as { icon: string };
     expect(packed.icon).toBe('images/icon.png');
   });
