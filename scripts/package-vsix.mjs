@@ -22,6 +22,8 @@ const RENAMED = [
   ['docs/images/vscode-quickfix.png', 'images/vscode-quickfix.png'],
   ['docs/images/vscode-code-lens.png', 'images/vscode-code-lens.png'],
   ['docs/images/vscode-status.png', 'images/vscode-status.png'],
+  ['docs/images/vscode-directive-hover.png', 'images/vscode-directive-hover.png'],
+  ['docs/images/vscode-completion.png', 'images/vscode-completion.png'],
 ];
 
 function run(command, args, cwd) {

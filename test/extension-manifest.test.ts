@@ -187,7 +187,9 @@ describe('the VSIX', () => {
       'extension/dist/web-tree-sitter.wasm',
       'extension/images/icon.png',
       'extension/images/vscode-code-lens.png',
+      'extension/images/vscode-completion.png',
       'extension/images/vscode-diagnostics.png',
+      'extension/images/vscode-directive-hover.png',
       'extension/images/vscode-quickfix.png',
       'extension/images/vscode-status.png',
       'extension/language-configuration.json',
@@ -206,6 +208,8 @@ describe('the VSIX', () => {
     expect(images).toEqual([
       'images/vscode-diagnostics.png',
       'images/vscode-quickfix.png',
+      'images/vscode-directive-hover.png',
+      'images/vscode-completion.png',
       'images/vscode-code-lens.png',
       'images/vscode-status.png',
     ]);

@@ -120,7 +120,7 @@ describe('parseCommandLine', () => {
 
   it.each([
     [[], /missing command/],
-    [['lint'], /unknown command "lint" \(expected "check", "rules" or "rule <id>"\)/],
+    [['lint'], /unknown command "lint" \(expected "check", "format", "rules" or "rule <id>"\)/],
     [['check', '--bogus'], /unknown option '--bogus'$/],
     [['check', '--format', 'xml'], /unknown format "xml" \(expected one of: stylish, json, sarif, github\)/],
     [['check', '--fix', '--fix-dry-run'], /--fix and --fix-dry-run cannot be combined/],

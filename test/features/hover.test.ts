@@ -165,11 +165,12 @@ describe('hover on a directive name', () => {
     expect(hover!.markdown).toContain(docsUrl('connection-header-missing'));
   });
 
-  it('explains a balancer only inside an upstream, and has nothing for unrelated directives', async () => {
+  it('explains a balancer only inside an upstream, and gives other directives only their reference', async () => {
     const { hover: balancer } = await hoverOn('ip_hash', 1);
     expect(balancer!.markdown).toContain(docsUrl('keepalive-order'));
     const { hover: listen } = await hoverOn('listen 80', 1);
-    expect(listen).toBeUndefined();
+    expect(listen!.markdown).toContain('**listen** · `ngx_http_core_module`');
+    expect(listen!.markdown).not.toContain('Rules:');
   });
 
   it('shows where a variable is set', async () => {

@@ -68,6 +68,8 @@ export interface StartOptions {
   cwd?: string;
   /** The server's environment (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /** Advertise snippet completion items (textDocument.completion.completionItem.snippetSupport). */
+  completionSnippets?: boolean;
   /** More client capabilities, merged into `workspace` and `window` (refreshSupport, showDocument). */
   capabilities?: { workspace?: Record<string, unknown>; window?: Record<string, unknown> };
 }
@@ -173,6 +175,7 @@ export class LspClient {
         textDocument: {
           synchronization: { dynamicRegistration: false },
           publishDiagnostics: { versionSupport: true, codeDescriptionSupport: true },
+          ...(options.completionSnippets ? { completion: { completionItem: { snippetSupport: true } } } : {}),
           ...(options.pullDiagnostics ? { diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false } } : {}),
           codeAction: {
             codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source', 'source.fixAll'] } },

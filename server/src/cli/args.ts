@@ -70,7 +70,24 @@ export type Command =
   /** `rules`: every rule, one line each. */
   | { kind: 'rules' }
   /** `rule <id>`: the rule's documentation page; `id` as typed (an unknown one is answered with the close ones). */
-  | { kind: 'rule'; id: string };
+  | { kind: 'rule'; id: string }
+  | { kind: 'format'; options: FormatCommandOptions };
+
+/** `format [paths] [--check] [--diff]`, as `ruff format`. */
+export interface FormatCommandOptions {
+  /** As check's: files, directories or quoted globs; `['.']` when none were given; `['-']` for stdin. */
+  patterns: string[];
+  /** --check: write nothing; exit 1 when a file would change. */
+  check: boolean;
+  /** --diff: write nothing; print the changes as a unified diff; exit 1 when a file would change. */
+  diff: boolean;
+  /** --indent-style / --indent-width: over any .editorconfig. */
+  indentStyle: 'space' | 'tab' | undefined;
+  indentWidth: number | undefined;
+  stdin: boolean;
+  stdinFilename: string | undefined;
+  maxFileBytes: number | undefined;
+}
 
 /** A mistake in the command line: reported as one line plus a pointer to --help, exit code 2. */
 export class UsageError extends Error {}
@@ -102,12 +119,25 @@ const OPTIONS = {
   'unsafe-fixes': { type: 'boolean' },
   verbose: { type: 'boolean' },
   statistics: { type: 'boolean' },
+  check: { type: 'boolean' },
+  diff: { type: 'boolean' },
+  'indent-style': { type: 'string' },
+  'indent-width': { type: 'string' },
 } as const;
 
 /** The options `rules` and `rule` accept (the rest are check's, and would be silently meaningless there). */
 const DOCS_COMMAND_OPTIONS: ReadonlySet<string> = new Set(['help', 'version', 'color', 'no-color']);
 
-const COMMANDS = '"check", "rules" or "rule <id>"';
+const COMMANDS = '"check", "format", "rules" or "rule <id>"';
+
+/** The options `format` accepts. */
+const FORMAT_COMMAND_OPTIONS: ReadonlySet<string> = new Set([
+  'help', 'version', 'check', 'diff', 'indent-style', 'indent-width', 'stdin-filename', 'max-file-size',
+]);
+/** The options only `format` has: given to `check`, they would be silently meaningless. */
+const FORMAT_ONLY_OPTIONS = ['check', 'diff', 'indent-style', 'indent-width'] as const;
+/** Deeper indentation than this is a typo, not a style. */
+const MAX_INDENT_WIDTH = 16;
 
 /** More threads than this only adds start-up cost and memory. */
 const MAX_JOBS = 64;
@@ -121,8 +151,11 @@ export function parseCommandLine(argv: string[], environment: ParseEnvironment):
   if (command === undefined) throw new UsageError(`missing command (expected ${COMMANDS})`);
   if (command === 'lsp') return { kind: 'lsp' };
   if (command === 'rules' || command === 'rule') return parseDocsCommand(command, rest, Object.keys(values));
+  if (command === 'format') return parseFormatCommand(values, rest, environment.cwd);
   if (command !== 'check') throw new UsageError(`unknown command "${command}" (expected ${COMMANDS})`);
   if (values.stdio) throw new UsageError('--stdio only applies to the "lsp" command');
+  const formatOnly = FORMAT_ONLY_OPTIONS.find((option) => values[option] !== undefined);
+  if (formatOnly !== undefined) throw new UsageError(`--${formatOnly} only applies to the "format" command`);
 
   return {
     kind: 'check',
@@ -151,6 +184,28 @@ export function parseCommandLine(argv: string[], environment: ParseEnvironment):
       unsafeFixes: values['unsafe-fixes'] === true,
       verbose: values.verbose === true,
       statistics: parseStatistics(values.statistics, values.format, values['fix-dry-run']),
+    },
+  };
+}
+
+function parseFormatCommand(values: ReturnType<typeof parseStrictly>['values'], paths: string[], cwd: string): Command {
+  const foreign = Object.keys(values).find((option) => !FORMAT_COMMAND_OPTIONS.has(option));
+  if (foreign !== undefined) throw new UsageError(`--${foreign} does not apply to the "format" command`);
+  const style = values['indent-style'];
+  if (style !== undefined && style !== 'space' && style !== 'tab') {
+    throw new UsageError(`invalid --indent-style "${style}" (expected space or tab)`);
+  }
+  return {
+    kind: 'format',
+    options: {
+      patterns: paths.length > 0 ? paths : ['.'],
+      check: values.check === true,
+      diff: values.diff === true,
+      indentStyle: style,
+      indentWidth: parseInteger('--indent-width', values['indent-width'], 1, MAX_INDENT_WIDTH),
+      stdin: parseStdin(paths, values['stdin-filename']),
+      stdinFilename: values['stdin-filename'] === undefined ? undefined : path.resolve(cwd, values['stdin-filename']),
+      maxFileBytes: parseMaxFileSize(values['max-file-size']),
     },
   };
 }

@@ -8,6 +8,8 @@ Finds nginx and Dokku nginx.conf.sigil configurations that throw away upstream k
 
 Usage:
   nginx-keepalive check [options] [paths...]
+  nginx-keepalive format [--check] [--diff] [paths...]
+                                        indent blocks and normalise spacing (see Format below)
   nginx-keepalive rules                 list the rules: id, default severity, fixable, nginx versions
   nginx-keepalive rule <id>             print a rule's documentation (markdown)
   nginx-keepalive --help | --version
@@ -82,6 +84,19 @@ Suppressions (comments in the checked files):
 Report (stylish):
   [*] before a message: --fix fixes it; [*unsafe]: only --fix --unsafe-fixes does; "no fix:" under
   a finding says why none is offered. The summary ends with how many --fix would fix.
+
+Format (paths found as check finds them; - formats stdin to stdout):
+  Rewrites each file in place (atomically, as --fix), changing only white space: indentation by
+  block depth, one space between arguments, none before ";", at most one blank line in a row.
+  Comments, quoting, template actions, Lua bodies and map/geo/types columns are kept as written.
+  A file with a syntax error is not formatted (exit 2). Indentation: the flags, else the nearest
+  .editorconfig (indent_style, indent_size, tab_width; read inside the checked paths and the
+  current directory), else 4 spaces.
+      --check                   write nothing; list the files that would change; exit 1 if any
+      --diff                    write nothing; print the changes as a unified diff; exit 1 if any
+      --indent-style <STYLE>    space or tab
+      --indent-width <N>        columns per level (1 to 16)
+      --stdin-filename, --max-file-size   as for check
 
 Exit status:
   0  no errors, and no warnings (or no more than --max-warnings); info findings never fail the run

@@ -1,6 +1,7 @@
 // Hover: on an upstream name (the `upstream` block's, or a pass target naming it) the upstream's servers, its
 // keepalive and whether connections are reused from the location (each check with its reason); on a directive the
-// rules care about, a short explanation linking the rule documentation; on a `$variable`, where it is defined.
+// rules care about, a short explanation linking the rule documentation, under every directive's reference from the
+// directive table (directive-hover.ts); on a `$variable`, where it is defined, else the capture or built-in it is.
 //
 //   hoverAt(ctx, offset)   { markdown, span } or undefined
 import { passes, usersOf, type Pass } from '../analysis/passes.js';
@@ -10,6 +11,7 @@ import { levelLabel, writtenAt } from '../analysis/message-parts.js';
 import type { ResolvedOptions } from '../util/types.js';
 import { featureOptions, type FeatureContext, type FeatureLocation } from './context.js';
 import { directiveDoc } from './directive-docs.js';
+import { directiveHoverLines, variableHoverLines } from './directive-hover.js';
 import { locate, type Located, type VariableAt } from './locate.js';
 import { code, directiveCode } from './markdown.js';
 import { isPassDirective, upstreamsAt } from './navigation.js';
@@ -98,10 +100,13 @@ function variableHover(ctx: FeatureContext, variable: VariableAt): string[] | un
   return [`${code(`$${variable.name}`)} is set by:`, '', ...lines];
 }
 
-function directiveHover(located: Located): string[] | undefined {
+/** The table's reference for any directive; for those the rules read, their explanation and rules under it. */
+function directiveHover(ctx: FeatureContext, located: Located): { lines: string[]; judged: boolean } | undefined {
+  const reference = directiveHoverLines(ctx, located.directive);
   const doc = directiveDoc(located.directive);
-  if (!doc) return undefined;
-  return [`**${located.directive.name}**: ${doc.text}`, '', `Rules: ${doc.ruleIds.map(ruleLink).join(', ')}`];
+  if (!doc) return reference && { lines: reference, judged: false };
+  const rules = [`**${located.directive.name}**: ${doc.text}`, '', `Rules: ${doc.ruleIds.map(ruleLink).join(', ')}`];
+  return { lines: reference ? [...reference, '', '---', '', ...rules] : rules, judged: true };
 }
 
 /**
@@ -132,9 +137,14 @@ export function hoverAt(ctx: FeatureContext, offset: number): HoverResult | unde
     const lines = upstreamHover(ctx, located, options);
     if (lines) return { markdown: [...lines, ...assumption(ctx)].join('\n'), span: part.argument.span };
   }
+  // A variable no file sets: a regex capture, a built-in one, or neither (a typo?).
+  if (located.variable) {
+    return { markdown: variableHoverLines(ctx, directive, located.variable.name).join('\n'), span: located.variable.span };
+  }
   if (part.kind === 'name') {
-    const lines = directiveHover(located);
-    if (lines) return { markdown: [...lines, ...assumption(ctx)].join('\n'), span: directive.nameSpan };
+    const hover = directiveHover(ctx, located);
+    // The version assumed matters to the directives the rules judge; the table's versions say enough for the rest.
+    if (hover) return { markdown: [...hover.lines, ...(hover.judged ? assumption(ctx) : [])].join('\n'), span: directive.nameSpan };
   }
   return undefined;
 }

@@ -82,6 +82,11 @@ const indexOf = perWorkspace(buildIndex);
 
 const NONE: VariableSites = { definitions: [], uses: [] };
 
+/** Every variable the workspace defines or uses, by lower-cased name (for completion). */
+export function allVariableSites(workspace: Workspace): ReadonlyMap<string, VariableSites> {
+  return indexOf(workspace);
+}
+
 export function variableSites(workspace: Workspace, name: string): VariableSites {
   return indexOf(workspace).get(key(name)) ?? NONE;
 }

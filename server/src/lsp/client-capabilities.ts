@@ -16,6 +16,8 @@ export interface ClientFeatures {
   pullsDiagnostics: boolean;
   /** workspace/diagnostic/refresh: the client pulls again when asked. */
   refreshesDiagnostics: boolean;
+  /** Completion items may be snippets (`location ${1:/} {...}`); otherwise plain words are inserted. */
+  completionSnippets: boolean;
 }
 
 export function readClientFeatures(capabilities: ClientCapabilities): ClientFeatures {
@@ -29,5 +31,6 @@ export function readClientFeatures(capabilities: ClientCapabilities): ClientFeat
     resolvesCodeActionEdits: capabilities.textDocument?.codeAction?.resolveSupport?.properties.includes('edit') === true,
     pullsDiagnostics: capabilities.textDocument?.diagnostic !== undefined,
     refreshesDiagnostics: workspace?.diagnostics?.refreshSupport === true,
+    completionSnippets: capabilities.textDocument?.completion?.completionItem?.snippetSupport === true,
   };
 }

@@ -1,6 +1,6 @@
-// The language features on the wire: hover, go to definition, find references, document symbols and semantic tokens,
-// answered from the latest snapshot of the document (semantic tokens from its text alone, without waiting for an
-// analysis) by the headless functions in features/. This file only converts
+// The language features on the wire: hover, completion (lsp/completion.ts), go to definition, find references,
+// document symbols and semantic tokens, answered from the latest snapshot of the document (semantic tokens from its
+// text alone, without waiting for an analysis) by the headless functions in features/. This file only converts
 // between the protocol (URIs, line/UTF-16 positions) and the model (paths, offsets).
 import {
   SymbolKind,
@@ -20,14 +20,18 @@ import { collectSemanticTokens, encodeSemanticTokens, SEMANTIC_TOKEN_TYPES } fro
 import { documentSymbols, type OutlineKind, type OutlineSymbol } from '../features/symbols.js';
 import { loadNginxParser } from '../parser/loader.js';
 import { uriOfPath } from './paths.js';
+import { formattingCapabilities } from './formatting.js';
+import { completionCapability, registerCompletion } from './completion.js';
 import type { OpenDocument } from './open-document.js';
 import type { DocumentSnapshot, SnapshotProvider } from './snapshot.js';
 
 export const languageFeatureCapabilities: Partial<ServerCapabilities> = {
   hoverProvider: true,
+  ...completionCapability,
   definitionProvider: true,
   referencesProvider: true,
   documentSymbolProvider: true,
+  ...formattingCapabilities,
   semanticTokensProvider: {
     legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: [] },
     full: true,
@@ -107,7 +111,13 @@ async function semanticTokensOf(document: OpenText, range?: LspRange): Promise<S
  * `texts` gives the open documents' texts: semantic tokens are answered from them at once, without waiting for an
  * analysis (on first open the client asks before the model exists; see feedback.ts for the refresh that follows).
  */
-export function registerLanguageFeatures(connection: Connection, snapshots: SnapshotProvider, texts: (uri: string) => OpenText | undefined): void {
+export function registerLanguageFeatures(
+  connection: Connection,
+  snapshots: SnapshotProvider,
+  texts: (uri: string) => OpenText | undefined,
+  completionSnippets: () => boolean = () => false,
+): void {
+  registerCompletion(connection, snapshots, completionSnippets);
   const run = <T>(feature: string, answer: (snapshot: DocumentSnapshot) => T | Promise<T>) =>
     withSnapshot(connection, snapshots, feature, answer);
   const tokensOf = (feature: string, range?: LspRange) =>

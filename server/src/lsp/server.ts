@@ -45,6 +45,7 @@ import { GlobCache } from './glob-cache.js';
 import { describeError, guardNotification, guardRequest } from './guard.js';
 import { IncludeGraph } from './include-graph.js';
 import { languageFeatureCapabilities, registerLanguageFeatures } from './language-features.js';
+import { registerFormatting } from './formatting.js';
 import { ModelStore } from './model-store.js';
 import { pathOfUri } from './paths.js';
 import { knownRuleIds, SettingsStore } from './settings-store.js';
@@ -165,7 +166,13 @@ class LanguageServer {
     // Takes no parameters (the handler gets none, or whatever a client sends): it reads counters, nothing can fail.
     connection.onRequest(new RequestType0<ServerStats, void>(STATS_REQUEST), () => this.stats());
     connection.onShutdown(() => this.documents.disposeAll());
-    registerLanguageFeatures(connection, (uri) => this.analyses.snapshot(uri), (uri) => this.documents.get(uri));
+    registerLanguageFeatures(
+      connection,
+      (uri) => this.analyses.snapshot(uri),
+      (uri) => this.documents.get(uri),
+      () => this.features.completionSnippets,
+    );
+    registerFormatting(connection, (uri) => this.documents.get(uri), () => this.folders);
     Feedback.register(connection, log, () => this.feedback);
     registerDiagnosticRequests(connection, log, () => this.delivery);
     connection.listen();

@@ -177,3 +177,27 @@ export function variableEntry(name: string, protocol: 'http' | 'stream' = 'http'
   }
   return best;
 }
+
+/**
+ * The entry as nginx `version` has it: the `changes` made after `version` undone, newest first (a `was` of null means
+ * the field was absent then). Without changes the entry itself.
+ */
+export function entryAtVersion(entry: DirectiveEntry, version: readonly number[]): DirectiveEntry {
+  if (!entry.changes) return entry;
+  const at: Record<string, unknown> = { ...entry };
+  for (const change of [...entry.changes].reverse()) {
+    if (existsInVersion({ since: change.version }, version)) break;
+    for (const [field, was] of Object.entries(change.was)) {
+      if (was === null) delete at[field];
+      else at[field] = was;
+    }
+  }
+  return at as unknown as DirectiveEntry;
+}
+
+/** The nginx.org anchor of a built-in variable (`...ngx_http_core_module.html#var_remote_addr`), or the project page. */
+export function variableDocsUrl(variable: VariableEntry): string | undefined {
+  const info = data.modules[variable.module];
+  if (!info) return undefined;
+  return info.package ? info.docs : `${info.docs}#var_${variable.name}`;
+}

@@ -1,0 +1,105 @@
+// The nginx formatter, headless: the CLI's `format` and the language server's document and range formatting both
+// call formatDocument(). It indents blocks and normalises the white space between tokens, and nothing else: the
+// tokens themselves (directives, arguments with their quoting, comments, template actions, Lua code) are never
+// changed, and a file with a syntax error is not formatted at all (its structure would be a guess).
+//
+// Guarded at run time as well as by the tests: the output is parsed again and must have the same token stream as the
+// input, else the file is refused (a formatter bug must never reach a configuration).
+import type { Tree } from 'web-tree-sitter';
+import { buildConfigFile, detectEol } from '../model/build.js';
+import type { NginxParser } from '../parser/loader.js';
+import { collectAtoms, UnexpectedNodeError } from './format-atoms.js';
+import { applyEdits, layoutEdits, type FormatEdit, type FormatOptions } from './format-layout.js';
+
+export { DEFAULT_FORMAT_OPTIONS, type FormatEdit, type FormatOptions } from './format-layout.js';
+
+export type FormatResult =
+  /** `edits` turn the input into `text`; none when it is formatted already. */
+  | { kind: 'formatted'; text: string; edits: FormatEdit[] }
+  /** Not formatted: `reason` says why, one line; `line`/`column` are 1-based, where the problem is. */
+  | { kind: 'refused'; reason: string; line: number; column: number };
+
+/** Every leaf of the tree as `type text` (comments without their trailing blanks): what formatting must not change. */
+export function tokenStream(tree: Tree, text: string): string[] {
+  const tokens: string[] = [];
+  const cursor = tree.walk();
+  try {
+    // Depth-first, iteratively: a deep tree must not exhaust the stack.
+    for (;;) {
+      if (cursor.gotoFirstChild()) continue;
+      const type = cursor.nodeType;
+      const leaf = text.slice(cursor.startIndex, cursor.endIndex);
+      tokens.push(`${type} ${type === 'comment' ? leaf.trimEnd() : leaf}`);
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return tokens;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+function sameTokens(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((token, index) => token === b[index]);
+}
+
+function parseOrRefuse(parser: NginxParser, text: string): Tree | FormatResult {
+  try {
+    return parser.parse(text);
+  } catch (error) {
+    return { kind: 'refused', reason: error instanceof Error ? error.message : String(error), line: 1, column: 1 };
+  }
+}
+
+/** Formats `text` (the file at `path`: its name tells a template's dialect). */
+export function formatDocument(parser: NginxParser, path: string, text: string, options: FormatOptions): FormatResult {
+  const tree = parseOrRefuse(parser, text);
+  if (!('rootNode' in tree)) return tree;
+  try {
+    const problem = buildConfigFile(path, text, tree).syntaxProblems[0];
+    if (problem) {
+      const { line, column } = problem.span.start;
+      return { kind: 'refused', reason: `syntax error: ${problem.message}`, line: line + 1, column: column + 1 };
+    }
+    let edits: FormatEdit[];
+    try {
+      edits = layoutEdits(text, collectAtoms(tree), options, detectEol(text));
+    } catch (error) {
+      if (!(error instanceof UnexpectedNodeError)) throw error;
+      return internalError(`the formatter met an ${error.message}`);
+    }
+    const formatted = applyEdits(text, edits);
+    if (edits.length > 0 && !sameTokensAfter(parser, tree, text, formatted)) {
+      return internalError('formatting would have changed the tokens');
+    }
+    return { kind: 'formatted', text: formatted, edits };
+  } finally {
+    tree.delete();
+  }
+}
+
+function sameTokensAfter(parser: NginxParser, before: Tree, text: string, formatted: string): boolean {
+  const after = parseOrRefuse(parser, formatted);
+  if (!('rootNode' in after)) return false;
+  try {
+    return !after.rootNode.hasError && sameTokens(tokenStream(before, text), tokenStream(after, formatted));
+  } finally {
+    after.delete();
+  }
+}
+
+function internalError(what: string): FormatResult {
+  return { kind: 'refused', reason: `internal error: ${what}; the file is left as it is (please report this)`, line: 1, column: 1 };
+}
+
+/**
+ * The edits of a whole-document format that touch the lines from `startOffset` to `endOffset` (range formatting: the
+ * lines as a full format would leave them, the rest untouched). An edit belongs to the line where it ends: a line's
+ * trailing blanks end on it, and so does the line break before it with the blank lines and indentation it is given.
+ */
+export function editsInRange(text: string, edits: readonly FormatEdit[], startOffset: number, endOffset: number): FormatEdit[] {
+  const lineStart = text.lastIndexOf('\n', startOffset - 1) + 1;
+  const newline = text.indexOf('\n', endOffset);
+  const lineEnd = newline === -1 ? text.length : newline;
+  return edits.filter((edit) => edit.end >= lineStart && edit.end <= lineEnd);
+}

@@ -1,0 +1,150 @@
+// The formatter's layout rules, one behaviour each, on small texts through the real parser.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_FORMAT_OPTIONS, editsInRange, formatDocument, type FormatOptions } from '../../server/src/features/format.js';
+import { applyEdits } from '../../server/src/features/format-layout.js';
+import { loadNginxParser, type NginxParser } from '../../server/src/parser/loader.js';
+
+let parser: NginxParser;
+beforeAll(async () => {
+  parser = await loadNginxParser();
+});
+
+function format(text: string, options: Partial<FormatOptions> = {}, path = 'site.conf'): string {
+  const result = formatDocument(parser, path, text, { ...DEFAULT_FORMAT_OPTIONS, ...options });
+  if (result.kind === 'refused') throw new Error(`refused: ${result.reason}`);
+  return result.text;
+}
+
+describe('format: indentation', () => {
+  it('indents blocks by depth, four spaces by default', () => {
+    expect(format('http {\nserver {\n  listen 80;\n        location / {\nreturn 200;\n}\n}\n}\n')).toBe(
+      'http {\n    server {\n        listen 80;\n        location / {\n            return 200;\n        }\n    }\n}\n',
+    );
+  });
+
+  it('indents with tabs, or with another width', () => {
+    const text = 'http {\nserver {\nlisten 80;\n}\n}\n';
+    expect(format(text, { indentStyle: 'tab' })).toBe('http {\n\tserver {\n\t\tlisten 80;\n\t}\n}\n');
+    expect(format(text, { indentSize: 2 })).toBe('http {\n  server {\n    listen 80;\n  }\n}\n');
+  });
+
+  it('keeps the alignment of continuation lines relative to their statement, else indents them one level', () => {
+    const text = "http {\n  log_format main '$a '\n                  '$b';\n  add_header X\nfoo;\n}\n";
+    expect(format(text)).toBe("http {\n    log_format main '$a '\n                    '$b';\n    add_header X\n        foo;\n}\n");
+  });
+
+  it('indents comments and template actions between statements like statements, with no level for template scopes', () => {
+    const text = 'server {\n# a comment\n{{ if .SSL }}\n      listen 443 ssl;\n  {{ end }}\n}\n';
+    expect(format(text, {}, 'nginx.conf.sigil')).toBe('server {\n    # a comment\n    {{ if .SSL }}\n    listen 443 ssl;\n    {{ end }}\n}\n');
+  });
+});
+
+describe('format: spacing', () => {
+  it('leaves one space between arguments, none before ";", and spaces out glued braces', () => {
+    expect(format('server{listen   80  ;\tserver_name\t a b;location / {return 200;}}\n')).toBe(
+      'server { listen 80; server_name a b; location / { return 200; } }\n',
+    );
+  });
+
+  it('aligns nothing: a trailing comment gets one space', () => {
+    expect(format('listen 80;        # http\nlisten 443 ssl;   # https\n')).toBe('listen 80; # http\nlisten 443 ssl; # https\n');
+  });
+
+  it('keeps quoting, escapes and if conditions as written', () => {
+    const text = `if ( $request_method  =  POST ) {\n    return 405 "a  \\"b\\"  c";\n}\nadd_header X-A 'x  y';\n`;
+    expect(format(text)).toBe(text);
+  });
+
+  it('keeps the spacing inside map, geo and types lines, and re-indents them', () => {
+    const text = 'http {\nmap $http_upgrade $connection_upgrade {\n      default   upgrade;\n  ""        "";\n}\n  types {\n  text/html    html htm;\n }\n}\n';
+    expect(format(text)).toBe(
+      'http {\n    map $http_upgrade $connection_upgrade {\n        default   upgrade;\n        ""        "";\n    }\n    types {\n        text/html    html htm;\n    }\n}\n',
+    );
+  });
+
+  it('keeps template action text, and never separates what is glued to a template action', () => {
+    const text = 'server {\n  listen   {{ $.PORT }}{{ if .SSL }} ssl{{ end }} ;\n{{ if .X }}listen 80;{{ end }}\n  server_name {{$.NAME  |  lower}};\n}\n';
+    expect(format(text, {}, 'x.sigil')).toBe(
+      'server {\n    listen {{ $.PORT }}{{ if .SSL }} ssl{{ end }};\n    {{ if .X }}listen 80;{{ end }}\n    server_name {{$.NAME  |  lower}};\n}\n',
+    );
+  });
+
+  it('keeps a Jinja2 template\'s tags as written', () => {
+    const text = '{% for s in servers %}\nserver {\n  listen {{ s.port }};\n  {%- if s.ssl %}   ssl_certificate {{ s.cert }};{% endif %}\n}\n{% endfor %}\n';
+    expect(format(text, {}, 'site.conf.j2')).toBe(
+      '{% for s in servers %}\nserver {\n    listen {{ s.port }};\n    {%- if s.ssl %} ssl_certificate {{ s.cert }};{% endif %}\n}\n{% endfor %}\n',
+    );
+  });
+});
+
+describe('format: what is kept exactly', () => {
+  it('keeps a *_by_lua_block body byte for byte, re-indenting only its directive and closing brace', () => {
+    const text = 'location / {\ncontent_by_lua_block {\n   local x = "a   b"   \n      ngx.say(x)\n      }\n}\n';
+    expect(format(text)).toBe('location / {\n    content_by_lua_block {\n   local x = "a   b"   \n      ngx.say(x)\n    }\n}\n');
+  });
+
+  it('keeps multi-line strings as written', () => {
+    const text = "location / {\n  return 200 'line one  \n      line two';\n}\n";
+    expect(format(text)).toBe("location / {\n    return 200 'line one  \n      line two';\n}\n");
+  });
+});
+
+describe('format: lines', () => {
+  it('collapses runs of blank lines to one, and drops them at the start and end; strips trailing blanks', () => {
+    expect(format('\n\nevents {}   \n\n\n\nhttp {\n\n  # note   \n}\n\n\n')).toBe('events {}\n\nhttp {\n\n    # note\n}\n');
+  });
+
+  it('keeps the file\'s line breaks (CRLF) and ends it with exactly one', () => {
+    expect(format('http {\r\nserver {}\r\n}')).toBe('http {\r\n    server {}\r\n}\r\n');
+  });
+
+  it('formats an empty or blank file to an empty one', () => {
+    expect(format('')).toBe('');
+    expect(format(' \n\n')).toBe('');
+  });
+
+  it('is idempotent on its own output', () => {
+    const once = format("http{\n server{ listen 80 ;\n log_format x '$a'\n      '$b';\n\n\n }}\n");
+    expect(format(once)).toBe(once);
+  });
+});
+
+describe('format: refusals', () => {
+  it('does not format a file with a syntax error, and says where (as nginx would: the "}" after the missing ";")', () => {
+    const result = formatDocument(parser, 'x.conf', 'http {\n    server {\n        listen 80\n    }\n}\n', DEFAULT_FORMAT_OPTIONS);
+    expect(result).toMatchObject({ kind: 'refused', line: 4, column: 5 });
+    expect(result.kind === 'refused' && result.reason).toMatch(/^syntax error: /);
+  });
+
+  it('reports no edits for a formatted file', () => {
+    const result = formatDocument(parser, 'x.conf', 'http {\n    server {}\n}\n', DEFAULT_FORMAT_OPTIONS);
+    expect(result).toEqual({ kind: 'formatted', text: 'http {\n    server {}\n}\n', edits: [] });
+  });
+});
+
+describe('editsInRange', () => {
+  it('keeps only the edits of the range\'s lines', () => {
+    const text = 'http {\nserver {\n  listen   80;\nserver_name a;\n}\n}\n';
+    const result = formatDocument(parser, 'x.conf', text, DEFAULT_FORMAT_OPTIONS);
+    if (result.kind !== 'formatted') throw new Error('refused');
+    const line3 = text.indexOf('  listen');
+    const ranged = applyEdits(text, editsInRange(text, result.edits, line3, line3));
+    expect(ranged).toBe('http {\nserver {\n        listen 80;\nserver_name a;\n}\n}\n');
+  });
+});
+
+describe('format: hostile input', () => {
+  it('refuses nesting deeper than the model keeps, without exhausting the stack', () => {
+    const depth = 20_000;
+    const result = formatDocument(parser, 'x.conf', `${'a {'.repeat(depth)}${'}'.repeat(depth)}\n`, DEFAULT_FORMAT_OPTIONS);
+    expect(result).toMatchObject({ kind: 'refused' });
+  });
+
+  it('formats a long file in linear time', () => {
+    const text = `http {\n${'  add_header   X-A   "b";   # c\n'.repeat(50_000)}}\n`;
+    const started = performance.now();
+    const result = formatDocument(parser, 'x.conf', text, DEFAULT_FORMAT_OPTIONS);
+    expect(result.kind === 'formatted' && result.text.split('\n')[1]).toBe('    add_header X-A "b"; # c');
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+});

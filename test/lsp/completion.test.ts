@@ -1,0 +1,121 @@
+// Completion and directive hover over a real stdio connection to the built server: the capability with its trigger
+// characters, directives of the cursor's context in a snippet included from a location (as snippets only for a
+// client that takes them), documentation filled in by completionItem/resolve, upstream names, variables, and the
+// table's hover on any directive.
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CompletionItem, CompletionList, Hover, MarkupContent } from 'vscode-languageserver-protocol';
+import { useTempTrees } from '../cli/helpers.js';
+import { LspClient } from '../support/lsp-client.js';
+
+const tree = useTempTrees();
+afterEach(() => LspClient.stopAll());
+
+const MAIN = `events {}
+http {
+    upstream backend {
+        server 127.0.0.1:3000;
+        keepalive 16;
+    }
+    server {
+        listen 80;
+        location / {
+            include snippets/proxy.conf;
+        }
+    }
+}
+`;
+
+const SNIPPET = `proxy_http_version 1.1;
+sendfile on;
+
+proxy_pass http://b
+`;
+
+function positionOf(text: string, needle: string, delta = 0) {
+  const offset = text.indexOf(needle) + delta;
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length - 1, character: before.at(-1)!.length };
+}
+
+async function openSnippet(completionSnippets: boolean) {
+  const dir = tree({ 'nginx.conf': MAIN, 'snippets/proxy.conf': SNIPPET });
+  const client = await LspClient.start({ workspace: dir, completionSnippets });
+  client.open(path.join(dir, 'nginx.conf'), MAIN);
+  const doc = client.open(path.join(dir, 'snippets/proxy.conf'), SNIPPET);
+  const complete = (position: { line: number; character: number }, triggerCharacter?: string) =>
+    client.request<CompletionList | null>('textDocument/completion', {
+      textDocument: { uri: doc.uri },
+      position,
+      context: triggerCharacter ? { triggerKind: 2, triggerCharacter } : { triggerKind: 1 },
+    });
+  return { client, doc, complete };
+}
+
+const byLabel = (list: CompletionList | null, label: string) => list!.items.find((item) => item.label === label);
+
+describe('completion over stdio', () => {
+  it('advertises completion with $, space and / as triggers and a resolve provider', async () => {
+    const { client } = await openSnippet(true);
+    expect(client.initializeResult.capabilities.completionProvider).toEqual({ triggerCharacters: ['$', ' ', '/'], resolveProvider: true });
+  });
+
+  it('offers location directives in a snippet included from a location, as snippets, documented on resolve', async () => {
+    const { client, complete } = await openSnippet(true);
+    const list = await complete({ line: 2, character: 0 });
+    expect(list!.isIncomplete).toBe(false);
+    const proxyPass = byLabel(list, 'proxy_pass')!;
+    expect(proxyPass.kind).toBe(10); // Property
+    expect(proxyPass.insertTextFormat).toBe(2); // Snippet
+    expect(proxyPass.textEdit).toEqual({ range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, newText: 'proxy_pass $0;' });
+    expect(byLabel(list, 'location')!.textEdit!.newText).toBe('location ${1:/} {\n\t$0\n}');
+    expect(byLabel(list, 'listen')).toBeUndefined();
+    expect(byLabel(list, 'worker_processes')).toBeUndefined();
+    expect(proxyPass.documentation).toBeUndefined();
+    const resolved = await client.request<CompletionItem>('completionItem/resolve', proxyPass);
+    const documentation = resolved.documentation as MarkupContent;
+    expect(documentation.kind).toBe('markdown');
+    expect(documentation.value).toContain('https://nginx.org/en/docs/http/ngx_http_proxy_module.html#proxy_pass');
+  });
+
+  it('inserts plain words for a client without snippets', async () => {
+    const { complete } = await openSnippet(false);
+    const item = byLabel(await complete({ line: 2, character: 0 }), 'location')!;
+    expect(item.insertTextFormat).toBe(1);
+    expect(item.textEdit!.newText).toBe('location');
+  });
+
+  it('offers the upstream after proxy_pass http://, and flag words after a space', async () => {
+    const { complete } = await openSnippet(true);
+    const upstreams = await complete(positionOf(SNIPPET, 'http://b', 'http://b'.length));
+    const backend = byLabel(upstreams, 'backend')!;
+    expect(backend.textEdit).toEqual({ range: { start: positionOf(SNIPPET, 'http://b', 7), end: positionOf(SNIPPET, 'http://b', 8) }, newText: 'backend' });
+    expect((backend.documentation as MarkupContent).value).toContain('keepalive: `keepalive 16;`');
+    const flags = await complete(positionOf(SNIPPET, 'sendfile ', 'sendfile '.length), ' ');
+    expect(flags!.items.map((item) => item.label)).toEqual(['on', 'off']);
+    // A space typed as indentation asks for nothing: no list of every directive pops up.
+    expect((await complete({ line: 2, character: 0 }, ' '))!.items).toEqual([]);
+  });
+
+  it('hovers any directive with the table reference, next to the keepalive hovers', async () => {
+    const { client, doc } = await openSnippet(true);
+    const hover = await client.request<Hover | null>('textDocument/hover', { textDocument: { uri: doc.uri }, position: positionOf(SNIPPET, 'sendfile', 2) });
+    const value = (hover!.contents as MarkupContent).value;
+    expect(value).toContain('**sendfile** · `ngx_http_core_module`');
+    expect(value).toContain('(https://nginx.org/en/docs/http/ngx_http_core_module.html#sendfile)');
+    expect(hover!.range).toEqual({ start: positionOf(SNIPPET, 'sendfile'), end: positionOf(SNIPPET, 'sendfile', 8) });
+  });
+
+  it('answers an empty list where nothing fits and null for a document not open, without failing', async () => {
+    const { client, complete } = await openSnippet(true);
+    // Past the end: a second argument of the unfinished `proxy_pass http://b`, which takes one.
+    expect((await complete({ line: 99, character: 0 }))!.items).toEqual([]);
+    const none = await client.request<CompletionList | null>('textDocument/completion', {
+      textDocument: { uri: 'file:///nowhere/x.conf' },
+      position: { line: 0, character: 0 },
+    });
+    expect(none).toBeNull();
+    const bogus = await client.request<CompletionItem>('completionItem/resolve', { label: 'x', data: { uri: 'file:///nowhere', reference: { variable: 5 } } });
+    expect(bogus.label).toBe('x');
+  });
+});
