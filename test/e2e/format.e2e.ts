@@ -54,6 +54,9 @@ describe('Format Document in a real VS Code', () => {
     });
     expect(expected).not.toBe(MESSY);
     await quickOpen(page, FILE);
+    // The server has the document once its code lens shows above the upstream: asked earlier, VS Code would answer
+    // that no formatter is installed for nginx (the language client registers it when the server starts).
+    await page.locator('.contentWidgets .codelens-decoration', { hasText: 'keepalive' }).first().waitFor({ timeout: 60_000 });
     await runCommand(page, 'Format Document');
     // The edits arrive from the language server after the palette closes: the tab turns dirty when they are applied.
     await page.locator(`.tab.active.dirty[data-resource-name="${FILE}"]`).waitFor({ timeout: 60_000 });

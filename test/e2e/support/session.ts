@@ -29,6 +29,8 @@ export interface SessionOptions {
   userSettings?: Record<string, unknown>;
   /** Opens the workspace in Restricted Mode (workspace trust on, the folder not trusted). */
   restricted?: boolean;
+  /** The browser window; 1280×800 by default (the screenshots' size). */
+  viewport?: { width: number; height: number };
 }
 
 export interface EditorSession {
@@ -87,7 +89,7 @@ export async function openEditorSession(options: SessionOptions): Promise<Editor
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
         '--disable-component-update', '--disable-sync'],
     });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await browser.newPage({ viewport: options.viewport ?? { width: 1280, height: 800 } });
     mkdirSync(images, { recursive: true });
     await waitForWorkbench(page, codeServer.url);
     return { page, workspace, root, codeServer, close };
