@@ -84,7 +84,7 @@ describe('parseConfig', () => {
   it.each([
     ['{ "rules": ', /^invalid JSON: /],
     ['[]', /^expected a JSON object, got \[\]$/],
-    ['{"rule": {}}', /^unknown key "rule" \(expected one of: rules, nginxVersion, keepaliveConnections, pathMap, maxFileSize, contexts\)$/],
+    ['{"rule": {}}', /^unknown key "rule" \(expected one of: rules, nginxVersion, keepaliveConnections, pathMap, maxFileSize, contexts, directives\)$/],
     ['{"contexts": {"*.conf": "if"}}', /^"contexts\.\*\.conf": expected one of main, http, server, location, stream, upstream, got "if"$/],
     ['{"contexts": ["a"]}', /^"contexts" must be an object of glob -> main\|http/],
     ['{"rules": []}', /^"rules" must be an object of rule id -> off\|info\|warning\|error$/],
@@ -131,6 +131,7 @@ describe('the shipped schema', () => {
       'pathMap',
       'maxFileSize',
       'contexts',
+      'directives',
     ]);
     expect(Object.keys(schema.properties.rules.properties)).toEqual(rules.map((rule) => rule.meta.id));
     for (const property of Object.values(schema.properties.rules.properties)) {

@@ -16,7 +16,7 @@ import { displayPath } from '../util/paths.js';
 
 export interface RunSettings {
   /** What analyze() gets, except readRoots (discovery's) and the host. */
-  analyze: Pick<AnalyzeOptions, 'nginxVersion' | 'rules' | 'pathMap' | 'keepaliveConnections' | 'maxFileBytes'>;
+  analyze: Pick<AnalyzeOptions, 'nginxVersion' | 'rules' | 'pathMap' | 'keepaliveConnections' | 'maxFileBytes' | 'extraDirectives'>;
   /** Absolute path of the settings file used, if any. */
   configFile: string | undefined;
   /** The settings file's own mappings still in force (a --path-map of the same prefix replaces one). */

@@ -17,7 +17,9 @@ export const KEEPALIVE_CONNECTIONS_RANGE = { minimum: 1, maximum: 10_000 } as co
 /** What parseNginxVersion accepts: "1", "1.25" or "1.25.3". */
 export const NGINX_VERSION_PATTERN = '^\\s*\\d+(\\.\\d+)?(\\.\\d+)?\\s*$';
 /** `$schema` lets editors find the schema; it means nothing to the checker. */
-const KEYS = ['$schema', 'rules', 'nginxVersion', 'keepaliveConnections', 'pathMap', 'maxFileSize', 'contexts'] as const;
+const KEYS = ['$schema', 'rules', 'nginxVersion', 'keepaliveConnections', 'pathMap', 'maxFileSize', 'contexts', 'directives'] as const;
+/** What a directive name in "directives.extra" may look like: one nginx word, no space, quote, brace or `;`. */
+export const DIRECTIVE_NAME_PATTERN = '^[A-Za-z0-9_][A-Za-z0-9_.-]*$';
 
 export interface ProjectConfig {
   /** Absolute path of the file the settings came from. */
@@ -32,6 +34,8 @@ export interface ProjectConfig {
   maxFileBytes?: number;
   /** Glob (relative to the file's directory) -> top-level context of the snippets it matches, in the file's order. */
   contexts: ContextGlob[];
+  /** "directives.extra": third-party directive names the `directive` rule takes as known. */
+  extraDirectives?: string[];
 }
 
 /** A settings file that cannot be used. `detail` names the key; the caller shows `file` however it shows paths. */
@@ -118,6 +122,7 @@ export function parseConfig(text: string, file: string, knownRuleIds: ReadonlySe
   if (json.pathMap !== undefined) config.pathMap = readPathMap(json.pathMap, path.dirname(file), fail);
   if (json.maxFileSize !== undefined) config.maxFileBytes = readMaxFileSize(json.maxFileSize, fail);
   if (json.contexts !== undefined) config.contexts = readContexts(json.contexts, fail);
+  if (json.directives !== undefined) config.extraDirectives = readDirectives(json.directives, fail);
   return config;
 }
 
@@ -177,5 +182,22 @@ function readContexts(value: Json, fail: Fail): ContextGlob[] {
     const known = parseGivenContext(context);
     if (!known) return fail(`"contexts.${pattern}": expected one of ${GIVEN_CONTEXT_NAMES.join(', ')}, got ${describe(context)}`);
     return { pattern, context: known };
+  });
+}
+
+/** `{"extra": ["more_set_headers", ...]}`: names of directives from modules the table does not know. */
+function readDirectives(value: Json, fail: Fail): string[] {
+  if (!isPlainObject(value)) return fail('"directives" must be an object such as {"extra": ["more_set_headers"]}');
+  for (const key of Object.keys(value)) {
+    if (key !== 'extra') fail(`"directives": unknown key "${key}" (expected: extra)`);
+  }
+  const extra = value.extra ?? [];
+  if (!Array.isArray(extra)) return fail(`"directives.extra" must be an array of directive names, got ${describe(extra)}`);
+  const pattern = new RegExp(DIRECTIVE_NAME_PATTERN);
+  return extra.map((name: Json) => {
+    if (typeof name !== 'string' || !pattern.test(name)) {
+      return fail(`"directives.extra": expected directive names such as "more_set_headers", got ${describe(name)}`);
+    }
+    return name;
   });
 }

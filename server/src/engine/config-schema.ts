@@ -4,7 +4,7 @@
 // constants.
 import type { Rule } from '../analysis/rule-api.js';
 import { BYTE_SIZE_PATTERN, DEFAULT_MAX_FILE_BYTES, MAX_FILE_BYTES_CEILING } from '../util/byte-size.js';
-import { KEEPALIVE_CONNECTIONS_RANGE, NGINX_VERSION_PATTERN, SEVERITY_SETTINGS } from './config-file.js';
+import { DIRECTIVE_NAME_PATTERN, KEEPALIVE_CONNECTIONS_RANGE, NGINX_VERSION_PATTERN, SEVERITY_SETTINGS } from './config-file.js';
 import { DEFAULT_KEEPALIVE_CONNECTIONS } from './options.js';
 import { GIVEN_CONTEXT_NAMES } from './given-contexts.js';
 
@@ -70,6 +70,21 @@ export function buildConfigSchema(rules: readonly Rule[]): Record<string, unknow
         type: 'object',
         propertyNames: { minLength: 1 },
         additionalProperties: { enum: [...GIVEN_CONTEXT_NAMES] },
+      },
+      directives: {
+        description: 'What the `directive` rule takes as known besides the directive table.',
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          extra: {
+            description:
+              'Directives of third-party modules your nginx is built with, e.g. ["more_set_headers", "vhost_traffic_status_zone"]: ' +
+              'never reported as unknown, and not checked for context or arguments.',
+            type: 'array',
+            items: { type: 'string', pattern: DIRECTIVE_NAME_PATTERN },
+            uniqueItems: true,
+          },
+        },
       },
     },
   };

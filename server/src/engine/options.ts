@@ -22,5 +22,7 @@ export function resolveOptions(options: AnalyzeOptions): ResolvedOptions {
   if (!Number.isInteger(keepaliveConnections) || keepaliveConnections < 1) {
     throw new RangeError(`keepaliveConnections must be a positive integer, got ${keepaliveConnections}`);
   }
-  return { nginxVersion, keepaliveConnections };
+  const resolved: ResolvedOptions = { nginxVersion, keepaliveConnections };
+  if (options.extraDirectives !== undefined) resolved.extraDirectives = new Set(options.extraDirectives);
+  return resolved;
 }

@@ -27,13 +27,16 @@ export interface PersonalSettings {
 /** The project's settings file, as far as the merge uses it. */
 export type ProjectSettings = Pick<
   ProjectConfig,
-  'path' | 'nginxVersion' | 'keepaliveConnections' | 'maxFileBytes' | 'rules' | 'pathMap' | 'contexts'
+  'path' | 'nginxVersion' | 'keepaliveConnections' | 'maxFileBytes' | 'rules' | 'pathMap' | 'contexts' | 'extraDirectives'
 >;
 
 /** 'personal' for the CLI (flags over the file), 'project' for the language server (the file over the editor). */
 export type Precedence = 'personal' | 'project';
 
-export type MergedSettings = Pick<AnalyzeOptions, 'nginxVersion' | 'keepaliveConnections' | 'rules' | 'pathMap' | 'maxFileBytes'>;
+export type MergedSettings = Pick<
+  AnalyzeOptions,
+  'nginxVersion' | 'keepaliveConnections' | 'rules' | 'pathMap' | 'maxFileBytes' | 'extraDirectives'
+>;
 
 export interface SettingsMerge {
   settings: MergedSettings;
@@ -71,6 +74,8 @@ export function mergeSettings(inputs: MergeInputs): SettingsMerge {
   const maxFileBytes = over.maxFileBytes ?? under.maxFileBytes;
   // Only when set: the language server's settings never carry the key (it limits by nginxKeepalive.maxFileSize).
   if (maxFileBytes !== undefined) settings.maxFileBytes = maxFileBytes;
+  // Only the project's file names extra directives: they describe the project's nginx build, not one person's taste.
+  if (project?.extraDirectives !== undefined) settings.extraDirectives = project.extraDirectives;
   return { settings, projectPathMap, refused };
 }
 

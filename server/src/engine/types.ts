@@ -26,6 +26,8 @@ export interface AnalyzeOptions {
    * documents' directories.
    */
   readRoots?: string[];
+  /** Third-party directive names the `directive` rule accepts anywhere (settings file "directives.extra"). */
+  extraDirectives?: readonly string[];
   /** Inserted `keepalive N;` value for fixes. */
   keepaliveConnections?: number;
   /** Included files larger than this many bytes are not read (default 10 MB); only for the default host. */

@@ -1,6 +1,7 @@
 // Every rule analyze() runs, in one list. It also drives the README rule table and the settings schema.
 import { includeRule } from './include.js';
 import { syntaxRule } from './syntax.js';
+import { directiveRule } from './directive.js';
 import { upstreamKeepaliveRule } from './upstream-keepalive.js';
 import { proxyHttpVersionRule } from './proxy-http-version.js';
 import { connectionHeaderMissingRule } from './connection-header-missing.js';
@@ -17,6 +18,7 @@ import { unusedSuppressionRule } from './unused-suppression.js';
 export const rules: readonly Rule[] = [
   syntaxRule,
   includeRule,
+  directiveRule,
   upstreamKeepaliveRule,
   proxyHttpVersionRule,
   connectionHeaderMissingRule,

@@ -126,4 +126,6 @@ export interface ResolvedOptions {
   /** [major, minor, patch]; undefined means pre-1.29.7 defaults. */
   nginxVersion: [number, number, number] | undefined;
   keepaliveConnections: number;
+  /** Directive names of third-party modules the `directive` rule takes as known (settings "directives.extra"). */
+  extraDirectives?: ReadonlySet<string>;
 }

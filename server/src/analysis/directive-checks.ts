@@ -1,0 +1,112 @@
+// What nginx's ngx_conf_handler and the common slot handlers reject, for one directive in one context, decided from
+// the directive table: an unknown name (or one of a dynamic module not loaded, or of another nginx release), a name
+// not allowed in the context, a wrong number of arguments, a word that is not one of a flag's or enum's values, and
+// a second occurrence of a directive whose handler refuses it. Each check answers what nginx -t would say first.
+import type { DirectiveContext, DirectiveEntry } from '../model/directive-table.js';
+import { argumentCountValid, directiveEntries, entryAtVersion, existsInVersion, moduleInfo, valueAccepted } from '../model/directive-table.js';
+import type { Directive } from '../model/types.js';
+import { DUPLICATE_REJECTED } from './directive-duplicates.js';
+import type { BlockFrame } from './directive-walk.js';
+
+export type DirectiveProblem =
+  | { kind: 'unknown' }
+  | { kind: 'not-loaded'; module: string; debianPackage: string }
+  | { kind: 'version'; since?: string; until?: string }
+  | { kind: 'not-allowed'; context: DirectiveContext; allowed: (DirectiveContext | 'any')[] }
+  | { kind: 'arguments'; expected: string }
+  | { kind: 'value'; value: string; accepted: string[] }
+  | { kind: 'duplicate'; first: Directive };
+
+export interface CheckEnvironment {
+  /** [major, minor, patch], or undefined: any release the table knows counts. */
+  version: readonly number[] | undefined;
+  extra: ReadonlySet<string>;
+  /** A load_module of a .so the table does not know: its directives may be anything, so unknown names pass. */
+  unknownModuleLoaded: boolean;
+  /** Whether the Debian package providing a dynamic module is (or may be) loaded. */
+  packageLoaded(debianPackage: string): boolean;
+}
+
+/** The entry as each release the check should accept has it: the target's, or (no target) every recorded form. */
+function forms(entry: DirectiveEntry, version: readonly number[] | undefined): DirectiveEntry[] {
+  if (version) return [entryAtVersion(entry, version)];
+  return [entry, ...(entry.changes ?? []).map((change) => entryAtVersion(entry, releaseBefore(change.version)))];
+}
+
+/** A version just before `release` ("1.29.7" -> 1.29.6, "1.25.0" -> 1.24.999), to read the entry as it was then. */
+function releaseBefore(release: string): number[] {
+  const [major = 0, minor = 0, patch = 0] = release.split('.').map(Number);
+  return patch > 0 ? [major, minor, patch - 1] : [major, minor - 1, 999];
+}
+
+const allows = (entry: DirectiveEntry, context: DirectiveContext): boolean =>
+  entry.contexts.includes(context) || entry.contexts.includes('any');
+
+function nameProblem(name: string, entries: readonly DirectiveEntry[], env: CheckEnvironment): DirectiveProblem | undefined {
+  if (entries.length === 0) return env.unknownModuleLoaded ? undefined : { kind: 'unknown' };
+  if (env.version && !entries.some((entry) => existsInVersion(entry, env.version!))) {
+    const since = entries.map((entry) => entry.since).filter((v): v is string => v !== undefined)[0];
+    const until = entries.map((entry) => entry.until).filter((v): v is string => v !== undefined)[0];
+    return { kind: 'version', ...(since ? { since } : {}), ...(until ? { until } : {}) };
+  }
+  return undefined;
+}
+
+function argumentProblem(directive: Directive, entry: DirectiveEntry, env: CheckEnvironment): DirectiveProblem | undefined {
+  // An argument a template renders may become any number of words, or any word; `if` keeps its condition apart.
+  // `${VAR}` is an envsubst placeholder (the official docker image renders *.template files with it).
+  if (directive.name === 'if' || directive.args.some((arg) => arg.templated || arg.value.includes('${'))) return undefined;
+  const variants = forms(entry, env.version);
+  if (!variants.some((form) => argumentCountValid(form, directive.args.length))) {
+    return { kind: 'arguments', expected: entry.args };
+  }
+  const checked = variants.find((form) => argumentCountValid(form, directive.args.length))!;
+  if (!checked.values || (checked.args !== 'flag' && checked.args !== '1' && !checked.multiple)) return undefined;
+  for (const arg of checked.multiple ? directive.args : directive.args.slice(0, 1)) {
+    // nginx never expands a variable here, but `$NAME` in a flag's place is a placeholder some template fills in.
+    if (arg.value.startsWith('$') || variants.some((form) => valueAccepted(form, arg.value) !== false)) continue;
+    return { kind: 'value', value: arg.value, accepted: checked.values };
+  }
+  return undefined;
+}
+
+/** What nginx would reject about `directive` read in `frame`, or undefined. Records it as the block's first of its name. */
+export function checkDirective(directive: Directive, frame: BlockFrame, env: CheckEnvironment): DirectiveProblem | undefined {
+  const name = directive.name;
+  if (env.extra.has(name)) return undefined;
+  const all = directiveEntries(name);
+  // A template may be rendered for any build (ingress controllers target NGINX Plus, whose directives no source
+  // the table reads has): an unknown name in one is not reported.
+  if (all.length === 0 && directive.file.isTemplate) return undefined;
+  const named = nameProblem(name, all, env);
+  if (named || all.length === 0) return named;
+  const present = env.version ? all.filter((entry) => existsInVersion(entry, env.version!)) : all;
+  const entry = present.find((candidate) => allows(candidate, frame.context));
+  // A block where the table has none, or none where it has one: the syntax rule's (`{placeholder}` words read as
+  // blocks by nginx's tokenizer); its arguments are not what they seem.
+  if (entry && Boolean(entry.block) !== Boolean(directive.blockSpan)) return undefined;
+  // In a template, blocks may open and close in actions or defines rendered elsewhere: where a directive lands and
+  // what else its block holds is only known after rendering.
+  const template = directive.file.isTemplate;
+  if (!entry && template) return undefined;
+  if (!entry) {
+    const allowed = [...new Set(present.flatMap((candidate) => candidate.contexts))];
+    return { kind: 'not-allowed', context: frame.context, allowed };
+  }
+  const debianPackage = moduleInfo(entry.module)?.debian;
+  if (debianPackage && debianPackage !== 'static' && !env.packageLoaded(debianPackage)) {
+    return { kind: 'not-loaded', module: entry.module, debianPackage };
+  }
+  const argument = argumentProblem(directive, entry, env);
+  if (argument) return argument;
+  const first = frame.firstByName.get(name);
+  if (!first) {
+    frame.firstByName.set(name, directive);
+    return undefined;
+  }
+  // Two occurrences in different template branches may never be rendered together.
+  if (DUPLICATE_REJECTED.has(name) && !template) {
+    return { kind: 'duplicate', first };
+  }
+  return undefined;
+}

@@ -1,0 +1,65 @@
+// The walk the `directive` rule checks along: every directive nginx would read, in nginx's order, with its precise
+// context (directive table contexts) and the block it joins, includes expanded in place (an included file's
+// top-level directives join the includer's block, as nginx reads them). Blocks nginx does not read as directives
+// (map, geo, types, Lua code, an unknown module's block) are not entered, nor are blocks named by a template action.
+import { blockContext, hasCustomBody } from '../model/directive-context.js';
+import type { DirectiveContext } from '../model/directive-table.js';
+import type { ConfigFile, ContextName, Directive } from '../model/types.js';
+import type { WorkspaceRoot } from '../model/workspace.js';
+
+/** One block as nginx reads it: the first directive of each name written in it so far (for "is duplicate"). */
+export interface BlockFrame {
+  context: DirectiveContext;
+  firstByName: Map<string, Directive>;
+}
+
+export type DirectiveVisitor = (directive: Directive, frame: BlockFrame) => void;
+
+/** A directive name nginx could read as a word: template actions (`{{ $x }}`, `{% x %}`, `${X}`, `<%= %>`) are not. */
+export const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The model's coarse root context as the table's precise one; `block`, `lua`, map bodies: nothing nginx reads. */
+const PRECISE: Partial<Record<ContextName, DirectiveContext>> = {
+  main: 'main',
+  events: 'events',
+  http: 'http',
+  server: 'server',
+  location: 'location',
+  upstream: 'upstream',
+  if: 'if-in-location',
+  limit_except: 'limit_except',
+  stream: 'stream',
+  mail: 'mail',
+};
+
+export function preciseContext(name: ContextName): DirectiveContext | undefined {
+  return PRECISE[name];
+}
+
+/** Include chains deeper than this (or cycles) are not followed: the include rule reports them. */
+const MAX_INCLUDE_DEPTH = 16;
+
+/** Visits every directive reached from `root` when its top level is read in `top`. */
+export function walkRoot(root: WorkspaceRoot, top: DirectiveContext, visit: DirectiveVisitor): void {
+  const open = new Set<ConfigFile>([root.file]);
+  const walkList = (list: readonly Directive[], frame: BlockFrame, depth: number): void => {
+    for (const directive of list) {
+      if (!PLAIN_NAME.test(directive.name)) continue;
+      visit(directive, frame);
+      if (directive.name === 'include') {
+        if (depth >= MAX_INCLUDE_DEPTH) continue;
+        for (const target of root.includes.get(directive) ?? []) {
+          if (open.has(target)) continue;
+          open.add(target);
+          walkList(target.directives, frame, depth + 1);
+          open.delete(target);
+        }
+        continue;
+      }
+      if (!directive.blockSpan || hasCustomBody(directive.name)) continue;
+      const inner = blockContext(frame.context, directive.name);
+      if (inner !== undefined) walkList(directive.children, { context: inner, firstByName: new Map() }, depth);
+    }
+  };
+  walkList(root.file.directives, { context: top, firstByName: new Map() }, 0);
+}

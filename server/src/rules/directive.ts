@@ -1,0 +1,196 @@
+// `directive`: what `nginx -t` would reject about a directive, from the directive table (model/directive-table.ts):
+// an unknown name, a dynamic module's directive with no load_module for it, a directive of another nginx release,
+// one not allowed in its context, a wrong number of arguments, a bad flag/enum word, and a duplicate nginx refuses.
+//
+// Each root is walked as nginx reads it (analysis/directive-walk.ts), includes expanded in place. A root whose top
+// context is only guessed (a snippet without a `context=` comment or "contexts" setting) is read in every context
+// it could be included in, as the corpus's `nginx -t` tried them, and judged in the one where it does best: a
+// snippet is only wrong when it is wrong wherever it could go. Template actions never count as directives, and an
+// argument a template renders is not counted. No fix: the right change (spelling, module, place) is the author's.
+import type { Rule, RuleContext, RuleState } from '../analysis/rule-api.js';
+import type { DirectiveContext } from '../model/directive-table.js';
+import { directiveEntries, moduleInfo, allDirectives } from '../model/directive-table.js';
+import type { ConfigFile, Directive } from '../model/types.js';
+import type { Workspace, WorkspaceRoot } from '../model/workspace.js';
+import { listed, shortened } from '../util/shortened.js';
+import { checkDirective, type CheckEnvironment, type DirectiveProblem } from '../analysis/directive-checks.js';
+import { preciseContext, walkRoot } from '../analysis/directive-walk.js';
+
+export interface DirectiveState extends RuleState {
+  name: string;
+  problem: DirectiveProblem;
+}
+
+/** The contexts a snippet with a guessed top context may be included in, as the corpus's nginx -t tried them. */
+const CANDIDATE_TOPS: readonly DirectiveContext[] = ['http', 'server', 'location', 'stream', 'stream-server', 'main'];
+
+/** Debian's .so files that hold no directives of their own, or hold a whole protocol's modules. */
+const DIRECTIVELESS_OBJECTS = new Set(['ndk_http_module']);
+
+/** Includes that pull in load_module lines: Debian's modules-enabled/*.conf and its kin. */
+const MODULE_INCLUDE = /(^|\/)modules(-enabled|-available)?\//;
+
+const packagesByObject = (() => {
+  const map = new Map<string, Set<string>>();
+  for (const entry of allDirectives()) {
+    const pkg = moduleInfo(entry.module)?.debian;
+    if (!pkg || pkg === 'static') continue;
+    // ngx_stream_module.so holds every ngx_stream_*_module; other objects are named after their one module.
+    const protocol = /^ngx_(stream|mail|rtmp)_/.exec(entry.module);
+    for (const object of [entry.module, ...(protocol ? [`ngx_${protocol[1]}_module`] : [])]) {
+      const set = map.get(object) ?? new Set<string>();
+      set.add(pkg);
+      map.set(object, set);
+    }
+  }
+  return map;
+})();
+
+function environment(workspace: Workspace, context: RuleContext): CheckEnvironment {
+  const loaded = new Set<string>();
+  let unknownModuleLoaded = false;
+  let modulesIncluded = false;
+  for (const file of workspace.files) {
+    const visit = (list: readonly Directive[]): void => {
+      for (const directive of list) {
+        if (directive.name === 'load_module') {
+          const arg = directive.args[0];
+          const object = arg && !arg.templated ? (arg.value.split('/').pop() ?? '').replace(/\.so$/, '') : '';
+          const packages = packagesByObject.get(object);
+          if (packages) for (const pkg of packages) loaded.add(pkg);
+          else if (!DIRECTIVELESS_OBJECTS.has(object)) unknownModuleLoaded = true;
+        }
+        if (directive.name === 'include' && directive.args.some((arg) => arg.templated || MODULE_INCLUDE.test(arg.value))) {
+          modulesIncluded = true;
+        }
+        visit(directive.children);
+      }
+    };
+    visit(file.directives);
+  }
+  // A module is reported as not loaded only where the config shows it runs on a Debian-style build that loads its
+  // modules itself: a main config, load_module lines for Debian's objects and nothing else. Without a main config
+  // they are loaded somewhere unseen (Debian: /etc/nginx/modules-enabled/*.conf); without any load_module, or with
+  // one of an object Debian does not ship, the build may have its modules compiled in (nginx.org packages link
+  // stream statically, docker images build rtmp in).
+  const mainSeen = workspace.roots.some((root) => root.context === 'main' && root.basis !== 'unknown');
+  const everyPackage = modulesIncluded || !mainSeen || loaded.size === 0 || unknownModuleLoaded;
+  return {
+    version: context.options.nginxVersion,
+    extra: context.options.extraDirectives ?? new Set(),
+    unknownModuleLoaded,
+    packageLoaded: (pkg) => everyPackage || loaded.has(pkg),
+  };
+}
+
+const firstSyntaxErrors = new WeakMap<ConfigFile, number>();
+
+function firstSyntaxError(file: ConfigFile): number {
+  let offset = firstSyntaxErrors.get(file);
+  if (offset === undefined) {
+    offset = Math.min(Infinity, ...file.syntaxProblems.slice(0, 1000).map((problem) => problem.span.startOffset));
+    firstSyntaxErrors.set(file, offset);
+  }
+  return offset;
+}
+
+function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvironment): DirectiveState[] {
+  const states: DirectiveState[] = [];
+  walkRoot(root, top, (directive, frame) => {
+    // Past a file's first syntax error its blocks are guesses (nginx stops there): the syntax rule speaks for it.
+    if (directive.span.startOffset >= firstSyntaxError(directive.file)) return;
+    const problem = checkDirective(directive, frame, env);
+    if (problem) states.push({ file: directive.file.path, span: directive.nameSpan, name: directive.name, problem });
+  });
+  return states;
+}
+
+/** A root's findings: in its known context, or in the candidate context where it has fewest (the guess on ties). */
+function rootStates(root: WorkspaceRoot, env: CheckEnvironment): DirectiveState[] {
+  const guessed = preciseContext(root.context);
+  const certain = root.basis === 'stated' || (root.context === 'main' && root.basis === 'inferred');
+  if (certain) return guessed ? statesUnder(root, guessed, env) : [];
+  // Judged by misplaced directives only: a wrong context hides the blocks it cannot open, and with them their
+  // other findings, so fewer findings overall would favour the wrong context.
+  const misplaced = (states: DirectiveState[]) => states.filter((state) => state.problem.kind === 'not-allowed').length;
+  let best: DirectiveState[] | undefined;
+  for (const top of guessed ? [guessed, ...CANDIDATE_TOPS.filter((c) => c !== guessed)] : CANDIDATE_TOPS) {
+    const states = statesUnder(root, top, env);
+    if (!best || misplaced(states) < misplaced(best)) best = states;
+    if (misplaced(best) === 0) break;
+  }
+  return best ?? [];
+}
+
+const CONTEXT_WORDS: Partial<Record<DirectiveContext | 'any', string>> = {
+  'if-in-server': 'if (server)',
+  'if-in-location': 'if',
+  'stream-server': 'stream server',
+  'stream-upstream': 'stream upstream',
+  'mail-server': 'mail server',
+};
+const contextWord = (context: DirectiveContext | 'any'): string => CONTEXT_WORDS[context] ?? context;
+
+function countWords(args: string): string {
+  if (args === 'flag') return 'one: on or off';
+  if (args === 'any') return 'any number';
+  if (args.endsWith('+')) return `at least ${args.slice(0, -1)}`;
+  return args === '0' ? 'none' : args.split('|').join(' or ');
+}
+
+function versionHeadline(
+  name: string,
+  problem: Extract<DirectiveProblem, { kind: 'version' }>,
+  context: RuleContext,
+): string {
+  const target = context.options.nginxVersion?.join('.') ?? '';
+  if (problem.since) return `"${name}" needs nginx ${problem.since}+ (target ${target}): remove it or raise nginxVersion`;
+  const replacement = directiveEntries(name).find((entry) => entry.deprecated)?.deprecated;
+  const instead = replacement ? `use "${replacement}"` : 'remove it';
+  return `"${name}" was removed in nginx ${problem.until} (target ${target}): ${instead}`;
+}
+
+function headline(state: DirectiveState, context: RuleContext): string {
+  // Names are cut to 28 characters so every headline stays under 100 (test/messages.test.ts).
+  const name = shortened(state.name, 28);
+  const problem = state.problem;
+  switch (problem.kind) {
+    case 'unknown':
+      return `unknown directive "${name}": fix the name, or add it to "directives.extra"`;
+    case 'not-loaded':
+      return `"${name}" is from ${problem.module}, which is not loaded: add its load_module line`;
+    case 'version':
+      return versionHeadline(name, problem, context);
+    case 'not-allowed':
+      return `"${name}" directive is not allowed in ${contextWord(problem.context)}: move it to ${listed(problem.allowed.map(contextWord), 2)}`;
+    case 'arguments':
+      return `invalid number of arguments in "${name}" directive: it takes ${countWords(problem.expected)}`;
+    case 'value':
+      return `invalid value "${shortened(problem.value, 16)}" in "${name}" directive: use ${listed(problem.accepted, 3)}`;
+    case 'duplicate':
+      return `"${name}" directive is duplicate (first on line ${problem.first.nameSpan.start.line + 1}): remove one of them`;
+  }
+}
+
+export const directiveRule: Rule<DirectiveState> = {
+  meta: {
+    id: 'directive',
+    description: 'A directive nginx -t would reject: unknown, not allowed here, wrong arguments or values, or a duplicate.',
+    defaultSeverity: 'error',
+    nginxVersions: '*',
+    fixable: false,
+  },
+  detect(context) {
+    const { workspace } = context;
+    const env = environment(workspace, context);
+    const byPlace = new Map<string, DirectiveState>();
+    for (const root of workspace.roots) {
+      for (const state of rootStates(root, env)) {
+        const key = `${state.file}\0${state.span.startOffset}`;
+        if (!byPlace.has(key)) byPlace.set(key, state);
+      }
+    }
+    return [...byPlace.values()];
+  },
+  message: (state, context) => ({ headline: headline(state, context) }),
+};
