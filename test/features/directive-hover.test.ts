@@ -1,5 +1,5 @@
 // Hover from the directive table over real parsed configs: any directive's description, contexts, default, module,
-// versions and nginx.org link (and whether it is allowed where it is written); any `$variable`'s capture, built-in
+// versions and nginx.org link, with the directive rule's finding there if it reports one; any `$variable`'s capture, built-in
 // module or absence; unknown directives and template-named ones without a crash.
 import { describe, expect, it } from 'vitest';
 import { hoverAt } from '../../server/src/features/hover.js';
@@ -68,15 +68,16 @@ describe('hover on any directive', () => {
     expect(markdown).toContain('**not in nginx 1.30.0**');
   });
 
-  it('says where a misplaced directive is allowed', async () => {
+  it("shows the directive rule's finding on a misplaced directive, the rule's own headline", async () => {
     const { hover } = await hoverOn('location /misplaced', 2);
-    expect(hover!.markdown).toContain('**Not allowed in http**: nginx takes it in server, location.');
+    expect(hover!.markdown).toContain('✗ "location" directive is not allowed in http: move it to server, location ([directive](');
   });
 
   it('says an unknown directive is unknown, without failing', async () => {
     const { hover, covered } = await hoverOn('frobnicate', 2);
     expect(covered).toBe('frobnicate');
-    expect(hover!.markdown).toMatch(/^\*\*frobnicate\*\*: unknown directive\n\nNot a directive of nginx 1\.22\.1–1\.30\.\d+ or of/);
+    expect(hover!.markdown).toMatch(/^\*\*frobnicate\*\*: not in the directive table \(nginx 1\.22\.1–1\.30\.\d+ and the modules/);
+    expect(hover!.markdown).toContain('✗ unknown directive "frobnicate"');
   });
 
   it('has nothing for map rows and template-named statements', async () => {

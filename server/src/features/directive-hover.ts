@@ -7,11 +7,13 @@
 import { writtenAt } from '../analysis/message-parts.js';
 import { contextOfDirective, enclosingBlocks, hasCustomBody } from '../model/directive-context.js';
 import { existsInVersion, TABLE_VERSIONS, variableEntry } from '../model/directive-table.js';
+import { directiveRule } from '../rules/directive.js';
 import type { Directive } from '../model/types.js';
-import type { FeatureContext } from './context.js';
+import { featureOptions, type FeatureContext } from './context.js';
 import { protocolOf } from './completion-variables.js';
-import { contextLabel, contextsLabel, directiveReference, pickEntry, targetVersion, variableReference } from './directive-reference.js';
-import { code, directiveCode } from './markdown.js';
+import { directiveReference, pickEntry, targetVersion, variableReference } from './directive-reference.js';
+import { ruleStates } from './rule-states.js';
+import { code, directiveCode, ruleLink } from './markdown.js';
 import { capturesAround, regexCaptures, type CaptureSource } from './regex-captures.js';
 
 /** A name that is (or holds) a template action, `{{ $x }}`: not a directive until rendered. */
@@ -29,14 +31,16 @@ export function directiveHoverLines(ctx: FeatureContext, directive: Directive): 
   const version = targetVersion(ctx.options);
   const context = contextOfDirective(ctx.workspace, directive);
   const entry = pickEntry(directive.name, context, version);
-  if (!entry) {
-    const known = `nginx ${TABLE_VERSIONS.oldest}–${TABLE_VERSIONS.newest}`;
-    return [`**${directive.name}**: unknown directive`, '', `Not a directive of ${known} or of the modules Debian packages; a module of another build may define it.`];
+  const lines = entry
+    ? directiveReference(entry, version)
+    : [`**${directive.name}**: not in the directive table (nginx ${TABLE_VERSIONS.oldest}–${TABLE_VERSIONS.newest} and the modules Debian packages); a module of another build may define it.`];
+  // The verdict is the directive rule's own (the same state its finding reads), never re-derived here.
+  const options = featureOptions(ctx.options);
+  const reported = ruleStates(ctx.workspace, options).directive(directive);
+  if (reported) {
+    const { headline } = directiveRule.message(reported, { workspace: ctx.workspace, options });
+    lines.push('', `✗ ${headline} (${ruleLink('directive')})`);
   }
-  const lines = directiveReference(entry, version);
-  const allowed = context === undefined || entry.contexts.includes(context) || entry.contexts.includes('any');
-  if (!allowed) lines.push('', `**Not allowed in ${contextLabel(context)}**: nginx takes it in ${contextsLabel(entry)}.`);
-  else if (!existsInVersion(entry, version)) lines.push('', `**Not in the nginx assumed here**: see the versions above.`);
   return lines;
 }
 

@@ -6,14 +6,13 @@
 //   hoverAt(ctx, offset)   { markdown, span } or undefined
 import { passes, usersOf, type Pass } from '../analysis/passes.js';
 import type { Upstream } from '../analysis/upstreams.js';
-import { docsUrl } from '../engine/docs-url.js';
 import { levelLabel, writtenAt } from '../analysis/message-parts.js';
 import type { ResolvedOptions } from '../util/types.js';
 import { featureOptions, type FeatureContext, type FeatureLocation } from './context.js';
 import { directiveDoc } from './directive-docs.js';
 import { directiveHoverLines, variableHoverLines } from './directive-hover.js';
 import { locate, type Located, type VariableAt } from './locate.js';
-import { code, directiveCode } from './markdown.js';
+import { code, directiveCode, ruleLink } from './markdown.js';
 import { isPassDirective, upstreamsAt } from './navigation.js';
 import { passReuse, type ReuseVerdict } from './reuse-pass.js';
 import { balancerCheck, keepaliveCheck, serverList, type CheckStatus, type ReuseCheck } from './reuse-upstream.js';
@@ -30,10 +29,6 @@ const MAX_UPSTREAMS = 3;
 const MAX_USERS = 8;
 const MARK: Record<CheckStatus, string> = { ok: '✓', fail: '✗', unknown: '?' };
 const VERDICT: Record<CheckStatus, string> = { ok: 'yes', fail: 'no', unknown: 'cannot tell statically' };
-
-function ruleLink(ruleId: string): string {
-  return `[${ruleId}](${docsUrl(ruleId)})`;
-}
 
 function checkLine(check: ReuseCheck): string {
   const link = check.ruleId && check.status !== 'ok' ? ` (${ruleLink(check.ruleId)})` : '';

@@ -1,4 +1,5 @@
 // Small Markdown helpers for hovers: config text shown as inline code, whatever backticks it holds.
+import { docsUrl } from '../engine/docs-url.js';
 import type { Directive } from '../model/types.js';
 
 /** Inline code that survives backticks in `text` (a fence longer than any run inside). */
@@ -20,4 +21,9 @@ export function directiveCode(directive: Directive): string {
 /** Escapes the characters Markdown would read as formatting in plain prose. */
 export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]<>#|]/g, (ch) => `\\${ch}`);
+}
+
+/** A rule id linking its documentation page. */
+export function ruleLink(ruleId: string): string {
+  return `[${ruleId}](${docsUrl(ruleId)})`;
 }

@@ -2,7 +2,8 @@
 // rule's detect() states, computed once per workspace model and options and looked up by place. A feature never
 // re-derives a verdict; it asks here whether the rule reported, and reads the analysis facts only for the wording.
 //
-//   ruleStates(ws, options)   the states of the keepalive rules, with lookups by upstream, pass and directive
+//   ruleStates(ws, options)   the states of the keepalive rules and the directive rule, looked up by upstream, pass
+//                             and directive
 import type { Pass } from '../analysis/passes.js';
 import type { Upstream } from '../analysis/upstreams.js';
 import type { Directive } from '../model/types.js';
@@ -12,6 +13,7 @@ import type { Rule, RuleState } from '../analysis/rule-api.js';
 import { connectionHeaderMissingRule, type ConnectionHeaderMissingState } from '../rules/connection-header-missing.js';
 import { connectionHeaderPassthroughRule, type ConnectionHeaderPassthroughState } from '../rules/connection-header-passthrough.js';
 import { connectionMapCloseRule, type ConnectionMapCloseState } from '../rules/connection-map-close.js';
+import { directiveRule, type DirectiveState } from '../rules/directive.js';
 import { fastcgiKeepConnRule, type FastcgiKeepConnState } from '../rules/fastcgi-keep-conn.js';
 import { keepaliveOrderRule, type KeepaliveOrderState } from '../rules/keepalive-order.js';
 import { proxyHttpVersionRule, type ProxyHttpVersionState } from '../rules/proxy-http-version.js';
@@ -28,7 +30,12 @@ export interface RuleStates {
   /** The `'' close` arm reported for a map that is this pass's Connection header. */
   connectionMapClose(pass: Pass): ConnectionMapCloseState | undefined;
   fastcgiKeepConn(pass: Pass): FastcgiKeepConnState | undefined;
+  /** What the directive rule reports at this directive (unknown, not allowed here, arguments, ...), if anything. */
+  directive(directive: Directive): DirectiveState | undefined;
 }
+
+/** Where the directive rule reports: the directive's name, in its file. */
+const placeOf = (file: string, startOffset: number) => `${file}\0${startOffset}`;
 
 function indexBy<S extends RuleState, K>(
   rule: Rule<S>,
@@ -57,6 +64,9 @@ function build(workspace: Workspace, options: ResolvedOptions): RuleStates {
     connectionHeaderPassthrough: indexBy(connectionHeaderPassthroughRule, workspace, options, (state) => [state.directive]),
     connectionMapClose: indexBy(connectionMapCloseRule, workspace, options, (state) => state.passes),
     fastcgiKeepConn: indexBy(fastcgiKeepConnRule, workspace, options, (state) => [state.pass]),
+    directive: ((byPlace) => (directive: Directive) => byPlace(placeOf(directive.file.path, directive.nameSpan.startOffset)))(
+      indexBy(directiveRule, workspace, options, (state) => [placeOf(state.file, state.span.startOffset)]),
+    ),
   };
 }
 
