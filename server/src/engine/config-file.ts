@@ -19,7 +19,9 @@ export const NGINX_VERSION_PATTERN = '^\\s*\\d+(\\.\\d+)?(\\.\\d+)?\\s*$';
 /** `$schema` lets editors find the schema; it means nothing to the checker. */
 const KEYS = ['$schema', 'rules', 'nginxVersion', 'keepaliveConnections', 'pathMap', 'maxFileSize', 'contexts', 'directives'] as const;
 /** What a directive name in "directives.extra" may look like: one nginx word, no space, quote, brace or `;`. */
-export const DIRECTIVE_NAME_PATTERN = '^[A-Za-z0-9_][A-Za-z0-9_.-]*$';
+const DIRECTIVE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+/** The same, for the JSON schema. */
+export const DIRECTIVE_NAME_PATTERN = DIRECTIVE_NAME.source;
 
 export interface ProjectConfig {
   /** Absolute path of the file the settings came from. */
@@ -193,9 +195,8 @@ function readDirectives(value: Json, fail: Fail): string[] {
   }
   const extra = value.extra ?? [];
   if (!Array.isArray(extra)) return fail(`"directives.extra" must be an array of directive names, got ${describe(extra)}`);
-  const pattern = new RegExp(DIRECTIVE_NAME_PATTERN);
   return extra.map((name: Json) => {
-    if (typeof name !== 'string' || !pattern.test(name)) {
+    if (typeof name !== 'string' || !DIRECTIVE_NAME.test(name)) {
       return fail(`"directives.extra": expected directive names such as "more_set_headers", got ${describe(name)}`);
     }
     return name;

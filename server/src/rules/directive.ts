@@ -88,7 +88,8 @@ const firstSyntaxErrors = new WeakMap<ConfigFile, number>();
 function firstSyntaxError(file: ConfigFile): number {
   let offset = firstSyntaxErrors.get(file);
   if (offset === undefined) {
-    offset = Math.min(Infinity, ...file.syntaxProblems.slice(0, 1000).map((problem) => problem.span.startOffset));
+    offset = Infinity;
+    for (const problem of file.syntaxProblems) offset = Math.min(offset, problem.span.startOffset);
     firstSyntaxErrors.set(file, offset);
   }
   return offset;
