@@ -4,7 +4,7 @@
 // (map, geo, types, Lua code, an unknown module's block) are not entered, nor are blocks named by a template action.
 import { blockContext, hasCustomBody } from '../model/directive-context.js';
 import type { DirectiveContext } from '../model/directive-table.js';
-import type { ConfigFile, ContextName, Directive } from '../model/types.js';
+import type { ConfigFile, Directive } from '../model/types.js';
 import type { WorkspaceRoot } from '../model/workspace.js';
 
 /** One block as nginx reads it: the first directive of each name written in it so far (for "is duplicate"). */
@@ -17,24 +17,6 @@ export type DirectiveVisitor = (directive: Directive, frame: BlockFrame) => void
 
 /** A directive name nginx could read as a word: template actions (`{{ $x }}`, `{% x %}`, `${X}`, `<%= %>`) are not. */
 export const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** The model's coarse root context as the table's precise one; `block`, `lua`, map bodies: nothing nginx reads. */
-const PRECISE: Partial<Record<ContextName, DirectiveContext>> = {
-  main: 'main',
-  events: 'events',
-  http: 'http',
-  server: 'server',
-  location: 'location',
-  upstream: 'upstream',
-  if: 'if-in-location',
-  limit_except: 'limit_except',
-  stream: 'stream',
-  mail: 'mail',
-};
-
-export function preciseContext(name: ContextName): DirectiveContext | undefined {
-  return PRECISE[name];
-}
 
 /** Include chains deeper than this (or cycles) are not followed: the include rule reports them. */
 const MAX_INCLUDE_DEPTH = 16;

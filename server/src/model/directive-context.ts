@@ -48,6 +48,11 @@ const FROM_MODEL: Partial<Record<ContextName, DirectiveContext>> = {
   mail: 'mail',
 };
 
+/** The model's coarse context as the table's precise one; undefined for contexts nginx reads no directives in. */
+export function preciseContext(name: ContextName): DirectiveContext | undefined {
+  return FROM_MODEL[name];
+}
+
 /** The blocks enclosing `directive` inside its own file, outermost first. */
 export function enclosingBlocks(directive: Directive): Directive[] {
   const chain: Directive[] = [];

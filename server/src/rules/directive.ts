@@ -14,7 +14,8 @@ import type { ConfigFile, Directive } from '../model/types.js';
 import type { Workspace, WorkspaceRoot } from '../model/workspace.js';
 import { listed, shortened } from '../util/shortened.js';
 import { checkDirective, type CheckEnvironment, type DirectiveProblem } from '../analysis/directive-checks.js';
-import { preciseContext, walkRoot } from '../analysis/directive-walk.js';
+import { walkRoot } from '../analysis/directive-walk.js';
+import { preciseContext } from '../model/directive-context.js';
 
 export interface DirectiveState extends RuleState {
   name: string;
