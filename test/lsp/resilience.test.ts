@@ -98,6 +98,19 @@ describe('bad input', () => {
   });
 });
 
+describe('a client that refuses registrations', () => {
+  it('still reads its settings before the first analysis (eglot 1.9 refuses the file watcher registration)', async () => {
+    const text = 'http {\n  server {\n    listen 80;\n    http2 on;\n  }\n}\n';
+    const dir = tree({ 'site.conf': text });
+    const client = await LspClient.start({ workspace: dir, settings: { nginxVersion: '1.24.0' }, refuseRegistrations: true });
+    const doc = client.open(path.join(dir, 'site.conf'), text);
+    const first = await client.diagnosticsFor(doc.uri, doc.version);
+    // `http2` is from nginx 1.25.1: only the 1.24.0 the settings name makes it a finding.
+    expect(first.diagnostics.map((d) => `${d.code}@${d.range.start.line + 1}`)).toEqual(['directive@4']);
+    expect(client.logs.some((log) => log.message.includes('registering file watchers failed (continuing without it)'))).toBe(true);
+  });
+});
+
 describe('huge documents', () => {
   it('get one information diagnostic instead of being parsed (default limit: 10 MB)', async () => {
     const { client, dir } = await started();

@@ -27,6 +27,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   createMessageConnection,
+  ErrorCodes,
+  ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
   type MessageConnection,
@@ -68,6 +70,8 @@ export interface StartOptions {
   cwd?: string;
   /** The server's environment (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /** Answer every client/registerCapability with an error, as eglot 1.9 does for file watchers it cannot set up. */
+  refuseRegistrations?: boolean;
   /** Advertise snippet completion items (textDocument.completion.completionItem.snippetSupport). */
   completionSnippets?: boolean;
   /** More client capabilities, merged into `workspace` and `window` (refreshSupport, showDocument). */
@@ -116,6 +120,7 @@ export class LspClient {
     readonly process: ChildProcessWithoutNullStreams,
     readonly connection: MessageConnection,
     private settings: Record<string, unknown>,
+    refuseRegistrations = false,
   ) {
     this.exited = new Promise((resolve) => process.once('exit', (code) => resolve(code)));
     process.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString('utf8')));
@@ -131,7 +136,8 @@ export class LspClient {
       return null;
     });
     connection.onRequest('client/registerCapability', (params: RegistrationParams) => {
-      this.registrations.push(...params.registrations);
+      if (refuseRegistrations) return new ResponseError(ErrorCodes.InternalError, 'Internal error');
+      for (const registration of params.registrations) this.registrations.push(registration);
       return null;
     });
     connection.onRequest('client/unregisterCapability', () => null);
@@ -151,7 +157,7 @@ export class LspClient {
     const cwd = options.cwd ?? REPO_ROOT;
     const child = spawn(program, programArgs, { cwd, env: options.env ?? process.env, stdio: 'pipe' });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-    const client = new LspClient(child, connection, options.settings ?? {});
+    const client = new LspClient(child, connection, options.settings ?? {}, options.refuseRegistrations);
     client.folderSettings = options.folderSettings ?? {};
     LspClient.running.add(client);
     const folder = options.workspace;

@@ -245,36 +245,41 @@ class LanguageServer {
 
   private async initialized(): Promise<void> {
     const { connection, features } = this;
-    try {
-      this.scanFolders();
-      if (features.registersWatchedFiles) {
-        await connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: watchers() });
+    // Each step on its own: a client that refuses one registration (eglot 1.9 answers the file watcher's with an
+    // error) must still have its settings read, or every analysis would run with the defaults.
+    const step = async (what: string, run: () => unknown): Promise<void> => {
+      try {
+        await run();
+      } catch (error) {
+        connection.console.error(`initialization: ${what} failed (continuing without it): ${describeError(error)}`);
       }
-      if (features.registersConfigurationChanges) {
-        await connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION });
-      }
-      if (features.workspaceFolderChanges) {
-        connection.workspace.onDidChangeWorkspaceFolders(
-          guardNotification({ error: (m) => connection.console.error(m) }, 'didChangeWorkspaceFolders', async (event: WorkspaceFoldersChangeEvent) => {
-            const removed = new Set(event.removed.map((folder) => pathOfUri(folder.uri)));
-            this.folders = [...this.folders.filter((f) => !removed.has(f)), ...event.added.map((f) => pathOfUri(f.uri))];
-            this.scanFolders();
-            await this.loadSettings();
-            this.globs.clear();
-            this.analyses.everythingChanged();
-            this.delivery.workspaceChanged();
-          }),
-        );
-      }
-      await this.loadSettings();
-    } catch (error) {
-      connection.console.error(`initialization incomplete: ${describeError(error)}`);
-    } finally {
-      // Analyze with whatever was loaded rather than never.
-      this.markReady();
-      // The first workspace pass (a client that pulls asks for it itself).
-      this.delivery.workspaceChanged();
+    };
+    await step('scanning the workspace folders', () => this.scanFolders());
+    if (features.registersWatchedFiles) {
+      await step('registering file watchers', () => connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: watchers() }));
     }
+    if (features.registersConfigurationChanges) {
+      await step('registering for settings changes', () =>
+        connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION }));
+    }
+    if (features.workspaceFolderChanges) {
+      connection.workspace.onDidChangeWorkspaceFolders(
+        guardNotification({ error: (m) => connection.console.error(m) }, 'didChangeWorkspaceFolders', async (event: WorkspaceFoldersChangeEvent) => {
+          const removed = new Set(event.removed.map((folder) => pathOfUri(folder.uri)));
+          this.folders = [...this.folders.filter((f) => !removed.has(f)), ...event.added.map((f) => pathOfUri(f.uri))];
+          this.scanFolders();
+          await this.loadSettings();
+          this.globs.clear();
+          this.analyses.everythingChanged();
+          this.delivery.workspaceChanged();
+        }),
+      );
+    }
+    await step('reading the settings', () => this.loadSettings());
+    // Analyze with whatever was loaded rather than never.
+    this.markReady();
+    // The first workspace pass (a client that pulls asks for it itself).
+    this.delivery.workspaceChanged();
   }
 
   /** Rescans the workspace folders; a link it did not follow (it leads outside them) is named in the log. */
