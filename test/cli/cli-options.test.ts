@@ -99,7 +99,7 @@ describe('.nginx-keepalive.json', () => {
       status: 2,
       stdout: '',
       stderr:
-        'nginx-keepalive: .nginx-keepalive.json: unknown key "rulez" (expected one of: rules, nginxVersion, keepaliveConnections, pathMap, maxFileSize, contexts)\n',
+        'nginx-keepalive: .nginx-keepalive.json: unknown key "rulez" (expected one of: rules, nginxVersion, keepaliveConnections, pathMap, maxFileSize, contexts, directives)\n',
     });
     writeFileSync(path.join(root, '.nginx-keepalive.json'), '{"keepaliveConnections": 99999}');
     expect(runCli(root, ['check']).stderr).toMatch(/"keepaliveConnections": expected an integer from 1 to 10000, got 99999/);
@@ -216,6 +216,8 @@ describe('--fix', () => {
     const result = runCli(root, ['check', '--fix']);
     expect(readFileSync(path.join(root, 'nginx.conf'), 'utf8')).toBe(text);
     expect(result.status).toBe(1);
-    expect(result.stdout).toContain('(1 error, 1 warning, 0 info)');
+    // The syntax error, and `server` in the main context, which nginx reports first (it reads `server {` before `}`).
+    expect(result.stdout).toContain('(2 errors, 1 warning, 0 info)');
+    expect(result.stdout).toContain('"server" directive is not allowed in main');
   });
 });

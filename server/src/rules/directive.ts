@@ -11,7 +11,7 @@ import type { Rule, RuleContext, RuleState } from '../analysis/rule-api.js';
 import type { DirectiveContext } from '../model/directive-table.js';
 import { directiveEntries, moduleInfo, allDirectives } from '../model/directive-table.js';
 import type { ConfigFile, Directive } from '../model/types.js';
-import type { Workspace, WorkspaceRoot } from '../model/workspace.js';
+import type { WorkspaceRoot } from '../model/workspace.js';
 import { listed, shortened } from '../util/shortened.js';
 import { checkDirective, type CheckEnvironment, type DirectiveProblem } from '../analysis/directive-checks.js';
 import { walkRoot } from '../analysis/directive-walk.js';
@@ -47,11 +47,17 @@ const packagesByObject = (() => {
   return map;
 })();
 
-function environment(workspace: Workspace, context: RuleContext): CheckEnvironment {
+/**
+ * What a root's own files say about the build: the files it reads (itself and its includes), never the rest of the
+ * workspace, so a root is judged alike whatever else is checked with it (`--jobs` groups files differently).
+ */
+function environment(root: WorkspaceRoot, context: RuleContext): CheckEnvironment {
   const loaded = new Set<string>();
   let unknownModuleLoaded = false;
   let modulesIncluded = false;
-  for (const file of workspace.files) {
+  const files = new Set<ConfigFile>([root.file]);
+  for (const targets of root.includes.values()) for (const target of targets) files.add(target);
+  for (const file of files) {
     const visit = (list: readonly Directive[]): void => {
       for (const directive of list) {
         if (directive.name === 'load_module') {
@@ -74,7 +80,7 @@ function environment(workspace: Workspace, context: RuleContext): CheckEnvironme
   // they are loaded somewhere unseen (Debian: /etc/nginx/modules-enabled/*.conf); without any load_module, or with
   // one of an object Debian does not ship, the build may have its modules compiled in (nginx.org packages link
   // stream statically, docker images build rtmp in).
-  const mainSeen = workspace.roots.some((root) => root.context === 'main' && root.basis !== 'unknown');
+  const mainSeen = root.context === 'main' && root.basis !== 'unknown';
   const everyPackage = modulesIncluded || !mainSeen || loaded.size === 0 || unknownModuleLoaded;
   return {
     version: context.options.nginxVersion,
@@ -184,10 +190,9 @@ export const directiveRule: Rule<DirectiveState> = {
   },
   detect(context) {
     const { workspace } = context;
-    const env = environment(workspace, context);
     const byPlace = new Map<string, DirectiveState>();
     for (const root of workspace.roots) {
-      for (const state of rootStates(root, env)) {
+      for (const state of rootStates(root, environment(root, context))) {
         const key = `${state.file}\0${state.span.startOffset}`;
         if (!byPlace.has(key)) byPlace.set(key, state);
       }
