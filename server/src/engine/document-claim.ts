@@ -4,7 +4,7 @@
 // names that are nginx's alone (`nginx.conf`, `*.nginx`, ...); everything else (`conf.d/*.conf`, `sites-available/`
 // files, `*.conf.template`, `*.j2`) opens in whatever language the editor gives it and is switched here only when its
 // text is nginx, so fontconfig's XML and supervisor's INI keep theirs. Pure: no file is read.
-import { claimByContent, claimByName, MAX_SNIFFED_FILE_BYTES, SNIFF_BYTES } from './nginx-files.js';
+import { claimByContent, claimByName, MAX_SNIFFED_FILE_BYTES, SNIFF_BYTES, sizeLimited, TOO_LARGE_TO_SNIFF } from './nginx-files.js';
 
 export const NGINX_LANGUAGE_ID = 'nginx';
 
@@ -32,8 +32,8 @@ export function claimDocument(document: OpenDocument): DocumentClaim {
   if (byName.kind === 'nginx') return { switchToNginx: true };
   const { text } = document;
   // UTF-8 is at least one byte per UTF-16 unit, so a text longer than the bound in units is longer in bytes too.
-  const tooLarge = text.length > MAX_SNIFFED_FILE_BYTES || Buffer.byteLength(text, 'utf8') > MAX_SNIFFED_FILE_BYTES;
-  if (byName.test === 'content' && !byName.conf && tooLarge) return keep('larger than 1 MB');
+  const tooLarge = () => text.length > MAX_SNIFFED_FILE_BYTES || Buffer.byteLength(text, 'utf8') > MAX_SNIFFED_FILE_BYTES;
+  if (sizeLimited(byName) && tooLarge()) return keep(TOO_LARGE_TO_SNIFF);
   const { bytes, truncated } = sniffedPrefix(text);
   const verdict = claimByContent(byName.test, bytes, truncated);
   return verdict.claimed ? { switchToNginx: true } : keep(verdict.reason);

@@ -90,6 +90,16 @@ export function claimByName(fileName: string): NameClaim {
   return { kind: 'sniff', test: lenient ? 'lenient' : 'content', template: template !== undefined, conf: name.endsWith('.conf') };
 }
 
+/**
+ * Whether a file this name rule sniffs is passed over above MAX_SNIFFED_FILE_BYTES: one whose name says nothing is
+ * data when that large; a `*.conf` or a template is sniffed whatever its size.
+ */
+export function sizeLimited(byName: Extract<NameClaim, { kind: 'sniff' }>): boolean {
+  return byName.test === 'content' && !byName.conf;
+}
+
+export const TOO_LARGE_TO_SNIFF = 'larger than 1 MB';
+
 /** Judges a sniffed file's first bytes (`truncated`: there was more). */
 export function claimByContent(test: 'lenient' | 'content', bytes: Buffer, truncated: boolean): FileClaim {
   // Git's test for binary: a NUL byte. Text configs never contain one.
@@ -106,9 +116,9 @@ export function classifyFile(filePath: string): FileClaim {
   const byName = claimByName(path.basename(filePath));
   if (byName.kind === 'nginx') return { claimed: true };
   if (byName.kind === 'never') return { claimed: false, reason: byName.reason };
-  if (byName.test === 'content' && !byName.conf) {
+  if (sizeLimited(byName)) {
     const size = sizeOf(filePath);
-    if (size !== undefined && size > MAX_SNIFFED_FILE_BYTES) return { claimed: false, reason: 'larger than 1 MB' };
+    if (size !== undefined && size > MAX_SNIFFED_FILE_BYTES) return { claimed: false, reason: TOO_LARGE_TO_SNIFF };
   }
   const read = readRegularFilePrefix(filePath, SNIFF_BYTES);
   if (read.kind !== 'read') {
