@@ -83,9 +83,26 @@ describe('OpenDocument', () => {
     });
   }
 
-  it('keeps one tree while open and frees it on dispose', () => {
+  it('keeps no tree for a plain document: its model is read from the text', () => {
     const before = liveTreeCount();
     const document = new OpenDocument('file:///w/a.conf', '/w/a.conf', 1, BASE, () => 1_000_000);
+    document.currentModel(parser);
+    document.applyChanges([{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '# x\n' }], 2);
+    document.currentModel(parser);
+    expect(liveTreeCount()).toBe(before);
+    // Once it needs the parser (a template action), it keeps one tree to re-parse incrementally; plain again, none.
+    document.applyChanges([{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '{{ if .X }}{{ end }}\n' }], 3);
+    expect(document.currentModel(parser).isTemplate).toBe(true);
+    expect(liveTreeCount()).toBe(before + 1);
+    document.applyChanges([{ range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } }, text: '' }], 4);
+    expect(document.currentModel(parser).isTemplate).toBe(false);
+    expect(liveTreeCount()).toBe(before);
+    document.dispose();
+  });
+
+  it('keeps one tree while a template is open and frees it on dispose', () => {
+    const before = liveTreeCount();
+    const document = new OpenDocument('file:///w/a.conf', '/w/a.conf', 1, `{{ if .X }}\n${BASE}{{ end }}\n`, () => 1_000_000);
     document.currentModel(parser);
     document.applyChanges([{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '# x\n' }], 2);
     document.currentModel(parser);

@@ -3,7 +3,8 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver/node.js';
 import type { Tree } from 'web-tree-sitter';
-import { buildConfigFile, unparsedConfigFile } from '../model/build.js';
+import { buildPlainConfigFile, buildTreeConfigFile, unparsedConfigFile } from '../model/build.js';
+import { composeChange, updatedModel, type ChangedStretch } from '../model/incremental-model.js';
 import type { ParserLike } from '../model/file-loader.js';
 import type { ConfigFile } from '../model/types.js';
 import { clampRange, treeEditOf } from './text-edits.js';
@@ -18,10 +19,19 @@ export function tooLargeReason(length: number, maxLength: number): string {
 
 export class OpenDocument {
   private document: TextDocument;
-  /** The tree of the text before the pending changes, already edited to match the current text; or none. */
+  /**
+   * The tree of the text before the pending changes, already edited to match the current text; or none. Only a
+   * file the text reader declines (a template, a syntax error, a Lua block) keeps one: a plain file's model is read
+   * from its text, and a tree of a large file costs more memory than its model.
+   */
   private tree: Tree | undefined;
   /** The model of the current text; undefined after a change until someone asks for it. */
   private model: ConfigFile | undefined;
+  /** The last model built, and what changed in the text since: the next model re-reads only the edited block. */
+  private previousModel: ConfigFile | undefined;
+  private changedStretch: ChangedStretch | undefined;
+  /** How models were built: by re-reading one edited block, or the whole text (stats and tests read them). */
+  readonly modelBuilds = { incremental: 0, full: 0 };
   /** False once a '\r' may be in the text: then tree-sitter rows must be counted rather than read off LSP lines. */
   private lspRowsMatch: boolean;
 
@@ -63,15 +73,20 @@ export class OpenDocument {
         const range = clampRange(this.document, change.range);
         if (change.text.includes('\r')) this.lspRowsMatch = false;
         this.tree?.edit(treeEditOf(this.document, range, change.text, this.lspRowsMatch));
+        this.noteChange(this.document.offsetAt(range.start), this.document.offsetAt(range.end), change.text.length);
         TextDocument.update(this.document, [{ range, text: change.text }], version);
       } else {
         this.dropTree();
+        this.previousModel = undefined;
+        this.model = undefined;
+        this.changedStretch = undefined;
         this.lspRowsMatch = !change.text.includes('\r');
         TextDocument.update(this.document, [{ text: change.text }], version);
       }
     }
     // A version bump without changes still counts: the client says this is the text of `version`.
     if (changes.length === 0) TextDocument.update(this.document, [], version);
+    if (this.model) this.previousModel = this.model;
     this.model = undefined;
     if (this.isTooLarge) this.dropTree();
   }
@@ -85,11 +100,30 @@ export class OpenDocument {
   dispose(): void {
     this.dropTree();
     this.model = undefined;
+    this.previousModel = undefined;
+  }
+
+  private noteChange(start: number, end: number, insertedLength: number): void {
+    if (this.previousModel || this.model) this.changedStretch = composeChange(this.changedStretch, start, end, insertedLength);
   }
 
   private buildModel(parser: ParserLike): ConfigFile {
+    const previous = this.previousModel;
+    const stretch = this.changedStretch;
+    this.previousModel = undefined;
+    this.changedStretch = undefined;
     const text = this.text;
     if (this.isTooLarge) return unparsedConfigFile(this.path, text, tooLargeReason(text.length, this.maxLength()));
+    const updated = previous && stretch ? updatedModel(previous, text, stretch) : undefined;
+    if (updated) {
+      this.modelBuilds.incremental++;
+      return updated;
+    }
+    this.modelBuilds.full++;
+    // Once declined, a text is only offered to the reader again after a parse (below): most edits keep it declined.
+    const offeredToReader = this.tree === undefined;
+    const plain = offeredToReader ? buildPlainConfigFile(this.path, text) : undefined;
+    if (plain) return plain;
     let tree: Tree;
     try {
       tree = parser.parse(text, this.tree);
@@ -106,9 +140,15 @@ export class OpenDocument {
       return unparsedConfigFile(this.path, text, `the file could not be parsed: ${reason}`);
     }
     this.dropTree();
+    // A file that turned plain keeps no tree (its next model is read from the text); any other keeps it to re-parse.
+    const plainNow = offeredToReader || tree.rootNode.hasError ? undefined : buildPlainConfigFile(this.path, text);
+    if (plainNow) {
+      tree.delete();
+      return plainNow;
+    }
     this.tree = tree;
     liveTrees++;
-    return buildConfigFile(this.path, text, tree);
+    return buildTreeConfigFile(this.path, text, tree);
   }
 
   private dropTree(): void {

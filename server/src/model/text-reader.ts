@@ -82,6 +82,12 @@ class PlainReader {
     }
   }
 
+  /** The one statement starting at `offset` (a block with everything in it), and the offset after it. */
+  statementAt(offset: number, parent: Directive | undefined, depth: number): { directive: Directive; end: number } {
+    this.at = offset;
+    return { directive: this.directive(parent, depth), end: this.at };
+  }
+
   private directive(parent: Directive | undefined, depth: number): Directive {
     const text = this.text;
     const lines = this.source.lines;
@@ -222,4 +228,30 @@ export function readPlainStatements(file: ConfigFile, source: TokenSource): Dire
     if (error instanceof Bail) return undefined;
     throw error;
   }
+}
+
+/**
+ * The statement starting at `offset` of `source.text`, read as the statement of `parent`'s block at `depth` (the
+ * language server's incremental model re-reads one edited block this way); undefined when the reader declines it.
+ * The caller checks the text of that statement for what readPlainStatements checks the whole text for.
+ */
+export function readPlainStatementAt(
+  file: ConfigFile,
+  source: TokenSource,
+  offset: number,
+  parent: Directive | undefined,
+  depth: number,
+): { directive: Directive; end: number } | undefined {
+  try {
+    return new PlainReader(file, source).statementAt(offset, parent, depth);
+  } catch (error) {
+    if (error instanceof Bail) return undefined;
+    throw error;
+  }
+}
+
+/** True when `text` between `start` and `end` has nothing that makes readPlainStatements decline a whole text. */
+export function isPlainStretch(text: string, start: number, end: number): boolean {
+  const stretch = text.slice(start, end);
+  return !TEMPLATE_OPENERS.some((opener) => stretch.includes(opener)) && !UNUSUAL_SPACE.test(stretch);
 }

@@ -1,0 +1,133 @@
+// The model of an edited plain file, built from the model of its previous text: an edit that lies inside one block
+// (a server, an upstream, a map, a location at the top of a snippet: a statement of the file or of an http, stream,
+// mail or events block) re-reads that block alone and moves the statements after it. Everything else is read afresh
+// by the caller. The result equals the model a fresh read of the new text builds (test/property/incremental-
+// analysis.test.ts holds it to that after any sequence of edits).
+//
+// The previous model is taken over: its statements get the new file, and the spans after the edit new span objects
+// (spans themselves are never changed: findings of an earlier analysis hold them). The caller must not read the
+// previous model afterwards; the language server drops it as soon as the new one is built.
+import { detectEol } from './build.js';
+import { LineIndex, indentAt } from './line-index.js';
+import { MAX_NESTING_DEPTH, limitNesting } from './nesting-limit.js';
+import { movedSpan } from './span.js';
+import { findStructureProblems } from './structure-problems.js';
+import { isPlainStretch, readPlainStatementAt } from './text-reader.js';
+import type { ConfigFile, Directive } from './types.js';
+
+/** Blocks whose statements are read one by one: an edit inside one of those statements re-reads that statement. */
+const CONTAINERS = new Set(['http', 'stream', 'mail', 'events']);
+
+/**
+ * What changed since the previous model's text, in that text's offsets: characters from `start` to `oldEnd` were
+ * replaced, and everything after moved by `delta`. Several edits compose into the one stretch covering them all.
+ */
+export interface ChangedStretch {
+  start: number;
+  oldEnd: number;
+  delta: number;
+}
+
+/** `stretch` followed by the edit replacing `start`..`end` of the current text with `insertedLength` characters. */
+export function composeChange(stretch: ChangedStretch | undefined, start: number, end: number, insertedLength: number): ChangedStretch {
+  const delta = insertedLength - (end - start);
+  if (!stretch) return { start, oldEnd: end, delta };
+  // Offsets before stretch.start are the same in both texts; those after its end moved by stretch.delta.
+  const changedEnd = stretch.oldEnd + stretch.delta;
+  const oldEnd = end > changedEnd ? end - stretch.delta : stretch.oldEnd;
+  return { start: Math.min(start, stretch.start), oldEnd, delta: stretch.delta + delta };
+}
+
+/** The statement of `list` whose block holds the whole stretch between its braces. */
+function blockHolding(list: readonly Directive[], stretch: ChangedStretch): Directive | undefined {
+  let low = 0;
+  let high = list.length - 1;
+  // Statements are in text order and do not overlap: the last one starting before the stretch is the only candidate.
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (list[middle]!.span.startOffset < stretch.start) low = middle;
+    else high = middle - 1;
+  }
+  const candidate = list[low];
+  const block = candidate?.blockSpan;
+  if (!block || stretch.start <= block.startOffset || stretch.oldEnd >= block.endOffset) return undefined;
+  return candidate;
+}
+
+/** The edited block and its ancestors (outermost first), or undefined when the edit is not inside one block. */
+function editedBlock(file: ConfigFile, stretch: ChangedStretch): Directive[] | undefined {
+  const path: Directive[] = [];
+  let block = blockHolding(file.directives, stretch);
+  while (block) {
+    path.push(block);
+    if (!CONTAINERS.has(block.name)) return path;
+    const inner = blockHolding(block.children, stretch);
+    if (!inner) return undefined;
+    block = inner;
+  }
+  return undefined;
+}
+
+/** A plain file's statements all share one empty guard list, as a fresh read gives them. */
+function shareGuards(directive: Directive, guards: Directive['guards']): void {
+  directive.guards = guards;
+  for (const child of directive.children) shareGuards(child, guards);
+}
+
+function moveSpans(directive: Directive, delta: number, lines: LineIndex): void {
+  directive.span = movedSpan(directive.span, delta, lines);
+  directive.nameSpan = movedSpan(directive.nameSpan, delta, lines);
+  if (directive.blockSpan) directive.blockSpan = movedSpan(directive.blockSpan, delta, lines);
+  for (const arg of directive.args) {
+    arg.span = movedSpan(arg.span, delta, lines);
+    for (const variable of arg.variables) variable.span = movedSpan(variable.span, delta, lines);
+  }
+}
+
+/**
+ * Gives every statement the new file; moves those after `edited` (and the ends of its ancestors' blocks) by `delta`;
+ * a statement whose line begins inside the edited block gets its indent again (only one sharing the block's last line).
+ */
+function carryOver(list: readonly Directive[], file: ConfigFile, edited: Directive, editedEnd: number, delta: number, lines: LineIndex): void {
+  for (const directive of list) {
+    directive.file = file;
+    if (directive === edited) continue;
+    const start = directive.span.startOffset;
+    if (start >= editedEnd - delta) {
+      moveSpans(directive, delta, lines);
+      if (lines.lineStart(directive.span.startOffset) < editedEnd) directive.indent = indentAt(file.text, lines, directive.span.startOffset);
+    } else if (directive.span.endOffset > edited.span.startOffset) {
+      // An ancestor: it starts before the edited block and ends after it.
+      directive.span = lines.span(start, directive.span.endOffset + delta);
+      directive.blockSpan = lines.span(directive.blockSpan!.startOffset, directive.blockSpan!.endOffset + delta);
+    }
+    carryOver(directive.children, file, edited, editedEnd, delta, lines);
+  }
+}
+
+/**
+ * The model of `text`, the previous model's text with `stretch` changed, or undefined when it must be read afresh:
+ * a template or a file with syntax problems, an edit outside any block or touching a block's braces, or a block
+ * whose new text the reader declines, ends elsewhere, or has a problem.
+ */
+export function updatedModel(previous: ConfigFile, text: string, stretch: ChangedStretch): ConfigFile | undefined {
+  if (previous.isTemplate || previous.syntaxProblems.length > 0 || previous.templateControls.length > 0) return undefined;
+  const path = editedBlock(previous, stretch);
+  if (!path) return undefined;
+  const old = path[path.length - 1]!;
+  const parent = path[path.length - 2];
+  const start = old.span.startOffset;
+  const end = old.span.endOffset + stretch.delta;
+  if (end > text.length || !isPlainStretch(text, start, end)) return undefined;
+  const lines = new LineIndex(text);
+  const file: ConfigFile = { ...previous, text, directives: previous.directives.slice(), syntaxProblems: [], eol: detectEol(text) };
+  const read = readPlainStatementAt(file, { text, lines, hasErrors: false }, start, parent, path.length - 1);
+  if (!read || read.end !== end || read.directive.name !== old.name) return undefined;
+  const edited = read.directive;
+  shareGuards(edited, old.guards);
+  if (limitNesting([edited], MAX_NESTING_DEPTH - (path.length - 1)).length > 0 || findStructureProblems([edited]).length > 0) return undefined;
+  const siblings = parent ? (parent.children = parent.children.slice()) : file.directives;
+  siblings[siblings.indexOf(old)] = edited;
+  carryOver(file.directives, file, edited, end, stretch.delta, lines);
+  return file;
+}
