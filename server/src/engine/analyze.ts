@@ -1,5 +1,6 @@
 // The headless entry point: documents in, findings out. The CLI and the language server both call this.
-import { loadNginxParser } from '../parser/loader.js';
+import { loadNginxParser, type NginxParser } from '../parser/loader.js';
+import { optionsKeyOf, reusedRuleFindings, type ReusableAnalysis } from './finding-reuse.js';
 import { buildWorkspace, type Workspace } from '../model/workspace.js';
 import { EMPTY_SPAN } from '../model/span.js';
 import { rules as registeredRules } from '../rules/registry.js';
@@ -96,10 +97,12 @@ export function compareFindings(a: Finding, b: Finding): number {
   return a.span.startOffset - b.span.startOffset || a.span.endOffset - b.span.endOffset || a.ruleId.localeCompare(b.ruleId);
 }
 
-export interface WorkspaceAnalysis {
+export interface WorkspaceAnalysis extends ReusableAnalysis {
   findings: Finding[];
   /** The model the findings were computed from (the language server answers hovers and definitions from it). */
   workspace: Workspace;
+  /** True when the previous analysis's findings were moved instead of running the rules (finding-reuse.ts). */
+  reused: boolean;
 }
 
 /**
@@ -114,20 +117,49 @@ export async function analyze(
   return (await analyzeWorkspace(docs, options, rules)).findings;
 }
 
-/** analyze(), also returning the workspace model it built. */
+/**
+ * analyze(), also returning the workspace model it built. `previous`: an earlier analysis of the same documents,
+ * whose findings are reused when nothing but inert arguments changed since (finding-reuse.ts; the language server).
+ */
 export async function analyzeWorkspace(
   docs: readonly SourceDocument[],
   options: AnalyzeOptions = {},
   rules: readonly Rule[] = registeredRules,
+  previous?: ReusableAnalysis,
 ): Promise<WorkspaceAnalysis> {
+  return analyzeParsed(await loadNginxParser(), docs, options, rules, previous);
+}
+
+function analyzeParsed(
+  parser: NginxParser,
+  docs: readonly SourceDocument[],
+  options: AnalyzeOptions,
+  rules: readonly Rule[],
+  previous: ReusableAnalysis | undefined,
+): WorkspaceAnalysis {
   const resolved = resolveOptions(options);
-  const parser = await loadNginxParser();
   const workspace = buildWorkspace(docs, options.host ?? createFsHost({ maxFileBytes: options.maxFileBytes }), parser, {
     pathMap: options.pathMap,
     readRoots: options.readRoots,
     models: options.models,
     contexts: options.contexts,
   });
+  const optionsKey = optionsKeyOf(options);
+  const fresh = () => analyzeParsed(parser, docs, options, rules, undefined).findings;
+  const reusedFindings = reusedRuleFindings(previous, workspace, rules, optionsKey, fresh);
+  const ruleFindings = reusedFindings ?? runRules(workspace, docs, options, resolved, rules);
+  const unusedSuppression = rules.find((rule) => rule.meta.id === UNUSED_SUPPRESSION_RULE_ID);
+  const kept = applySuppressions(workspace.files, ruleFindings, {
+    knownRuleIds: new Set(rules.map((rule) => rule.meta.id)),
+    unusedSeverity: unusedSuppression && configuredSeverity(unusedSuppression, options),
+  });
+  // A copy when no suppression applied: the rule findings are kept, unsorted, for the next analysis to reuse.
+  const findings = (kept === ruleFindings ? kept.slice() : kept).sort(compareFindings);
+  return { findings, workspace, ruleFindings, rules, optionsKey, reused: reusedFindings !== undefined };
+}
+
+/** Every rule's findings, deduplicated (before suppression comments apply). */
+function runRules(workspace: Workspace, docs: readonly SourceDocument[], options: AnalyzeOptions, resolved: RuleContext['options'], rules: readonly Rule[]): Finding[] {
   const crashFile = internalErrorFile(workspace, docs);
   const context: RuleContext = { workspace, options: resolved };
   const findings: Finding[] = [];
@@ -136,10 +168,5 @@ export async function analyzeWorkspace(
     // A loop, not spreading into push: 150,000 findings of one rule (a 300 KB file of `{}`) overflow the stack as arguments.
     if (severity) for (const finding of runRule(rule, severity, context, crashFile)) findings.push(finding);
   }
-  const unusedSuppression = rules.find((rule) => rule.meta.id === UNUSED_SUPPRESSION_RULE_ID);
-  const kept = applySuppressions(workspace.files, dedupe(findings), {
-    knownRuleIds: new Set(rules.map((rule) => rule.meta.id)),
-    unusedSeverity: unusedSuppression && configuredSeverity(unusedSuppression, options),
-  });
-  return { findings: kept.sort(compareFindings), workspace };
+  return dedupe(findings);
 }

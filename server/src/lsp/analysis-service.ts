@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver/node.js';
 import type { FileHost, PathMapping } from '../util/types.js';
 import type { AnalyzeOptions } from '../engine/types.js';
+import type { ReusableAnalysis } from '../engine/finding-reuse.js';
 import type { ParserLike } from '../model/file-loader.js';
 import { isUnder } from '../model/read-scope.js';
 import { analyzeUnit, type UnitResult } from './analyze-unit.js';
@@ -52,6 +53,8 @@ const nextTurns = () => new Promise<void>((resolve) => setImmediate(() => setImm
 export class AnalysisService {
   private readonly dirty = new Set<OpenDocument>();
   private readonly states = new Map<OpenDocument, DocumentState>();
+  /** Each root's latest analysis, which the next one of the same root may reuse (engine/finding-reuse.ts). */
+  private readonly latest = new Map<string, ReusableAnalysis>();
   /** Documents edited since the include graph was built: their include lines may have changed. */
   private readonly editedSinceGraph = new Set<OpenDocument>();
   private changes = 0;
@@ -79,6 +82,8 @@ export class AnalysisService {
     this.dirty.delete(document);
     this.states.delete(document);
     this.editedSinceGraph.delete(document);
+    // Nothing to keep in memory for a closed document (another member of its root only re-runs the rules once).
+    this.latest.delete(this.deps.graph.rootFor(document.path));
     // Its text on disk may differ from the unsaved text others were analyzed with.
     this.markDirty(this.affectedBy(document.path));
   }
@@ -230,7 +235,10 @@ export class AnalysisService {
       models: this.deps.models,
       settings: this.deps.settings.settingsFor(root, this.readRootsFor(root)),
       readRoots: this.readRootsFor(root),
+      previous: this.latest.get(root),
     });
+    if (result) this.latest.set(root, result.analysis);
+    else this.latest.delete(root);
     for (const [member, snapshot] of result?.snapshots ?? []) {
       if (documents.get(member.uri) !== member) continue;
       this.states.set(member, { snapshot, unitFiles: result!.files });

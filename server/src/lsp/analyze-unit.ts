@@ -2,6 +2,7 @@
 // open document analyzed under that root gets its snapshot from the same run.
 import path from 'node:path';
 import { analyzeWorkspace } from '../engine/analyze.js';
+import type { ReusableAnalysis } from '../engine/finding-reuse.js';
 import type { FileHost } from '../util/types.js';
 import type { AnalyzeOptions } from '../engine/types.js';
 import type { OpenDocument } from './open-document.js';
@@ -18,6 +19,8 @@ export interface UnitInputs {
   models: ModelStore;
   settings: RuleSettings;
   readRoots: string[] | undefined;
+  /** The root's previous analysis: its findings are reused when only inert arguments changed since. */
+  previous?: ReusableAnalysis;
 }
 
 export interface UnitResult {
@@ -25,6 +28,8 @@ export interface UnitResult {
   files: Set<string>;
   /** Snapshots of the members the graph reached; members it did not reach are missing. */
   snapshots: Map<OpenDocument, DocumentSnapshot>;
+  /** For the root's next analysis. */
+  analysis: ReusableAnalysis;
 }
 
 /** Undefined when the root cannot be read (it was deleted since the graph was built). */
@@ -35,7 +40,8 @@ export async function analyzeUnit(inputs: UnitInputs): Promise<UnitResult | unde
   const options: AnalyzeOptions = { ...inputs.settings, readRoots: inputs.readRoots, host, models };
   // Versions as the analysis starts: a document changed meanwhile gets no snapshot of an older text.
   const versions = new Map(members.map((member) => [member, member.version] as const));
-  const { findings, workspace } = await analyzeWorkspace([{ path: root, text }], options);
+  const analysis = await analyzeWorkspace([{ path: root, text }], options, undefined, inputs.previous);
+  const { findings, workspace } = analysis;
   const files = new Set(workspace.files.map((file) => path.resolve(file.path)));
   const snapshots = new Map<OpenDocument, DocumentSnapshot>();
   for (const member of members) {
@@ -52,5 +58,5 @@ export async function analyzeUnit(inputs: UnitInputs): Promise<UnitResult | unde
       options,
     });
   }
-  return { files, snapshots };
+  return { files, snapshots, analysis };
 }

@@ -15,6 +15,64 @@ import { findStructureProblems } from './structure-problems.js';
 import { isPlainStretch, readPlainStatementAt } from './text-reader.js';
 import type { ConfigFile, Directive } from './types.js';
 
+/**
+ * Directives no rule reads the arguments of (their names only): free-form values in nginx's table (no flag or enum
+ * words the `directive` rule checks), never quoted in analysis/, rules/ or fixes/. test/model/incremental-model.test.ts
+ * holds the list to both. Typing in their arguments changes no finding, which the language server relies on.
+ */
+export const INERT_ARGUMENT_DIRECTIVES: ReadonlySet<string> = new Set([
+  'server_name', 'root', 'index', 'error_log', 'access_log', 'ssl_certificate', 'ssl_certificate_key',
+]);
+
+/** How a model was derived from the previous one (for the language server's reuse of that model's findings). */
+export interface ModelEdit {
+  previous: ConfigFile;
+  stretch: ChangedStretch;
+  /**
+   * True when the edited block differs from the old one only in literal arguments of INERT_ARGUMENT_DIRECTIVES (same
+   * statements, same argument counts, no variable or quote on either side), and no line began or ended: every
+   * finding is then the previous one, moved.
+   */
+  inertOnly: boolean;
+  /** The line index of the new text (for moving spans found in the previous one). */
+  lines: LineIndex;
+}
+
+const edits = new WeakMap<ConfigFile, ModelEdit>();
+
+/** How `file` was derived from an earlier model, if it was. */
+export function modelEditOf(file: ConfigFile): ModelEdit | undefined {
+  return edits.get(file);
+}
+
+function inertArgument(name: string, before: Directive['args'][number], after: Directive['args'][number]): boolean {
+  if (before.raw === after.raw) return true;
+  return (
+    INERT_ARGUMENT_DIRECTIVES.has(name) &&
+    before.variables.length === 0 &&
+    after.variables.length === 0 &&
+    before.quoted === after.quoted &&
+    !before.templated &&
+    !after.templated
+  );
+}
+
+/** Same statements with the same names, conditions and argument counts; differing arguments all inert. */
+function differsOnlyInert(before: Directive, after: Directive): boolean {
+  if (before.name !== after.name || before.condition !== after.condition) return false;
+  if (before.args.length !== after.args.length || before.children.length !== after.children.length) return false;
+  if ((before.blockSpan === undefined) !== (after.blockSpan === undefined)) return false;
+  for (let i = 0; i < before.args.length; i++) if (!inertArgument(before.name, before.args[i]!, after.args[i]!)) return false;
+  for (let i = 0; i < before.children.length; i++) if (!differsOnlyInert(before.children[i]!, after.children[i]!)) return false;
+  return true;
+}
+
+function countNewlines(text: string, start: number, end: number): number {
+  let count = 0;
+  for (let at = text.indexOf('\n', start); at !== -1 && at < end; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
 /** Blocks whose statements are read one by one: an edit inside one of those statements re-reads that statement. */
 const CONTAINERS = new Set(['http', 'stream', 'mail', 'events']);
 
@@ -126,6 +184,10 @@ export function updatedModel(previous: ConfigFile, text: string, stretch: Change
   const edited = read.directive;
   shareGuards(edited, old.guards);
   if (limitNesting([edited], MAX_NESTING_DEPTH - (path.length - 1)).length > 0 || findStructureProblems([edited]).length > 0) return undefined;
+  const inertOnly =
+    differsOnlyInert(old, edited) &&
+    countNewlines(previous.text, stretch.start, stretch.oldEnd) === countNewlines(text, stretch.start, stretch.oldEnd + stretch.delta);
+  edits.set(file, { previous, stretch, inertOnly, lines });
   const siblings = parent ? (parent.children = parent.children.slice()) : file.directives;
   siblings[siblings.indexOf(old)] = edited;
   carryOver(file.directives, file, edited, end, stretch.delta, lines);
