@@ -176,7 +176,8 @@ export async function measureLspLatency({ edits = 60, server = SERVER } = {}) {
     session.connection.sendNotification('textDocument/didClose', { textDocument: { uri: fiveUri } });
     const megaUri = await session.open(files.mega, megabyte);
     const megaTimes = await session.type(megaUri, megabyte, edits);
-    const { rssBytes } = await session.stats();
+    const { rssBytes, heapUsedBytes, externalBytes } = await session.stats();
+    if (process.env.NK_BENCH_DEBUG) console.error({ rssBytes, heapUsedBytes, externalBytes });
     await session.stop();
 
     return {

@@ -8,9 +8,37 @@
 import type { Rule } from '../analysis/rule-api.js';
 import { modelEditOf, type ModelEdit } from '../model/incremental-model.js';
 import type { Workspace } from '../model/workspace.js';
-import type { Finding, Span } from '../util/types.js';
-import { attachLazyFix } from './lazy-fix.js';
+import type { Finding, Fix, Severity, Span } from '../util/types.js';
 import type { AnalyzeOptions } from './types.js';
+
+/**
+ * A finding of the previous analysis, moved: the same enumerable fields (so it serialises and compares as the
+ * original), with a fix built afresh when first read. A class rather than a copy given a property per finding:
+ * thousands are made per keystroke in a large file.
+ */
+class MovedFinding implements Finding {
+  // Declared only: the fields are the original finding's own (Object.assign), in its order.
+  declare ruleId: string;
+  declare severity: Severity;
+  declare message: string;
+  declare file: string;
+  declare span: Span;
+  declare fixable?: true;
+  readonly #fixOf: (finding: Finding) => Fix | undefined;
+
+  constructor(finding: Finding, span: Span, fixOf: (finding: Finding) => Fix | undefined) {
+    Object.assign(this, finding);
+    this.span = span;
+    this.#fixOf = fixOf;
+  }
+
+  get fix(): Fix | undefined {
+    if (!this.fixable) return undefined;
+    const fix = this.#fixOf(this);
+    Object.defineProperty(this, 'fix', { value: fix, configurable: true, enumerable: false, writable: true });
+    return fix;
+  }
+}
 
 /** What a later analysis of the same documents may reuse. */
 export interface ReusableAnalysis {
@@ -43,17 +71,17 @@ function inertEdit(previous: ReusableAnalysis, workspace: Workspace): { file: st
 }
 
 /**
- * `span` after the edit, or undefined when the edit cuts into it. Text inserted where a span ends is not in it (a
- * token the edit extended is an inert argument, which no finding covers), and text inserted where it starts is
+ * `span` after the edit, or undefined when the edit cuts into its start. Text inserted where a span ends is not in it
+ * (a token the edit extended is an inert argument, which no finding covers), and text inserted where it starts is
  * before it.
  */
-function spanAfter(span: Span, { stretch, lines }: ModelEdit): Span | undefined {
-  const { start, oldEnd, delta } = stretch;
-  const end = span.endOffset <= start ? span.endOffset : span.endOffset >= oldEnd ? span.endOffset + delta : undefined;
-  if (end === undefined) return undefined;
-  if (span.startOffset === span.endOffset) return lines.span(end, end);
-  const begin = span.startOffset < start ? span.startOffset : span.startOffset >= oldEnd ? span.startOffset + delta : undefined;
-  return begin === undefined ? undefined : lines.span(begin, end);
+function spanAfter(span: Span, { stretch, move }: ModelEdit): Span | undefined {
+  if (span.endOffset <= stretch.start) return span;
+  if (span.startOffset >= stretch.oldEnd) return move(span);
+  if (span.startOffset >= stretch.start) return undefined;
+  // Around the edit (a finding on a whole block typed in): it starts where it did and ends where its end moved.
+  const end = move({ start: span.end, end: span.end, startOffset: span.endOffset, endOffset: span.endOffset });
+  return { start: span.start, end: end.end, startOffset: span.startOffset, endOffset: end.endOffset };
 }
 
 /**
@@ -91,10 +119,7 @@ export function reusedRuleFindings(
       if (!after) return undefined;
       span = after;
     }
-    // A copy: the enumerable fields (fixable, withheld, unsafeFix...) and a fix of its own, built afresh when read.
-    const copy: Finding = { ...finding, span };
-    if (finding.fixable) attachLazyFix(copy, () => fixOf(copy));
-    moved.push(copy);
+    moved.push(new MovedFinding(finding, span, fixOf));
   }
   return moved;
 }

@@ -62,6 +62,9 @@ export interface ServerStats {
   /** Tree-sitter trees alive (one per open document that has been parsed); 0 once every document is closed. */
   liveTrees: number;
   rssBytes: number;
+  /** V8 heap in use (garbage not yet collected included) and memory outside it (wasm, buffers). */
+  heapUsedBytes: number;
+  externalBytes: number;
   /** Units (a root and its includes) analyzed for workspace diagnostics since start (unchanged ones are not). */
   workspaceAnalyses: number;
 }
@@ -335,7 +338,8 @@ class LanguageServer {
 
   private stats(): ServerStats {
     const workspaceAnalyses = this.workspaceDiagnostics?.unitsAnalyzed ?? 0;
-    return { ...this.documents.stats(), rssBytes: process.memoryUsage().rss, workspaceAnalyses };
+    const memory = process.memoryUsage();
+    return { ...this.documents.stats(), rssBytes: memory.rss, heapUsedBytes: memory.heapUsed, externalBytes: memory.external, workspaceAnalyses };
   }
 }
 

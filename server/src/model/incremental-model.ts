@@ -10,9 +10,9 @@
 import { detectEol } from './build.js';
 import { LineIndex, indentAt } from './line-index.js';
 import { MAX_NESTING_DEPTH, limitNesting } from './nesting-limit.js';
-import { movedSpan } from './span.js';
 import { findStructureProblems } from './structure-problems.js';
 import { isPlainStretch, readPlainStatementAt } from './text-reader.js';
+import type { Position, Span } from '../util/types.js';
 import type { ConfigFile, Directive } from './types.js';
 
 /**
@@ -34,8 +34,44 @@ export interface ModelEdit {
    * finding is then the previous one, moved.
    */
   inertOnly: boolean;
-  /** The line index of the new text (for moving spans found in the previous one). */
-  lines: LineIndex;
+  /** A span of the previous text lying before or after the stretch, in the new text (findings are moved with it). */
+  move(span: Span): Span;
+}
+
+/**
+ * Moves spans of the previous text lying wholly before or after the changed stretch. Positions before the stretch are
+ * unchanged, and so are those on the lines after the stretch's last line but for the line number: only positions on
+ * that line are looked up again. Most spans of a large file are moved by one new object, keeping their positions.
+ */
+class SpanMover {
+  /** In the new text: positions at or after this offset keep their column, and their line moves by lineDelta. */
+  private readonly stableFrom: number;
+
+  constructor(
+    private readonly stretch: ChangedStretch,
+    private readonly lineDelta: number,
+    private readonly lines: LineIndex,
+    text: string,
+  ) {
+    const newline = text.indexOf('\n', stretch.oldEnd + stretch.delta);
+    this.stableFrom = newline === -1 ? text.length + 1 : newline + 1;
+  }
+
+  move = (span: Span): Span => {
+    if (span.endOffset <= this.stretch.start) return span;
+    const delta = this.stretch.delta;
+    return {
+      start: this.position(span.start, span.startOffset + delta),
+      end: this.position(span.end, span.endOffset + delta),
+      startOffset: span.startOffset + delta,
+      endOffset: span.endOffset + delta,
+    };
+  };
+
+  private position(old: Position, offset: number): Position {
+    if (offset < this.stableFrom) return this.lines.position(offset);
+    return this.lineDelta === 0 ? old : { line: old.line + this.lineDelta, column: old.column };
+  }
 }
 
 const edits = new WeakMap<ConfigFile, ModelEdit>();
@@ -132,13 +168,13 @@ function shareGuards(directive: Directive, guards: Directive['guards']): void {
   for (const child of directive.children) shareGuards(child, guards);
 }
 
-function moveSpans(directive: Directive, delta: number, lines: LineIndex): void {
-  directive.span = movedSpan(directive.span, delta, lines);
-  directive.nameSpan = movedSpan(directive.nameSpan, delta, lines);
-  if (directive.blockSpan) directive.blockSpan = movedSpan(directive.blockSpan, delta, lines);
+function moveSpans(directive: Directive, move: (span: Span) => Span): void {
+  directive.span = move(directive.span);
+  directive.nameSpan = move(directive.nameSpan);
+  if (directive.blockSpan) directive.blockSpan = move(directive.blockSpan);
   for (const arg of directive.args) {
-    arg.span = movedSpan(arg.span, delta, lines);
-    for (const variable of arg.variables) variable.span = movedSpan(variable.span, delta, lines);
+    arg.span = move(arg.span);
+    for (const variable of arg.variables) variable.span = move(variable.span);
   }
 }
 
@@ -146,20 +182,20 @@ function moveSpans(directive: Directive, delta: number, lines: LineIndex): void 
  * Gives every statement the new file; moves those after `edited` (and the ends of its ancestors' blocks) by `delta`;
  * a statement whose line begins inside the edited block gets its indent again (only one sharing the block's last line).
  */
-function carryOver(list: readonly Directive[], file: ConfigFile, edited: Directive, editedEnd: number, delta: number, lines: LineIndex): void {
+function carryOver(list: readonly Directive[], file: ConfigFile, edited: Directive, editedEnd: number, delta: number, lines: LineIndex, move: (span: Span) => Span): void {
   for (const directive of list) {
     directive.file = file;
     if (directive === edited) continue;
     const start = directive.span.startOffset;
     if (start >= editedEnd - delta) {
-      moveSpans(directive, delta, lines);
+      moveSpans(directive, move);
       if (lines.lineStart(directive.span.startOffset) < editedEnd) directive.indent = indentAt(file.text, lines, directive.span.startOffset);
     } else if (directive.span.endOffset > edited.span.startOffset) {
       // An ancestor: it starts before the edited block and ends after it.
       directive.span = lines.span(start, directive.span.endOffset + delta);
       directive.blockSpan = lines.span(directive.blockSpan!.startOffset, directive.blockSpan!.endOffset + delta);
     }
-    carryOver(directive.children, file, edited, editedEnd, delta, lines);
+    carryOver(directive.children, file, edited, editedEnd, delta, lines, move);
   }
 }
 
@@ -184,12 +220,12 @@ export function updatedModel(previous: ConfigFile, text: string, stretch: Change
   const edited = read.directive;
   shareGuards(edited, old.guards);
   if (limitNesting([edited], MAX_NESTING_DEPTH - (path.length - 1)).length > 0 || findStructureProblems([edited]).length > 0) return undefined;
-  const inertOnly =
-    differsOnlyInert(old, edited) &&
-    countNewlines(previous.text, stretch.start, stretch.oldEnd) === countNewlines(text, stretch.start, stretch.oldEnd + stretch.delta);
-  edits.set(file, { previous, stretch, inertOnly, lines });
+  const lineDelta = countNewlines(text, stretch.start, stretch.oldEnd + stretch.delta) - countNewlines(previous.text, stretch.start, stretch.oldEnd);
+  const inertOnly = lineDelta === 0 && differsOnlyInert(old, edited);
+  const { move } = new SpanMover(stretch, lineDelta, lines, text);
+  edits.set(file, { previous, stretch, inertOnly, move });
   const siblings = parent ? (parent.children = parent.children.slice()) : file.directives;
   siblings[siblings.indexOf(old)] = edited;
-  carryOver(file.directives, file, edited, end, stretch.delta, lines);
+  carryOver(file.directives, file, edited, end, stretch.delta, lines, move);
   return file;
 }

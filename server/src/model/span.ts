@@ -2,7 +2,6 @@
 // are already UTF-16 code units (checked by test/model/build.test.ts with non-BMP text): no conversion is needed.
 import type { Node } from 'web-tree-sitter';
 import type { Span } from '../util/types.js';
-import type { LineIndex } from './line-index.js';
 
 export function spanOfNode(node: Node): Span {
   const end = node.endPosition;
@@ -26,12 +25,3 @@ export const EMPTY_SPAN: Span = {
   endOffset: 0,
 };
 
-/**
- * `span` moved by `delta` characters, with positions read from `lines` (the index of the text it now lies in). A new
- * span: the one given may be held by findings of an earlier analysis. The language server's incremental model moves
- * the statements after an edited block with it instead of reading them again.
- */
-export function movedSpan(span: Span, delta: number, lines: LineIndex): Span {
-  if (span === EMPTY_SPAN) return span;
-  return lines.span(span.startOffset + delta, span.endOffset + delta);
-}
