@@ -27,9 +27,23 @@ const common = {
   define: ruleDocsDefine('.'),
 };
 
+/**
+ * dist/cli.js leaves the language server out: `nginx-keepalive lsp` imports dist/server.js (the bundle editors start)
+ * when asked, so `check` loads and compiles half the code. The single executable (scripts/build-binary.mjs) still
+ * bundles it, as it reads nothing beside itself.
+ */
+const serverBesideCli = {
+  name: 'server-beside-cli',
+  setup(bundle) {
+    bundle.onResolve({ filter: /^\.\/lsp\/server\.js$/ }, (args) =>
+      args.importer.endsWith(path.join('server', 'src', 'main.ts')) ? { path: './server.js', external: true } : undefined,
+    );
+  },
+};
+
 const entries = [
   { entryPoints: ['server/src/main.ts'], outfile: `${dist}/cli.js`, format: 'esm',
-    banner: { js: `#!/usr/bin/env node\n${REQUIRE_BANNER}` } },
+    banner: { js: `#!/usr/bin/env node\n${REQUIRE_BANNER}` }, plugins: [serverBesideCli], minify: true },
   // The worker threads of `check --jobs N`; cli.js looks for it beside itself.
   { entryPoints: ['server/src/cli/parallel/worker.ts'], outfile: `${dist}/cli-worker.js`, format: 'esm',
     banner: { js: REQUIRE_BANNER } },

@@ -1,5 +1,6 @@
 // The headless entry point: documents in, findings out. The CLI and the language server both call this.
-import { loadNginxParser, type NginxParser } from '../parser/loader.js';
+import { loadNginxParser, parserIfLoaded, ParserNotLoaded } from '../parser/loader.js';
+import type { ParserLike } from '../model/file-loader.js';
 import { optionsKeyOf, reusedRuleFindings, type ReusableAnalysis } from './finding-reuse.js';
 import { buildWorkspace, type Workspace } from '../model/workspace.js';
 import { EMPTY_SPAN } from '../model/span.js';
@@ -127,11 +128,17 @@ export async function analyzeWorkspace(
   rules: readonly Rule[] = registeredRules,
   previous?: ReusableAnalysis,
 ): Promise<WorkspaceAnalysis> {
+  // The wasm parser is loaded only when a file needs it: most runs read only plain files, which the text reader reads.
+  try {
+    return analyzeParsed(parserIfLoaded(), docs, options, rules, previous);
+  } catch (error) {
+    if (!(error instanceof ParserNotLoaded)) throw error;
+  }
   return analyzeParsed(await loadNginxParser(), docs, options, rules, previous);
 }
 
 function analyzeParsed(
-  parser: NginxParser,
+  parser: ParserLike,
   docs: readonly SourceDocument[],
   options: AnalyzeOptions,
   rules: readonly Rule[],

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { FileHost, SourceDocument } from '../util/types.js';
 import type { ConfigFile, ModelCache } from './types.js';
-import type { NginxParser } from '../parser/loader.js';
+import { ParserNotLoaded, type NginxParser } from '../parser/loader.js';
 import { buildPlainConfigFile, buildTreeConfigFile, unparsedConfigFile } from './build.js';
 import { FileIdentities } from './file-identity.js';
 
@@ -20,6 +20,8 @@ export function parseFile(parser: ParserLike, filePath: string, text: string): C
   try {
     tree = parser.parse(text);
   } catch (error) {
+    // The caller loads the parser and starts again (engine/analyze.ts).
+    if (error instanceof ParserNotLoaded) throw error;
     // A parse abandoned at its time limit must not take the other files' findings with it.
     const reason = error instanceof Error ? error.message : String(error);
     return unparsedConfigFile(filePath, text, `the file could not be parsed: ${reason}`);

@@ -78,9 +78,37 @@ async function createParser(): Promise<NginxParser> {
 }
 
 let loading: Promise<NginxParser> | undefined;
+let loaded: NginxParser | undefined;
 
 /** Loads the grammar once per process; later calls share the same parser. */
 export function loadNginxParser(): Promise<NginxParser> {
-  loading ??= createParser();
+  loading ??= createParser().then((parser) => (loaded = parser));
   return loading;
 }
+
+/**
+ * Thrown by NOT_LOADED_PARSER: a file needs tree-sitter (a template, text the reader declines) before it was loaded.
+ * analyze() then loads it and starts again; a run of plain files never loads the wasm at all.
+ */
+export class ParserNotLoaded extends Error {
+  constructor() {
+    super('the nginx parser is not loaded');
+    this.name = 'ParserNotLoaded';
+  }
+}
+
+/** Whether the wasm parser has been loaded in this process. */
+export function nginxParserLoaded(): boolean {
+  return loaded !== undefined;
+}
+
+/** The parser when loaded already; else a stand-in whose parse() throws ParserNotLoaded. */
+export function parserIfLoaded(): Pick<NginxParser, 'parse'> {
+  return loaded ?? NOT_LOADED_PARSER;
+}
+
+const NOT_LOADED_PARSER: Pick<NginxParser, 'parse'> = {
+  parse() {
+    throw new ParserNotLoaded();
+  },
+};
