@@ -1,4 +1,3 @@
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine, UsageError, type Command } from '../../server/src/cli/args.js';
@@ -28,7 +27,7 @@ describe('parseCommandLine', () => {
       rules: {},
       configPath: undefined,
       keepaliveConnections: undefined,
-      jobs: os.availableParallelism(),
+      jobs: 1,
       stdin: false,
       stdinFilename: undefined,
       debug: false,

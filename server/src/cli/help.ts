@@ -55,7 +55,7 @@ Options:
       --path-map <FROM=TO>      read includes under FROM from TO (relative to the current directory);
                                 repeatable, e.g. --path-map /etc/nginx=deploy/nginx. Includes are
                                 followed only inside the checked paths and the mapped directories
-  -j, --jobs <N>                threads analysing at once (default: the number of CPUs); the report
+  -j, --jobs <N>                threads analysing at once (default: 1); the report
                                 is the same for any N (--fix and --fix-dry-run use one; so does the
                                 single executable of npm run build:binary)
       --max-file-size <SIZE>    files larger than this are not checked, and an error says so
