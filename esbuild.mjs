@@ -30,7 +30,8 @@ const common = {
 /**
  * dist/cli.js leaves the language server out: `nginx-keepalive lsp` imports dist/server.js (the bundle editors start)
  * when asked, so `check` loads and compiles half the code. The single executable (scripts/build-binary.mjs) still
- * bundles it, as it reads nothing beside itself.
+ * bundles it, as it reads nothing beside itself. Minified (less to compile per run); NK_NO_MINIFY=1 keeps the names
+ * for CPU profiles.
  */
 const serverBesideCli = {
   name: 'server-beside-cli',
@@ -43,7 +44,7 @@ const serverBesideCli = {
 
 const entries = [
   { entryPoints: ['server/src/main.ts'], outfile: `${dist}/cli.js`, format: 'esm',
-    banner: { js: `#!/usr/bin/env node\n${REQUIRE_BANNER}` }, plugins: [serverBesideCli], minify: true },
+    banner: { js: `#!/usr/bin/env node\n${REQUIRE_BANNER}` }, plugins: [serverBesideCli], minify: process.env.NK_NO_MINIFY === undefined },
   // The worker threads of `check --jobs N`; cli.js looks for it beside itself.
   { entryPoints: ['server/src/cli/parallel/worker.ts'], outfile: `${dist}/cli-worker.js`, format: 'esm',
     banner: { js: REQUIRE_BANNER } },

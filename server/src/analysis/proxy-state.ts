@@ -22,6 +22,7 @@ import { hasModernKeepaliveDefaults } from './versions.js';
 import type { Workspace } from '../model/workspace.js';
 import type { ResolvedOptions } from '../util/types.js';
 import { conditionalGuards, lookupDirective, type Lookup } from './effective-lookup.js';
+import { perWorkspace } from './per-workspace.js';
 
 export type VersionOptions = Pick<ResolvedOptions, 'nginxVersion'>;
 export type Found = Extract<Lookup, { kind: 'found' }>;
@@ -134,9 +135,14 @@ export type UnknownCause = { kind: 'include'; include: Directive; outside: boole
  * up that pulled in nothing it should have (a templated or variable path, a missing file, one outside the checked
  * paths), else a syntax problem on a level. Undefined when the lookup is not unknown.
  */
+/** The workspace's include problems by include directive, built once per workspace (asked once per pass). */
+const includeProblemsByDirective = perWorkspace(
+  (workspace: Workspace) => new Map(workspace.includeProblems.map((problem) => [problem.directive, problem] as const)),
+);
+
 export function unknownCause(workspace: Workspace, scope: Scope, name: string): UnknownCause | undefined {
   if (lookupDirective(workspace, scope, name).kind !== 'unknown') return undefined;
-  const problems = new Map(workspace.includeProblems.map((problem) => [problem.directive, problem] as const));
+  const problems = includeProblemsByDirective(workspace);
   for (const level of inheritanceChain(scope)) {
     for (const include of unfollowedIncludes(level)) {
       const target = include.args[0];

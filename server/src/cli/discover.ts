@@ -28,6 +28,8 @@ export interface Discovery {
   skipped?: SkippedPath[];
   /** Dockerfiles and compose files the directory walks met: version detection reads these instead of walking again. */
   containerFiles?: string[];
+  /** Files the content sniff read whole (path -> text and size): readDocuments uses the text instead of reading again. */
+  alreadyRead?: ReadonlyMap<string, { text: string; bytes: number }>;
 }
 
 export interface SkippedPath {
@@ -68,6 +70,7 @@ export function discoverFiles(patterns: string[], cwd: string): Discovery {
   const escaped = new Set<string>();
   const skipped: SkippedPath[] = [];
   const containerFiles: string[] = [];
+  const alreadyRead = new Map<string, { text: string; bytes: number }>();
   const report = (walked: WalkResult) => {
     for (const failure of walked.failures) {
       errors.push(`${displayPath(failure.path, cwd)}: ${describeFsError(failure.error)}`);
@@ -94,8 +97,12 @@ export function discoverFiles(patterns: string[], cwd: string): Discovery {
       for (const file of walked.files) {
         if (isContainerFileName(path.basename(file))) containerFiles.push(file);
         const claim = classifyFile(file);
-        if (claim.claimed) nginxFiles.push(file);
-        else skipped.push({ path: file, reason: claim.reason });
+        if (!claim.claimed) {
+          skipped.push({ path: file, reason: claim.reason });
+          continue;
+        }
+        nginxFiles.push(file);
+        if (claim.read) alreadyRead.set(file, claim.read);
       }
       for (const directory of walked.skippedDirectories ?? []) {
         skipped.push({ path: directory, reason: 'dependencies or version control', directory: true });
@@ -118,6 +125,7 @@ export function discoverFiles(patterns: string[], cwd: string): Discovery {
     readRoots: [...readRoots].sort(),
     skipped: uniqueSkipped(skipped, new Set(found)),
     containerFiles,
+    alreadyRead,
   };
 }
 

@@ -15,6 +15,8 @@ export interface ReadResult {
 export interface ReadOptions {
   /** Files larger than this are not read: an error naming the limit (default DEFAULT_MAX_FILE_BYTES). */
   maxFileBytes?: number;
+  /** Files discovery read whole already (discover.ts alreadyRead): their text is used as read then. */
+  alreadyRead?: ReadonlyMap<string, { text: string; bytes: number }>;
 }
 
 /** Git's heuristic: a NUL byte early on means binary. Text configs never contain one. */
@@ -25,6 +27,12 @@ export function readDocuments(files: string[], cwd: string, options: ReadOptions
   const result: ReadResult = { documents: [], errors: [], notes: [] };
   for (const file of files) {
     const shown = displayPath(file, cwd);
+    const sniffed = options.alreadyRead?.get(file);
+    if (sniffed && sniffed.bytes <= maxFileBytes) {
+      // Read whole by the content sniff, which also found no NUL (binary): the same text a second read would give.
+      result.documents.push({ path: file, text: sniffed.text });
+      continue;
+    }
     // A name that was not valid UTF-8 (walk.ts) cannot be opened through a string: say so rather than "no such file".
     const read: FileRead = hasUndecodableName(file)
       ? { kind: 'failed', error: undecodableNameError() }

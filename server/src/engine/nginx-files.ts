@@ -62,7 +62,11 @@ const OTHER_NAMES: ReadonlySet<string> = new Set([
   '.prettierrc', '.eslintrc', '.babelrc', '.nvmrc', '.env', 'known_hosts', 'authorized_keys', 'id_rsa', 'id_ed25519',
 ]);
 
-export type FileClaim = { claimed: true } | { claimed: false; reason: string };
+/**
+ * `read`: the whole file, when judging it read all of it (its UTF-8 text and its size in bytes): the CLI checks that
+ * text rather than reading the file a second time.
+ */
+export type FileClaim = { claimed: true; read?: { text: string; bytes: number } } | { claimed: false; reason: string };
 
 /** The part of a decision the name alone makes. */
 export type NameClaim =
@@ -105,11 +109,12 @@ export function claimByContent(test: 'lenient' | 'content', bytes: Buffer, trunc
   // Git's test for binary: a NUL byte. Text configs never contain one.
   if (bytes.subarray(0, 8192).includes(0)) return { claimed: false, reason: 'binary' };
   const text = bytes.toString('utf8');
+  const read = truncated ? undefined : { text, bytes: bytes.length };
   // A cut file's last line is partial (and may end inside a UTF-8 sequence): only whole lines are judged.
   const whole = truncated ? text.slice(0, text.lastIndexOf('\n') + 1) : text;
-  if (test === 'lenient') return looksLikeNginx(whole) ? { claimed: true } : { claimed: false, reason: 'no nginx statement' };
+  if (test === 'lenient') return looksLikeNginx(whole) ? { claimed: true, read } : { claimed: false, reason: 'no nginx statement' };
   const verdict = sniffNginxContent(whole);
-  return verdict.nginx ? { claimed: true } : { claimed: false, reason: verdict.reason ?? 'not nginx' };
+  return verdict.nginx ? { claimed: true, read } : { claimed: false, reason: verdict.reason ?? 'not nginx' };
 }
 
 export function classifyFile(filePath: string): FileClaim {
