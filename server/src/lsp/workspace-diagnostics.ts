@@ -117,6 +117,9 @@ export class WorkspaceDiagnostics {
 
   private async computeNow(token: CancellationToken | undefined): Promise<Map<string, FileDiagnostics>> {
     await this.deps.ready;
+    // Messages the client has sent already are read first: an editor opens its documents right after `initialized`,
+    // and their analysis must not wait behind a workspace pass that happened to start a moment earlier.
+    await nextTurns();
     await this.deps.analyses.whenIdle();
     const sizes = this.eligibleFiles();
     const byRoot = new Map<string, string[]>();
