@@ -59,7 +59,9 @@ function percentile(sorted, fraction) {
 }
 
 class Session {
-  constructor(workspace, server = SERVER) {
+  /** `pull`: the client announces textDocument/diagnostic, as VS Code does, and asks for each version's diagnostics. */
+  constructor(workspace, server = SERVER, { pull = false } = {}) {
+    this.pull = pull;
     this.started = performance.now();
     this.child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
     this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
@@ -84,7 +86,10 @@ class Session {
       processId: process.pid,
       rootUri: uri,
       workspaceFolders: [{ uri, name: 'bench' }],
-      capabilities: { workspace: { configuration: true }, textDocument: { publishDiagnostics: { versionSupport: true } } },
+      capabilities: {
+        workspace: { configuration: true },
+        textDocument: { publishDiagnostics: { versionSupport: true }, ...(this.pull ? { diagnostic: { dynamicRegistration: false } } : {}) },
+      },
     });
     this.connection.sendNotification('initialized', {});
   }
@@ -122,6 +127,39 @@ class Session {
       times.push((await arrived) - sent);
     }
     return times.sort((a, b) => a - b);
+  }
+
+  /**
+   * The same typing, each version's diagnostics pulled: didChange, then textDocument/diagnostic with the previous
+   * answer's resultId; timed to the answer. Also counts the answers that were "unchanged" (nothing re-sent).
+   */
+  async typePulled(uri, text, count) {
+    const target = `server_name app-${Math.floor(text.split('server_name').length / 3)}.example.com;`;
+    const line = text.slice(0, text.indexOf(target)).split('\n').length - 1;
+    const at = { line, character: text.split('\n')[line].indexOf('.example') };
+    let previousResultId = (await this.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } })).resultId;
+    const times = [];
+    let unchanged = 0;
+    for (let version = 2; version < count + 2; version++) {
+      const insert = version % 2 === 0;
+      const change = insert
+        ? { range: { start: at, end: at }, text: 'x' }
+        : { range: { start: at, end: { line, character: at.character + 1 } }, text: '' };
+      const sent = performance.now();
+      this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
+      const report = await this.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri }, previousResultId });
+      times.push(performance.now() - sent);
+      if (report.kind === 'unchanged') unchanged++;
+      previousResultId = report.resultId;
+    }
+    return { times: times.sort((a, b) => a - b), unchanged };
+  }
+
+  async openPulled(file, text) {
+    const uri = pathToFileURL(file).href;
+    this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'nginx', version: 1, text } });
+    await this.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+    return uri;
   }
 
   async stats() {
@@ -177,14 +215,28 @@ export async function measureLspLatency({ edits = 60, server = SERVER } = {}) {
     const megaUri = await session.open(files.mega, megabyte);
     const megaTimes = await session.type(megaUri, megabyte, edits);
     const { rssBytes, heapUsedBytes, externalBytes } = await session.stats();
-    if (process.env.NK_BENCH_DEBUG) console.error({ rssBytes, heapUsedBytes, externalBytes });
     await session.stop();
+
+    // The same typing as VS Code's client does it: pulled diagnostics.
+    const pulled = new Session(workspace, server, { pull: true });
+    await pulled.initialize();
+    const fivePulled = await pulled.typePulled(await pulled.openPulled(files.five, fiveThousand), fiveThousand, edits);
+    pulled.connection.sendNotification('textDocument/didClose', { textDocument: { uri: pathToFileURL(files.five).href } });
+    const megaPulled = await pulled.typePulled(await pulled.openPulled(files.mega, megabyte), megabyte, edits);
+    await pulled.stop();
 
     return {
       coldStartMs,
       fiveThousandLines: summarise(fiveThousand, fiveTimes),
       oneMegabyte: summarise(megabyte, megaTimes),
       rssBytesWithOneMegabyteOpen: rssBytes,
+      heapUsedBytesWithOneMegabyteOpen: heapUsedBytes,
+      externalBytesWithOneMegabyteOpen: externalBytes,
+      pull: {
+        fiveThousandLines: summarise(fiveThousand, fivePulled.times),
+        oneMegabyte: summarise(megabyte, megaPulled.times),
+        unchangedShare: `${fivePulled.unchanged + megaPulled.unchanged}/${2 * edits}`,
+      },
       goals: GOALS,
     };
   } finally {
@@ -202,6 +254,8 @@ function printTable(result) {
     [`didChange -> diagnostics p95, ${(result.oneMegabyte.bytes / 1e6).toFixed(2)} MB`, ms(result.oneMegabyte.p95Ms), '', ''],
     ['cold start (spawn -> first diagnostics)', ms(result.coldStartMs), `< ${GOALS.coldStartMs} ms`, verdict(result.coldStartMs, GOALS.coldStartMs)],
     ['RSS with the 1 MB file open', `${(result.rssBytesWithOneMegabyteOpen / 1024 / 1024).toFixed(1)} MB`, `< ${GOALS.rssBytes / 1024 / 1024} MB`, verdict(result.rssBytesWithOneMegabyteOpen, GOALS.rssBytes)],
+    ['  of which V8 heap in use / outside the heap', `${(result.heapUsedBytesWithOneMegabyteOpen / 2 ** 20).toFixed(1)} / ${(result.externalBytesWithOneMegabyteOpen / 2 ** 20).toFixed(1)} MB`, '', ''],
+    ['pulled (VS Code): p50 5,000 lines / 1 MB', `${ms(result.pull.fiveThousandLines.p50Ms)} / ${ms(result.pull.oneMegabyte.p50Ms)}`, '', `${result.pull.unchangedShare} unchanged`],
   ];
   const widths = [0, 1, 2, 3].map((column) => Math.max(...rows.map((row) => row[column].length)));
   for (const row of rows) console.log(row.map((cell, column) => cell.padEnd(widths[column])).join('  '));

@@ -79,10 +79,35 @@ function install(peer) {
   return dir;
 }
 
+/**
+ * walf443/nginx-lint, the Rust linter: on no registry this machine reaches, so it is measured only when
+ * NGINX_LINT_BIN names a build of it (bench/README.md says how to build one). It takes the files as arguments and
+ * prints one JSON object per file.
+ */
+function rustPeer() {
+  const bin = process.env.NGINX_LINT_BIN;
+  if (!bin) return undefined;
+  const version = spawnSync(bin, ['--version'], { encoding: 'utf8' });
+  if (version.error || version.status !== 0) return { missing: { name: 'nginx-lint (Rust)', reason: `NGINX_LINT_BIN=${bin} does not run` } };
+  return {
+    ready: {
+      name: 'nginx-lint', version: version.stdout.trim().split(/\s+/).at(-1), kind: 'binary', role: 'linter', rust: true,
+      dir: path.dirname(bin),
+      note: 'the Rust linter (walf443/nginx-lint), built from source (NGINX_LINT_BIN); all files as arguments of one process, --format json',
+      many: (_dir, files) => [bin, '--no-color', '--format', 'json', ...files],
+      one: (_dir, file) => [bin, '--no-color', '--format', 'json', file],
+      reported: (outFile) => (readFileSync(outFile, 'utf8').match(/^ {2}"file": /gm) ?? []).length,
+    },
+  };
+}
+
 /** Every peer that installs, each with its directory; a failed install is reported and the peer left out. */
 export function installPeers() {
   const ready = [];
   const missing = [];
+  const rust = rustPeer();
+  if (rust?.ready) ready.push(rust.ready);
+  if (rust?.missing) missing.push(rust.missing);
   for (const peer of PEERS) {
     try {
       ready.push({ ...peer, dir: install(peer) });

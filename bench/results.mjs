@@ -22,9 +22,19 @@ export function fastestPeer(throughput, role) {
   return throughput.rows.filter((row) => !row.ours && (!role || row.role === role)).sort((a, b) => a.wall - b.wall)[0];
 }
 
+/** The row of a named peer (gixy-ng), or of the Rust peer. */
+export function peerRow(throughput, which) {
+  return throughput.rows.find((row) => !row.ours && (which === 'rust' ? row.rust : row.name === which));
+}
+
+/** How many times faster `row` is than `peer`: wall / CPU. */
+const versus = (peer, row) => (peer ? `${ratio(peer.wall / row.wall)} / ${ratio(peer.cpu / row.cpu)}` : '-');
+
 function throughputTable(t) {
   const fastest = fastestPeer(t);
   const fastestLinter = fastestPeer(t, 'linter');
+  const gixy = peerRow(t, 'gixy-ng');
+  const rust = peerRow(t, 'rust');
   const rows = t.rows.map((row) => [
     row.ours ? `**${row.name}**` : `${row.name} ${row.version}${row.role === 'parser' ? ' (parser only)' : ''}`,
     seconds(row.wall),
@@ -33,15 +43,19 @@ function throughputTable(t) {
     (row.cpu / row.wall).toFixed(2),
     fastest ? ratio(fastest.wall / row.wall) : '-',
     fastestLinter ? ratio(fastestLinter.wall / row.wall) : '-',
-    row.ours ? `${row.reported ?? '?'} files reported` : row.failed === undefined ? '' : `failed on ${row.failed} files`,
+    versus(gixy, row),
+    versus(rust, row),
+    row.ours || row.rust ? `${row.reported ?? '?'} files reported` : row.failed === undefined ? '' : `failed on ${row.failed} files`,
   ]);
   const notes = [
     ...t.rows.filter((row) => row.note).map((row) => `${row.name}: ${row.note}.`),
     'cores busy: CPU time over wall time (V8’s garbage-collector and compiler threads count too).',
+    'vs X: X’s time over this row’s (above 1: this row is faster), wall and CPU.',
+    ...(rust ? [] : ['Rust peer: not measured (set NGINX_LINT_BIN to a build of walf443/nginx-lint; bench/README.md).']),
   ];
   return {
     title: `Corpus throughput: ${t.files} files, ${mb(t.bytes)} in one process per tool (median of ${t.runs} runs)`,
-    head: ['tool', 'wall s', 'CPU s', 'MB/s', 'cores busy', 'vs fastest peer', 'vs fastest linter', 'notes'],
+    head: ['tool', 'wall s', 'CPU s', 'MB/s', 'cores busy', 'vs fastest peer', 'vs fastest linter', 'vs gixy-ng (wall / CPU)', 'vs Rust peer (wall / CPU)', 'notes'],
     rows,
     notes,
   };

@@ -70,7 +70,7 @@ export function corpusThroughput({ workDir, peers, runs, copies = 10 }) {
       cpu: median(taken.map((s) => s.cpu)),
       status: taken.at(-1).status,
       failed: tool.ours ? undefined : failuresIn(outFile(tool)),
-      reported: tool.ours ? filesReported(outFile(tool)) : undefined,
+      reported: tool.ours ? filesReported(outFile(tool)) : tool.reported?.(outFile(tool)),
     };
   });
   return { files: files.length, bytes, runs, rows, allFiles: files };
