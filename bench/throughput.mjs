@@ -65,6 +65,7 @@ export function corpusThroughput({ workDir, peers, runs, copies = 10 }) {
       note: tool.note,
       role: tool.role,
       ours: tool.ours === true,
+      rust: tool.rust === true,
       jobs: tool.jobs,
       wall: median(taken.map((s) => s.wall)),
       cpu: median(taken.map((s) => s.cpu)),
