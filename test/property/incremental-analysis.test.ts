@@ -12,7 +12,7 @@ import { OpenDocument } from '../../server/src/lsp/open-document.js';
 import { parseFile } from '../../server/src/model/file-loader.js';
 import type { ConfigFile, Directive, ModelCache } from '../../server/src/model/types.js';
 import { loadNginxParser, type NginxParser } from '../../server/src/parser/loader.js';
-import { checkProperty, memoryHost, seedFiles, VIRTUAL_DIR, type SeedFile } from './support.js';
+import { checkProperty, memoryHost, seedFiles, VIRTUAL_DIR, plainModel, type SeedFile } from './support.js';
 
 const seeds = seedFiles();
 let parser: NginxParser;
@@ -67,16 +67,6 @@ function placeEdit(text: string, model: ConfigFile, { place, where, block, delet
   const [low, high] = stretches.length > 0 ? stretches[block % stretches.length]! : [0, text.length];
   const start = low + Math.floor(where * (high - low));
   return [start, Math.min(high, start + (place === 'inert' ? Math.min(deleted, 1) : deleted))];
-}
-
-/** The model as plain data: parent and file links dropped, so two builds compare with toEqual. */
-function plainModel(file: ConfigFile) {
-  const directive = (d: Directive): unknown => {
-    const { parent: _parent, file: _file, children, ...rest } = d;
-    return { ...rest, children: children.map(directive) };
-  };
-  const { directives, ...rest } = file;
-  return { ...rest, directives: directives.map(directive) };
 }
 
 interface Counts {

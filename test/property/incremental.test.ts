@@ -13,7 +13,7 @@ import { analyze } from '../../server/src/engine/analyze.js';
 import type { ConfigFile, Directive, ModelCache } from '../../server/src/model/types.js';
 import { buildConfigFile } from '../../server/src/model/build.js';
 import { loadNginxParser, type NginxParser } from '../../server/src/parser/loader.js';
-import { checkProperty, memoryHost, seedFiles, VIRTUAL_DIR } from './support.js';
+import { checkProperty, memoryHost, seedFiles, VIRTUAL_DIR, plainModel } from './support.js';
 
 const seeds = seedFiles();
 
@@ -44,16 +44,6 @@ const change: fc.Arbitrary<TextChange> = fc.record({
   deleted: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 30 })),
   inserted: fc.oneof(fc.constantFrom(...INSERTIONS), fc.string({ maxLength: 6 })),
 });
-
-/** The model as plain data: parent and file links dropped, so two builds compare with toEqual. */
-function plainModel(file: ConfigFile) {
-  const directive = (d: Directive): unknown => {
-    const { parent: _parent, file: _file, children, ...rest } = d;
-    return { ...rest, children: children.map(directive) };
-  };
-  const { directives, ...rest } = file;
-  return { ...rest, directives: directives.map(directive) };
-}
 
 /** Applies `changes` one by one, editing and re-parsing the previous tree each time (as the server keeps it). */
 function reparseIncrementally(initial: string, changes: readonly TextChange[]): { text: string; tree: Tree } {

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import { compileGlob } from '../../server/src/util/glob.js';
 import type { FileHost, SourceDocument } from '../../server/src/util/types.js';
+import type { ConfigFile, Directive } from '../../server/src/model/types.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -215,4 +216,14 @@ export function memoryHost(docs: readonly SourceDocument[]): FileHost {
       return [...files.keys()].filter((file) => matcher.test(file)).sort();
     },
   };
+}
+
+/** The model as plain data: parent and file links dropped, so two builds compare with toEqual. */
+export function plainModel(file: ConfigFile) {
+  const directive = (d: Directive): unknown => {
+    const { parent: _parent, file: _file, children, ...rest } = d;
+    return { ...rest, children: children.map(directive) };
+  };
+  const { directives, ...rest } = file;
+  return { ...rest, directives: directives.map(directive) };
 }

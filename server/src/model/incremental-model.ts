@@ -30,7 +30,7 @@ export interface ModelEdit {
   stretch: ChangedStretch;
   /**
    * True when the edited block differs from the old one only in literal arguments of INERT_ARGUMENT_DIRECTIVES (same
-   * statements, same argument counts, no variable or quote on either side), and no line began or ended: every
+   * statements, same argument counts, no variable on either side, the same quoting), and no line began or ended: every
    * finding is then the previous one, moved.
    */
   inertOnly: boolean;
@@ -223,6 +223,8 @@ export function updatedModel(previous: ConfigFile, text: string, stretch: Change
   const lineDelta = countNewlines(text, stretch.start, stretch.oldEnd + stretch.delta) - countNewlines(previous.text, stretch.start, stretch.oldEnd);
   const inertOnly = lineDelta === 0 && differsOnlyInert(old, edited);
   const { move } = new SpanMover(stretch, lineDelta, lines, text);
+  // The previous model's own record goes: each model holds at most the one before it, not every version since opening.
+  edits.delete(previous);
   edits.set(file, { previous, stretch, inertOnly, move });
   const siblings = parent ? (parent.children = parent.children.slice()) : file.directives;
   siblings[siblings.indexOf(old)] = edited;
