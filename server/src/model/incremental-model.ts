@@ -182,20 +182,33 @@ function moveSpans(directive: Directive, move: (span: Span) => Span): void {
  * Gives every statement the new file; moves those after `edited` (and the ends of its ancestors' blocks) by `delta`;
  * a statement whose line begins inside the edited block gets its indent again (only one sharing the block's last line).
  */
-function carryOver(list: readonly Directive[], file: ConfigFile, edited: Directive, editedEnd: number, delta: number, lines: LineIndex, move: (span: Span) => Span): void {
+interface CarryOver {
+  file: ConfigFile;
+  edited: Directive;
+  /** Where the edited block ends in the new text. */
+  editedEnd: number;
+  /** The end of the line the edited block ends on: a statement starting up to there shares that line. */
+  editedLineEnd: number;
+  delta: number;
+  lines: LineIndex;
+  move: (span: Span) => Span;
+}
+
+function carryOver(list: readonly Directive[], carry: CarryOver): void {
+  const { file, edited, editedEnd, editedLineEnd, delta, lines, move } = carry;
   for (const directive of list) {
     directive.file = file;
     if (directive === edited) continue;
     const start = directive.span.startOffset;
     if (start >= editedEnd - delta) {
       moveSpans(directive, move);
-      if (lines.lineStart(directive.span.startOffset) < editedEnd) directive.indent = indentAt(file.text, lines, directive.span.startOffset);
+      if (directive.span.startOffset <= editedLineEnd) directive.indent = indentAt(file.text, lines, directive.span.startOffset);
     } else if (directive.span.endOffset > edited.span.startOffset) {
       // An ancestor: it starts before the edited block and ends after it.
       directive.span = lines.span(start, directive.span.endOffset + delta);
       directive.blockSpan = lines.span(directive.blockSpan!.startOffset, directive.blockSpan!.endOffset + delta);
     }
-    carryOver(directive.children, file, edited, editedEnd, delta, lines, move);
+    carryOver(directive.children, carry);
   }
 }
 
@@ -228,6 +241,8 @@ export function updatedModel(previous: ConfigFile, text: string, stretch: Change
   edits.set(file, { previous, stretch, inertOnly, move });
   const siblings = parent ? (parent.children = parent.children.slice()) : file.directives;
   siblings[siblings.indexOf(old)] = edited;
-  carryOver(file.directives, file, edited, end, stretch.delta, lines, move);
+  const newline = text.indexOf('\n', end);
+  const editedLineEnd = newline === -1 ? text.length : newline;
+  carryOver(file.directives, { file, edited, editedEnd: end, editedLineEnd, delta: stretch.delta, lines, move });
   return file;
 }
