@@ -14,6 +14,8 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER = path.join(root, 'dist', 'server.js');
+/** How long one version's diagnostics may take before the measurement gives up (no real edit comes close). */
+const PUBLISH_TIMEOUT_MS = 60_000;
 export const GOALS = { p50FiveThousandLinesMs: 10, p50OneMegabyteMs: 50, coldStartMs: 300, rssBytes: 100 * 1024 * 1024 };
 
 /** One upstream and one server with two proxied locations: 18 lines, a finding in the second location. */
@@ -96,7 +98,14 @@ class Session {
 
   /** Resolves with the time the diagnostics of `version` arrived. */
   published(uri, version) {
-    return new Promise((resolve) => this.waiters.push({ uri, version, resolve }));
+    // A server that never publishes this version fails the measurement with a reason instead of hanging it.
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((waiter) => waiter.timer !== timer);
+        reject(new Error(`no diagnostics for version ${version} of ${uri} within ${PUBLISH_TIMEOUT_MS / 1000} s`));
+      }, PUBLISH_TIMEOUT_MS);
+      this.waiters.push({ uri, version, timer, resolve: (at) => (clearTimeout(timer), resolve(at)) });
+    });
   }
 
   async open(file, text) {
