@@ -53,21 +53,8 @@ import { EffectiveSettingsLog, effectiveSettingsLines } from './settings-log.js'
 import { applyFileEvents, watchers } from './watched-files.js';
 import { WorkspaceEditBuilder } from './workspace-edit.js';
 import { WorkspaceDiagnostics } from './workspace-diagnostics.js';
+import { serverStats, STATS_REQUEST, type ServerStats } from './server-stats.js';
 import { MAX_REMEMBERED_ESCAPES, WorkspaceIndex } from './workspace-index.js';
-
-export const STATS_REQUEST = 'nginxKeepalive/stats';
-
-export interface ServerStats {
-  openDocuments: number;
-  /** Tree-sitter trees alive (one per open document that has been parsed); 0 once every document is closed. */
-  liveTrees: number;
-  rssBytes: number;
-  /** V8 heap in use (garbage not yet collected included) and memory outside it (wasm, buffers). */
-  heapUsedBytes: number;
-  externalBytes: number;
-  /** Units (a root and its includes) analyzed for workspace diagnostics since start (unchanged ones are not). */
-  workspaceAnalyses: number;
-}
 
 function foldersOf(params: InitializeParams): string[] {
   const folders: WorkspaceFolder[] = params.workspaceFolders ?? [];
@@ -167,7 +154,7 @@ class LanguageServer {
       }),
     );
     // Takes no parameters (the handler gets none, or whatever a client sends): it reads counters, nothing can fail.
-    connection.onRequest(new RequestType0<ServerStats, void>(STATS_REQUEST), () => this.stats());
+    connection.onRequest(new RequestType0<ServerStats, void>(STATS_REQUEST), () => serverStats(this.documents, this.workspaceDiagnostics));
     connection.onShutdown(() => this.documents.disposeAll());
     registerLanguageFeatures(
       connection,
@@ -334,12 +321,6 @@ class LanguageServer {
       maxFileSize: (file) => this.settings.editorFor(file).maxFileSize,
       applyEdit: async (edit) => (await this.connection.workspace.applyEdit({ label: FIX_ALL_IN_WORKSPACE_LABEL, edit })).applied,
     };
-  }
-
-  private stats(): ServerStats {
-    const workspaceAnalyses = this.workspaceDiagnostics?.unitsAnalyzed ?? 0;
-    const memory = process.memoryUsage();
-    return { ...this.documents.stats(), rssBytes: memory.rss, heapUsedBytes: memory.heapUsed, externalBytes: memory.external, workspaceAnalyses };
   }
 }
 

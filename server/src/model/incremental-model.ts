@@ -162,12 +162,6 @@ function editedBlock(file: ConfigFile, stretch: ChangedStretch): Directive[] | u
   return undefined;
 }
 
-/** A plain file's statements all share one empty guard list, as a fresh read gives them. */
-function shareGuards(directive: Directive, guards: Directive['guards']): void {
-  directive.guards = guards;
-  for (const child of directive.children) shareGuards(child, guards);
-}
-
 function moveSpans(directive: Directive, move: (span: Span) => Span): void {
   directive.span = move(directive.span);
   directive.nameSpan = move(directive.nameSpan);
@@ -228,10 +222,10 @@ export function updatedModel(previous: ConfigFile, text: string, stretch: Change
   if (end > text.length || !isPlainStretch(text, start, end)) return undefined;
   const lines = new LineIndex(text);
   const file: ConfigFile = { ...previous, text, directives: previous.directives.slice(), syntaxProblems: [], eol: detectEol(text) };
-  const read = readPlainStatementAt(file, { text, lines, hasErrors: false }, start, parent, path.length - 1);
+  const source = { text, lines, hasErrors: false };
+  const read = readPlainStatementAt(file, source, { offset: start, parent, depth: path.length - 1, guards: old.guards });
   if (!read || read.end !== end || read.directive.name !== old.name) return undefined;
   const edited = read.directive;
-  shareGuards(edited, old.guards);
   if (limitNesting([edited], MAX_NESTING_DEPTH - (path.length - 1)).length > 0 || findStructureProblems([edited]).length > 0) return undefined;
   const lineDelta = countNewlines(text, stretch.start, stretch.oldEnd + stretch.delta) - countNewlines(previous.text, stretch.start, stretch.oldEnd);
   const inertOnly = lineDelta === 0 && differsOnlyInert(old, edited);

@@ -24,4 +24,3 @@ export const EMPTY_SPAN: Span = {
   startOffset: 0,
   endOffset: 0,
 };
-

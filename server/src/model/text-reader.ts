@@ -51,12 +51,11 @@ interface Token {
 class PlainReader {
   private at: number;
   private readonly text: string;
-  /** Every directive of a file without template actions shares the one empty guard list, as in the tree walk. */
-  private readonly guards: TemplateGuard[] = [];
-
   constructor(
     private readonly file: ConfigFile,
     private readonly source: TokenSource,
+    /** Every directive of a file without template actions shares the one empty guard list, as in the tree walk. */
+    private readonly guards: TemplateGuard[] = [],
   ) {
     this.text = source.text;
     this.at = this.text.startsWith('\uFEFF') ? 1 : 0;
@@ -222,8 +221,13 @@ export function readPlainStatements(file: ConfigFile, source: TokenSource): Dire
   const text = source.text;
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
   if (TEMPLATE_OPENERS.some((opener) => text.includes(opener)) || UNUSUAL_SPACE.test(body)) return undefined;
+  return unlessDeclined(() => new PlainReader(file, source).statements(undefined, 0));
+}
+
+/** What `read` returns, or undefined when the reader declined the text (Bail). */
+function unlessDeclined<T>(read: () => T): T | undefined {
   try {
-    return new PlainReader(file, source).statements(undefined, 0);
+    return read();
   } catch (error) {
     if (error instanceof Bail) return undefined;
     throw error;
@@ -233,21 +237,15 @@ export function readPlainStatements(file: ConfigFile, source: TokenSource): Dire
 /**
  * The statement starting at `offset` of `source.text`, read as the statement of `parent`'s block at `depth` (the
  * language server's incremental model re-reads one edited block this way); undefined when the reader declines it.
- * The caller checks the text of that statement for what readPlainStatements checks the whole text for.
+ * The caller checks the text of that statement for what readPlainStatements checks the whole text for. Its
+ * directives get `guards`: the file's one empty guard list.
  */
 export function readPlainStatementAt(
   file: ConfigFile,
   source: TokenSource,
-  offset: number,
-  parent: Directive | undefined,
-  depth: number,
+  at: { offset: number; parent: Directive | undefined; depth: number; guards: TemplateGuard[] },
 ): { directive: Directive; end: number } | undefined {
-  try {
-    return new PlainReader(file, source).statementAt(offset, parent, depth);
-  } catch (error) {
-    if (error instanceof Bail) return undefined;
-    throw error;
-  }
+  return unlessDeclined(() => new PlainReader(file, source, at.guards).statementAt(at.offset, at.parent, at.depth));
 }
 
 /** True when `text` between `start` and `end` has nothing that makes readPlainStatements decline a whole text. */
