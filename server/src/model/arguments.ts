@@ -4,6 +4,7 @@
 // action with `{{`, `{%` or `{#`, so a token with neither has nothing but literal text inside. A string's closing quote is checked
 // by looking, unless the tree has no errors at all (then no quote is missing).
 import type { TreeCursor } from 'web-tree-sitter';
+import { exactArray, noItems } from './exact-array.js';
 import type { LineIndex } from './line-index.js';
 import type { Argument, Variable } from './types.js';
 
@@ -108,7 +109,7 @@ export function readArgument(cursor: TreeCursor, type: string, start: number, en
   if (!mayHaveParts && !(quoted && source.hasErrors)) {
     // Literal text only (most arguments): no parts to read, and a string's closing quote is there.
     const value = resolveEscapes(quoted ? text.slice(start + 1, Math.max(start + 1, end - 1)) : raw);
-    return { raw, value, quoted, span, variables: [], templated };
+    return { raw, value, quoted, span, variables: noItems(), templated };
   }
   const parts = readParts(cursor, start, quoted);
   const templates = parts.named.filter((part) => part.type !== 'variable');
@@ -122,7 +123,7 @@ export function readArgument(cursor: TreeCursor, type: string, start: number, en
     value: valueOf(text, contentStart, contentEnd, templates),
     quoted,
     span,
-    variables,
+    variables: exactArray(variables),
     templated: templated || templates.length > 0,
   };
 }

@@ -12,7 +12,7 @@ import { LineIndex, indentAt } from './line-index.js';
 import { MAX_NESTING_DEPTH, limitNesting } from './nesting-limit.js';
 import { findStructureProblems } from './structure-problems.js';
 import { isPlainStretch, readPlainStatementAt } from './text-reader.js';
-import type { Position, Span } from '../util/types.js';
+import type { Span } from '../util/types.js';
 import type { ConfigFile, Directive } from './types.js';
 
 /**
@@ -39,39 +39,12 @@ export interface ModelEdit {
 }
 
 /**
- * Moves spans of the previous text lying wholly before or after the changed stretch. Positions before the stretch are
- * unchanged, and so are those on the lines after the stretch's last line but for the line number: only positions on
- * that line are looked up again. Most spans of a large file are moved by one new object, keeping their positions.
+ * Moves spans of the previous text lying wholly before or after the changed stretch: one before it is kept (its
+ * positions, read from the previous text's line index, are still right), one after it is shifted by the stretch's
+ * delta and reads its positions from the new text's index.
  */
-class SpanMover {
-  /** In the new text: positions at or after this offset keep their column, and their line moves by lineDelta. */
-  private readonly stableFrom: number;
-
-  constructor(
-    private readonly stretch: ChangedStretch,
-    private readonly lineDelta: number,
-    private readonly lines: LineIndex,
-    text: string,
-  ) {
-    const newline = text.indexOf('\n', stretch.oldEnd + stretch.delta);
-    this.stableFrom = newline === -1 ? text.length + 1 : newline + 1;
-  }
-
-  move = (span: Span): Span => {
-    if (span.endOffset <= this.stretch.start) return span;
-    const delta = this.stretch.delta;
-    return {
-      start: this.position(span.start, span.startOffset + delta),
-      end: this.position(span.end, span.endOffset + delta),
-      startOffset: span.startOffset + delta,
-      endOffset: span.endOffset + delta,
-    };
-  };
-
-  private position(old: Position, offset: number): Position {
-    if (offset < this.stableFrom) return this.lines.position(offset);
-    return this.lineDelta === 0 ? old : { line: old.line + this.lineDelta, column: old.column };
-  }
+function spanMover(stretch: ChangedStretch, lines: LineIndex): (span: Span) => Span {
+  return (span) => (span.endOffset <= stretch.start ? span : lines.span(span.startOffset + stretch.delta, span.endOffset + stretch.delta));
 }
 
 const edits = new WeakMap<ConfigFile, ModelEdit>();
@@ -229,7 +202,7 @@ export function updatedModel(previous: ConfigFile, text: string, stretch: Change
   if (limitNesting([edited], MAX_NESTING_DEPTH - (path.length - 1)).length > 0 || findStructureProblems([edited]).length > 0) return undefined;
   const lineDelta = countNewlines(text, stretch.start, stretch.oldEnd + stretch.delta) - countNewlines(previous.text, stretch.start, stretch.oldEnd);
   const inertOnly = lineDelta === 0 && differsOnlyInert(old, edited);
-  const { move } = new SpanMover(stretch, lineDelta, lines, text);
+  const move = spanMover(stretch, lines);
   // The previous model's own record goes: each model holds at most the one before it, not every version since opening.
   edits.delete(previous);
   edits.set(file, { previous, stretch, inertOnly, move });

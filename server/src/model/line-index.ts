@@ -2,6 +2,7 @@
 // web-tree-sitter position read is a call into wasm, and a model of a large file needs several per directive.
 // Rows and columns follow tree-sitter's own (test/model/tree-positions.test.ts checks they agree): a row ends at
 // `\n` only (a `\r` is an ordinary column), and columns are UTF-16 code units, as web-tree-sitter's indices are.
+import { interned } from './interned.js';
 import type { Position, Span } from '../util/types.js';
 
 export class LineIndex {
@@ -27,7 +28,7 @@ export class LineIndex {
   }
 
   span(startOffset: number, endOffset: number): Span {
-    return { start: this.position(startOffset), end: this.position(endOffset), startOffset, endOffset };
+    return new OffsetSpan(startOffset, endOffset, this);
   }
 
   private lineOf(offset: number): number {
@@ -56,5 +57,33 @@ export function indentAt(text: string, lines: LineIndex, offset: number): string
   let at = newlineAfter === 0 && text.startsWith('\uFEFF') ? 1 : newlineAfter;
   const lineStart = at;
   while (at < offset && (text[at] === ' ' || text[at] === '\t')) at++;
-  return text.slice(lineStart, at);
+  return interned(text.slice(lineStart, at));
+}
+
+/**
+ * A model's span: two offsets and the file's line index, with the line and column computed only when output asks
+ * (a model holds several spans per directive, and a position object per end was most of its heap). Positions come
+ * from the index of the text the span was read from, so a span kept unchanged across an edit before it stays right.
+ * Its positions are getters: a copy made across a thread (structured clone) keeps only the offsets, so whatever
+ * crosses one is turned into a plain span first (`plainSpan`).
+ */
+export class OffsetSpan implements Span {
+  constructor(
+    readonly startOffset: number,
+    readonly endOffset: number,
+    private readonly lines: LineIndex,
+  ) {}
+
+  get start(): Position {
+    return this.lines.position(this.startOffset);
+  }
+
+  get end(): Position {
+    return this.lines.position(this.endOffset);
+  }
+}
+
+/** A span whose positions are plain properties, for whatever is copied or serialised. */
+export function plainSpan(span: Span): Span {
+  return { start: span.start, end: span.end, startOffset: span.startOffset, endOffset: span.endOffset };
 }

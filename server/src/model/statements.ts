@@ -12,6 +12,8 @@
 // A tree with an ERROR or MISSING node anywhere is read the general way, by field names and node types.
 import type { Tree, TreeCursor } from 'web-tree-sitter';
 import { isTemplateActionType, readArgument, type TokenSource } from './arguments.js';
+import { exactArray } from './exact-array.js';
+import { interned } from './interned.js';
 import { readTemplateControl, TemplateScopeStack } from './template-guards.js';
 import {
   CLOSE_BRACE,
@@ -190,7 +192,7 @@ class StatementWalk {
       frame.named = true;
       part.end = cursor.endIndex;
       directive.nameSpan = lines.span(part.start, part.end);
-      directive.name = this.nameOf(part);
+      directive.name = interned(this.nameOf(part));
     } else if (field === 'condition' && !frame.hasCondition) {
       frame.hasCondition = true;
       directive.condition = text.slice(part.start, cursor.endIndex);
@@ -231,6 +233,8 @@ class StatementWalk {
       return;
     }
     const { directive } = frame;
+    directive.args = exactArray(directive.args);
+    directive.children = exactArray(directive.children);
     const block = frame.body ?? frame.lua;
     // A block ends its directive; otherwise the fast walk met the `;`. Asking the cursor (it is on the directive now)
     // is the fallback for anything else.

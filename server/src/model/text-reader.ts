@@ -35,6 +35,8 @@ import {
   variableEnd,
   variableNameAt,
 } from './plain-tokens.js';
+import { exactArray } from './exact-array.js';
+import { interned } from './interned.js';
 import { indentAt } from './line-index.js';
 import { EMPTY_SPAN } from './span.js';
 import type { Argument, ConfigFile, Directive, TemplateGuard, Variable } from './types.js';
@@ -96,7 +98,7 @@ class PlainReader {
     // An identifier ending in `_by_lua_block` names a Lua block, whose body is not nginx syntax.
     if (identifier && raw.endsWith(LUA_BLOCK_SUFFIX)) throw new Bail();
     const directive: Directive = {
-      name: identifier ? raw : this.argument(name).value,
+      name: interned(identifier ? raw : this.argument(name).value),
       nameSpan: lines.span(name.start, name.end),
       args: [],
       span: EMPTY_SPAN,
@@ -115,13 +117,11 @@ class PlainReader {
     } else {
       const open = this.at;
       this.at++;
-      directive.children = this.statements(directive, depth + 1);
+      directive.children = exactArray(this.statements(directive, depth + 1));
       this.at++;
       directive.blockSpan = lines.span(open, this.at);
     }
-    // Positions shared with the name's and the block's spans (a model holds many; none is ever changed).
-    const end = directive.blockSpan?.end ?? lines.position(this.at);
-    directive.span = { start: directive.nameSpan.start, end, startOffset: start, endOffset: this.at };
+    directive.span = lines.span(start, this.at);
     return directive;
   }
 
@@ -131,9 +131,9 @@ class PlainReader {
     for (;;) {
       this.at = skipSpaceAndComments(text, this.at);
       const c = text.charCodeAt(this.at);
-      if (c === SEMICOLON) return;
-      if (c === OPEN_BRACE) {
-        if (opensTemplateAction(text, this.at)) throw new Bail();
+      if (c === SEMICOLON || c === OPEN_BRACE) {
+        if (c === OPEN_BRACE && opensTemplateAction(text, this.at)) throw new Bail();
+        directive.args = exactArray(directive.args);
         return;
       }
       if (Number.isNaN(c) || c === CLOSE_BRACE) throw new Bail();
@@ -147,7 +147,8 @@ class PlainReader {
     const first = text.charCodeAt(token.start);
     const quoted = first === DOUBLE_QUOTE ? '"' : first === SINGLE_QUOTE ? "'" : false;
     const value = resolveEscapes(quoted ? text.slice(token.start + 1, token.end - 1) : raw);
-    return { raw, value, quoted, span: this.source.lines.span(token.start, token.end), variables: token.variables, templated: false };
+    const variables = exactArray(token.variables);
+    return { raw, value, quoted, span: this.source.lines.span(token.start, token.end), variables, templated: false };
   }
 
   /** A directive name: a string, an identifier (a directive_name, which stops before a variable), or a word. */

@@ -2,6 +2,7 @@
 // caller can prove batches independent (footprint.ts). Runs the same on the main thread and in a worker.
 import { analyzeWorkspace } from '../../engine/analyze.js';
 import { materializeFixes } from '../../engine/lazy-fix.js';
+import { plainSpan } from '../../model/line-index.js';
 import type { Finding, SourceDocument } from '../../util/types.js';
 import type { AnalyzeOptions } from '../../engine/types.js';
 import { footprintOf, type Footprint } from './footprint.js';
@@ -22,5 +23,7 @@ export interface BatchTask {
 export async function analyzeBatch(task: BatchTask): Promise<BatchResult> {
   const { findings, workspace } = await analyzeWorkspace(task.documents, task.options);
   if (task.fixes) materializeFixes(findings);
+  // A model's span computes its positions when asked; the copy a worker posts keeps only plain properties.
+  for (const finding of findings) finding.span = plainSpan(finding.span);
   return { findings, footprint: footprintOf(workspace) };
 }
