@@ -7,13 +7,14 @@ import { pathToFileURL } from 'node:url';
 import { bundleTs, importTs } from '../scripts/bundle-ts.mjs';
 import { root } from './corpus.mjs';
 
-/** The parser loader, web-tree-sitter's Edit and analyze(); the wasm files go beside the bundle, where the loader looks. */
+/** The parser loader, web-tree-sitter's Edit, analyze() and the model builders; the wasm files go beside the bundle, where the loader looks. */
 export async function loadServerModules() {
   const entry = [
     "export { loadNginxParser } from './server/src/parser/loader.ts';",
     "export { Edit } from 'web-tree-sitter';",
     "export { analyze } from './server/src/engine/analyze.ts';",
     "export { materializeFixes } from './server/src/engine/lazy-fix.ts';",
+    "export { buildPlainConfigFile, buildTreeConfigFile } from './server/src/model/build.ts';",
   ].join('\n');
   const { dir, file, cleanup } = await bundleTs('bench-server', entry);
   try {

@@ -1,5 +1,6 @@
 // Turns the sections' measurements into tables: printed as text, and written as Markdown to bench/RESULTS.md.
 import { markdownTable, ms, seconds, textTable } from './measure.mjs';
+import { MODEL_HEAP_GOAL_BYTES_PER_CHAR } from './model-heap.mjs';
 
 const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
 const ratio = (x) => (x >= 10 ? `${x.toFixed(0)}×` : `${x.toFixed(1)}×`);
@@ -7,11 +8,12 @@ const ratio = (x) => (x >= 10 ? `${x.toFixed(0)}×` : `${x.toFixed(1)}×`);
 /** Each section's tables: { title, head, rows, notes }. */
 export function tablesOf(results) {
   const tables = [];
-  const { throughput, cold, scaling, parser, lsp, seed } = results;
+  const { throughput, cold, scaling, parser, modelHeap, lsp, seed } = results;
   if (throughput) tables.push(throughputTable(throughput));
   if (cold) tables.push(coldTable(cold));
   if (scaling) tables.push(...scaling.map(scalingTable), scalingSummary(scaling));
   if (parser) tables.push(parserTable(parser));
+  if (modelHeap) tables.push(modelHeapTable(modelHeap));
   if (lsp) tables.push(lspTable(lsp));
   if (seed) tables.push(seedTable(seed));
   return tables;
@@ -104,6 +106,18 @@ function parserTable(rows) {
       r.perByte === false ? '-' : (r.bytes / 1e6 / (r.median / 1000)).toFixed(1),
     ]),
     notes: [],
+  };
+}
+
+function modelHeapTable(rows) {
+  return {
+    title: 'Model heap per input character (bench/model-heap.mjs)',
+    head: ['input', 'files (read as plain text)', 'characters', 'model heap', 'bytes per character', 'goal', ''],
+    rows: rows.map((r) => [
+      r.name, `${r.files} (${r.plain})`, String(r.chars), mb(r.bytes), r.bytesPerChar.toFixed(1),
+      `< ${MODEL_HEAP_GOAL_BYTES_PER_CHAR}`, r.bytesPerChar < MODEL_HEAP_GOAL_BYTES_PER_CHAR ? 'met' : 'not met',
+    ]),
+    notes: ['V8 heap after full collections, models alive, texts and trees not counted (Node 20 has no pointer compression: 8 bytes per field).'],
   };
 }
 

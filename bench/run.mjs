@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { loadServerModules, loadTestSupport } from './bundle.mjs';
 import { root } from './corpus.mjs';
 import { describeMachine } from './machine.mjs';
+import { modelHeapBench } from './model-heap.mjs';
 import { parserBench } from './parser.mjs';
 import { installPeers } from './peers.mjs';
 import { writeResults } from './report.mjs';
@@ -84,6 +85,7 @@ try {
     const { modules, cleanup } = await loadServerModules();
     try {
       results.parser = await parserBench({ modules, runs: quick ? 3 : 7 });
+      results.modelHeap = await modelHeapBench({ modules });
     } finally {
       cleanup();
     }
