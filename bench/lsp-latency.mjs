@@ -66,7 +66,8 @@ class Session {
     this.pull = pull;
     this.started = performance.now();
     this.child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-    this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
+    this.reader = new StreamMessageReader(this.child.stdout);
+    this.connection = createMessageConnection(this.reader, new StreamMessageWriter(this.child.stdin));
     this.waiters = [];
     this.connection.onNotification('textDocument/publishDiagnostics', (params) => {
       const now = performance.now();
@@ -181,6 +182,10 @@ class Session {
     this.connection.sendNotification('exit');
     await exited;
     this.connection.dispose();
+    // A message the server was still sending when it exited stays half-read, and vscode-jsonrpc re-arms a 10 s
+    // "partial message" timer for it forever: without this the run printed its table and never exited.
+    this.reader.partialMessageTimeout = 0;
+    this.reader.clearPartialMessageTimer();
   }
 }
 
