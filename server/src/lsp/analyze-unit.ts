@@ -44,6 +44,9 @@ export async function analyzeUnit(inputs: UnitInputs): Promise<UnitResult | unde
   const { findings, workspace } = analysis;
   const files = new Set(workspace.files.map((file) => path.resolve(file.path)));
   const snapshots = new Map<OpenDocument, DocumentSnapshot>();
+  // Findings name a few files thousands of times: each name is resolved once, not once per finding and member.
+  const resolved = new Map<string, string>();
+  const resolve = (file: string) => resolved.get(file) ?? resolved.set(file, path.resolve(file)).get(file)!;
   for (const member of members) {
     const file = workspace.files.find((candidate) => path.resolve(candidate.path) === member.path);
     if (!file || member.version !== versions.get(member) || file.text !== member.text) continue;
@@ -54,7 +57,7 @@ export async function analyzeUnit(inputs: UnitInputs): Promise<UnitResult | unde
       text: file.text,
       file,
       workspace,
-      findings: findings.filter((finding) => path.resolve(finding.file) === member.path),
+      findings: findings.filter((finding) => resolve(finding.file) === member.path),
       options,
     });
   }

@@ -28,6 +28,7 @@ import type { OpenDocuments } from './documents.js';
 import { describeError, guardRequest, type ErrorLog } from './guard.js';
 import type { OpenDocument } from './open-document.js';
 import { pathOfUri, uriOfPath } from './paths.js';
+import { sameJson } from './same-json.js';
 import { EMPTY_RESULT_ID, resultIdOf, type WorkspaceDiagnostics } from './workspace-diagnostics.js';
 
 export interface DeliveryDeps {
@@ -81,7 +82,8 @@ export class DiagnosticDelivery {
       void this.deps.connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
       return;
     }
-    const resultId = resultIdOf(diagnostics);
+    const previous = this.latest.get(document.uri);
+    const resultId = previous && sameJson(previous.diagnostics, diagnostics) ? previous.resultId : resultIdOf(diagnostics);
     this.latest.set(document.uri, { version: document.version, diagnostics, resultId });
     if (!this.pulling.has(document.uri) && this.answered.get(document.uri) !== resultId) this.scheduleRefresh();
   }
