@@ -20,13 +20,18 @@ import {
 } from './ids.js';
 import { registerRuleDocumentation } from './rule-documentation.js';
 import { registerDocumentClaims } from './claim-documents.js';
+import { SERVER_NODE_FLAGS } from './server-flags.js';
 import { createStatusItem } from './status-item.js';
 
 let client: LanguageClient | undefined;
 
 function serverOptions(context: vscode.ExtensionContext): ServerOptions {
   // dist/server.js sits beside this bundle in the VSIX; node-ipc is the cheapest transport VS Code offers.
-  const server = { module: context.asAbsolutePath('dist/server.js'), transport: TransportKind.ipc };
+  const server = {
+    module: context.asAbsolutePath('dist/server.js'),
+    transport: TransportKind.ipc,
+    options: { execArgv: [...SERVER_NODE_FLAGS] },
+  };
   return { run: server, debug: server };
 }
 
