@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discoverFiles } from '../../server/src/cli/discover.js';
+import { readDocuments } from '../../server/src/cli/read-documents.js';
 import { looksLikeNginx } from '../../server/src/engine/nginx-files.js';
 import { useTempTrees } from './helpers.js';
 
@@ -75,6 +76,19 @@ describe('discoverFiles: directories', () => {
     const found = discoverFiles(['sites-enabled', 'sites-available/app'], root);
     expect(found.errors).toEqual([]);
     expect(relativeFiles(root, found.files)).toEqual(['sites-available/app']);
+  });
+
+  it('gives each file found its real path, which the documents carry to the analysis', () => {
+    const real = tree({ 'conf.d/app.conf': NGINX });
+    const root = tree({});
+    // The checked directory is itself reached through a link: every file's real path lies under its target.
+    symlinkSync(path.join(real, 'conf.d'), path.join(root, 'linked'));
+    const found = discoverFiles(['linked'], root);
+    const file = path.join(root, 'linked/app.conf');
+    expect(found.files).toEqual([file]);
+    expect([...(found.realPaths ?? [])]).toEqual([[file, path.join(realpathSync(real), 'conf.d/app.conf')]]);
+    const read = readDocuments(found.files, root, { alreadyRead: found.alreadyRead, realPaths: found.realPaths });
+    expect(read.documents.map((document) => [document.path, document.realPath])).toEqual([...(found.realPaths ?? [])]);
   });
 });
 

@@ -46,7 +46,11 @@ export async function runCheck(options: CheckOptions, io: CheckIo): Promise<Exit
   }
   const read = options.stdin
     ? await readStdinDocuments(options, io.cwd, settings.analyze.maxFileBytes, () => io.stderrLine(waitingNote()))
-    : readDocuments(discovery.files, io.cwd, { maxFileBytes: settings.analyze.maxFileBytes, alreadyRead: discovery.alreadyRead });
+    : readDocuments(discovery.files, io.cwd, {
+        maxFileBytes: settings.analyze.maxFileBytes,
+        alreadyRead: discovery.alreadyRead,
+        realPaths: discovery.realPaths,
+      });
   const errors = [...discovery.errors, ...read.errors];
   for (const line of [...settings.notes, ...errors, ...discovery.notes, ...read.notes]) io.stderrLine(line);
   // --debug: what the walks left out and why, so a config under an unexpected name can be found (and passed by name).

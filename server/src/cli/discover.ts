@@ -30,6 +30,8 @@ export interface Discovery {
   containerFiles?: string[];
   /** Files the content sniff read whole (path -> text and size): readDocuments uses the text instead of reading again. */
   alreadyRead?: ReadonlyMap<string, { text: string; bytes: number }>;
+  /** The real path of each of `files` that has one (found when duplicates were removed): the analysis reuses them. */
+  realPaths?: ReadonlyMap<string, string>;
 }
 
 export interface SkippedPath {
@@ -118,8 +120,10 @@ export function discoverFiles(patterns: string[], cwd: string): Discovery {
   for (const link of [...escaped].sort(compareCodeUnits)) {
     notes.push(`${displayPath(link, cwd)}: a symbolic link leading outside the checked paths, not followed`);
   }
+  const { files, realPaths } = uniqueByRealPath(found);
   return {
-    files: uniqueByRealPath(found).sort(compareCodeUnits),
+    files: files.sort(compareCodeUnits),
+    realPaths,
     errors,
     notes,
     readRoots: [...readRoots].sort(),
@@ -161,22 +165,32 @@ function isMissing(error: Error): boolean {
  * The same file reached twice (named twice, or sites-enabled/x linking to sites-available/x) would report every
  * finding twice. Keeps the path that sorts first, so the choice does not depend on argument order.
  */
-function uniqueByRealPath(files: string[]): string[] {
+/** One path per real file (the first in code-unit order), and the real path of each kept one that has one. */
+function uniqueByRealPath(files: string[]): { files: string[]; realPaths: Map<string, string> } {
   const byRealPath = new Map<string, string>();
+  const resolved = new Map<string, string>();
   for (const file of files) {
-    const real = realPathOrSelf(file);
-    const kept = byRealPath.get(real);
-    if (kept === undefined || compareCodeUnits(file, kept) < 0) byRealPath.set(real, file);
+    const real = realPathOf(file);
+    if (real !== undefined) resolved.set(file, real);
+    const key = real ?? file;
+    const kept = byRealPath.get(key);
+    if (kept === undefined || compareCodeUnits(file, kept) < 0) byRealPath.set(key, file);
   }
-  return [...byRealPath.values()];
+  const kept = [...byRealPath.values()];
+  const realPaths = new Map<string, string>();
+  for (const file of kept) {
+    const real = resolved.get(file);
+    if (real !== undefined) realPaths.set(file, real);
+  }
+  return { files: kept, realPaths };
 }
 
-function realPathOrSelf(file: string): string {
+function realPathOf(file: string): string | undefined {
   try {
     // The native call is one realpath(3); the JS one lstat()s every path component of every file.
     return realpathSync.native(file);
   } catch {
-    return file;
+    return undefined;
   }
 }
 

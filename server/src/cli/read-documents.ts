@@ -17,6 +17,8 @@ export interface ReadOptions {
   maxFileBytes?: number;
   /** Files discovery read whole already (discover.ts alreadyRead): their text is used as read then. */
   alreadyRead?: ReadonlyMap<string, { text: string; bytes: number }>;
+  /** Real paths discovery resolved (discover.ts realPaths): each document carries its own. */
+  realPaths?: ReadonlyMap<string, string>;
 }
 
 /** Git's heuristic: a NUL byte early on means binary. Text configs never contain one. */
@@ -30,7 +32,7 @@ export function readDocuments(files: string[], cwd: string, options: ReadOptions
     const sniffed = options.alreadyRead?.get(file);
     if (sniffed && sniffed.bytes <= maxFileBytes) {
       // Read whole by the content sniff, which also found no NUL (binary): the same text a second read would give.
-      result.documents.push({ path: file, text: sniffed.text });
+      result.documents.push(withRealPath({ path: file, text: sniffed.text }, options.realPaths));
       continue;
     }
     // A name that was not valid UTF-8 (walk.ts) cannot be opened through a string: say so rather than "no such file".
@@ -49,10 +51,15 @@ export function readDocuments(files: string[], cwd: string, options: ReadOptions
     } else {
       // Invalid UTF-8 becomes U+FFFD, one UTF-16 unit per bad sequence: positions after it stay on their line and
       // column; --fix refuses to rewrite such a file (write-fixes.ts), since the bytes would not round-trip.
-      result.documents.push({ path: file, text: read.bytes.toString('utf8') });
+      result.documents.push(withRealPath({ path: file, text: read.bytes.toString('utf8') }, options.realPaths));
     }
   }
   return result;
+}
+
+function withRealPath(document: SourceDocument, realPaths: ReadonlyMap<string, string> | undefined): SourceDocument {
+  const realPath = realPaths?.get(document.path);
+  return realPath === undefined ? document : { ...document, realPath };
 }
 
 /** `x: not checked: <amount> the 10 MB file size limit (raise it …)`, for files and stdin alike. */

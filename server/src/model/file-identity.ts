@@ -24,11 +24,23 @@ export class FileIdentities {
 
   /** The real path of `file` (absolute or relative to the working directory). */
   of(file: string): string {
+    return this.identityOf(file, (absolute) => this.resolve(absolute));
+  }
+
+  /**
+   * `file`'s identity, given its real path found by the caller (the CLI's discovery resolved it already): the disk
+   * is not asked again. The first answer for a path stands, as for `of`.
+   */
+  known(file: string, realPath: string): string {
+    return this.identityOf(file, () => realPath);
+  }
+
+  private identityOf(file: string, find: (absolute: string) => string): string {
     const absolute = path.resolve(file);
     if (this.virtual) return absolute;
     let identity = this.files.get(absolute);
     if (identity === undefined) {
-      identity = this.resolve(absolute);
+      identity = find(absolute);
       this.files.set(absolute, identity);
     }
     return identity;

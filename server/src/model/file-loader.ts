@@ -53,7 +53,7 @@ export class FileLoader {
   ) {
     this.identities = new FileIdentities(host.virtual === true);
     for (const doc of docs) {
-      const identity = this.identities.of(doc.path);
+      const identity = doc.realPath === undefined ? this.identities.of(doc.path) : this.identities.known(doc.path, doc.realPath);
       if (!this.documents.has(identity)) this.documents.set(identity, doc);
     }
   }

@@ -77,6 +77,8 @@ export function isFixable(finding: Finding): boolean {
 export interface SourceDocument {
   path: string;
   text: string;
+  /** The file's real path, when the caller resolved it already (the CLI's discovery does): not asked of the disk again. */
+  realPath?: string;
 }
 
 /** How the core reaches files it was not handed (includes). The CLI reads the disk; the LSP overlays open documents. */
