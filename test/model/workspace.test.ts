@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFsHost } from '../../server/src/util/fs-host.js';
-import type { PathMapping, SourceDocument } from '../../server/src/util/types.js';
+import type { GlobConfinement, PathMapping, SourceDocument } from '../../server/src/util/types.js';
 import type { IncludeLimits } from '../../server/src/model/expand.js';
 import type { Directive } from '../../server/src/model/types.js';
 import { buildWorkspace, walkEffective, type EffectiveScope, type Workspace } from '../../server/src/model/workspace.js';
 import { loadNginxParser } from '../../server/src/parser/loader.js';
+import { createVirtualHost } from '../../server/src/model/virtual-host.js';
 import { tempTree } from './support.js';
 
 function docsFrom(root: string, ...relative: string[]): SourceDocument[] {
@@ -235,5 +236,25 @@ describe('roots and effective scopes', () => {
     const names = visits(await workspaceOf(docs)).map((v) => v.name);
     expect(names).toContain('unsaved');
     expect(names).not.toContain('on_disk');
+  });
+});
+
+describe('include resolution shared across roots', () => {
+  it('resolves a glob once for every root searching the same directories, and each root still reaches its files', async () => {
+    const snippets = { '/v/snippets/proxy.conf': 'proxy_http_version 1.1;\n', '/v/snippets/headers.conf': 'proxy_set_header Connection "";\n' };
+    const sites = ['a', 'b', 'c'].map((name) => ({
+      path: `/v/sites/${name}.conf`,
+      text: `server {\n  listen 80;\n  location / {\n    include /v/snippets/*.conf;\n  }\n}\n`,
+    }));
+    const files = [...sites, ...Object.entries(snippets).map(([path, text]) => ({ path, text }))];
+    const host = createVirtualHost(files);
+    const globs: string[] = [];
+    const counting = { ...host, glob: (pattern: string, confinement?: GlobConfinement) => (globs.push(pattern), host.glob(pattern, confinement)) };
+    const workspace = buildWorkspace(sites, counting, await loadNginxParser(), { contexts: Object.fromEntries(sites.map((site) => [site.path, 'http'])) });
+    expect(workspace.roots.map((root) => root.file.path)).toEqual(sites.map((site) => site.path));
+    for (const root of workspace.roots) {
+      expect([...root.includes.values()].flat().map((file) => file.path).sort()).toEqual(Object.keys(snippets).sort());
+    }
+    expect(globs).toEqual(['/v/snippets/*.conf']);
   });
 });

@@ -90,6 +90,9 @@ function cycleMessage(include: Directive, target: ConfigFile): string {
 }
 
 class WorkspaceBuilder {
+  /** Include resolutions by the directories searched and the include's path, shared by every root. */
+  private readonly resolutions = new Map<string, IncludeResolution>();
+
   constructor(
     private readonly loader: FileLoader,
     private readonly host: FileHost,
@@ -111,13 +114,15 @@ class WorkspaceBuilder {
     const prefixes = includePrefixes(file.path, context, this.scope);
     const root: WorkspaceRoot = { file, context, basis, prefixes, includes: new Map() };
     const search: IncludeSearch = { host: this.host, pathMap: this.options.pathMap ?? [], prefixes, scope: this.scope };
-    // `include fastcgi_params;` in every location: resolve each path once per root (the disk is taken as fixed).
-    const resolutions = new Map<string, IncludeResolution>();
+    // `include fastcgi_params;` in every location and every site: each path is resolved once for all the roots that
+    // search the same directories (the disk is taken as fixed; pathMap and the read scope are the workspace's).
+    const searchKey = `${prefixes.join('\0')}\0\0`;
     const resolveOnce = (includePath: string): IncludeResolution => {
-      let resolution = resolutions.get(includePath);
+      const key = searchKey + includePath;
+      let resolution = this.resolutions.get(key);
       if (!resolution) {
         resolution = resolveInclude(includePath, search);
-        resolutions.set(includePath, resolution);
+        this.resolutions.set(key, resolution);
       }
       return resolution;
     };
