@@ -12,7 +12,7 @@ import type { CheckIo } from './check.js';
 import { displayPath, relativeIfInside } from '../util/paths.js';
 import { readDocuments } from './read-documents.js';
 import { countSeverities } from './report.js';
-import { unifiedDiff } from './unified-diff.js';
+import { unifiedDiff } from '../util/unified-diff.js';
 import { writeFixes, type FixedFile } from './write-fixes.js';
 
 export interface FixRun {

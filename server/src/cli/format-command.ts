@@ -9,7 +9,7 @@ import { discoverFiles } from './discover.js';
 import { EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, type ExitCode } from './exit-codes.js';
 import { readDocuments } from './read-documents.js';
 import { readStdinDocuments, stdinPath, waitingNote } from './stdin.js';
-import { unifiedDiff } from './unified-diff.js';
+import { unifiedDiff } from '../util/unified-diff.js';
 import { writeFixedFile, WriteRefused } from './write-fixes.js';
 import { editorConfigFor, mergeFormatOptions, MAX_EDITORCONFIG_BYTES } from '../features/format-editorconfig.js';
 import { formatDocument, type FormatOptions } from '../features/format.js';

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { diffLines, unifiedDiff } from '../../server/src/cli/unified-diff.js';
-import { makeTree, removeTree } from './helpers.js';
+import { diffLines, unifiedDiff } from '../../server/src/util/unified-diff.js';
+import { makeTree, removeTree } from '../cli/helpers.js';
 
 const lines = (count: number, from = 1) => Array.from({ length: count }, (_, i) => `line ${i + from}\n`).join('');
 
