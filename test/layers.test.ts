@@ -1,5 +1,6 @@
 // The layers of server/src, bottom to top (README, "Repository layout"). A file may import its own folder and the
-// folders below it, never one above; the two adapters, cli/ and lsp/, sit side by side and never import each other.
+// folders below it, never one above; the adapters, cli/, lsp/ and playground/, sit side by side and never import
+// each other.
 // Every import is read with the TypeScript parser: `import … from`, `export … from` and `import('…')` with a literal,
 // type-only ones included (a type import still couples the layers). The client talks to the server only over LSP,
 // and bundles one pure function of it (CLIENT_SHARED_MODULES).
@@ -30,7 +31,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['rules'], // one file per rule id, plus the registry
   ['engine'], // analyze(), fixAll(), suppressions, settings and options, the nginx target, the directory walk, VERSION
   ['features'], // hover, navigation, symbols, semantic tokens
-  ['cli', 'lsp'], // the adapters
+  ['cli', 'lsp', 'playground'], // the adapters (playground: the static page's core, bundled for the browser)
   ['.'], // the executable's entry
 ];
 

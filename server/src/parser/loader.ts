@@ -45,8 +45,26 @@ function findWasm(fileName: string): string {
   return found;
 }
 
-/** The wasm runtime and the grammar: the single executable's own assets, else the files found on disk. */
+/** Where a browser page finds the two wasm files (the playground serves them beside its script). */
+export interface WasmUrls {
+  runtime: string;
+  grammar: string;
+}
+
+let wasmUrls: WasmUrls | undefined;
+
+/** In a browser, before the first loadNginxParser(): fetch the wasm files from `urls` instead of reading the disk. */
+export function loadWasmFrom(urls: WasmUrls): void {
+  wasmUrls = urls;
+}
+
+/** The wasm runtime and the grammar: a page's URLs, the single executable's own assets, else the files on disk. */
 async function loadLanguage(): Promise<Language> {
+  if (wasmUrls) {
+    const { runtime: runtimeUrl, grammar } = wasmUrls;
+    await Parser.init({ locateFile: () => runtimeUrl });
+    return Language.load(grammar);
+  }
   const runtime = embeddedAsset(RUNTIME_WASM);
   if (runtime) {
     // Emscripten takes the bytes as they are and looks for no file; the grammar is an asset beside it.
