@@ -2,7 +2,7 @@
 // server, three configs loaded through the URL fragment (a plain config, a Dokku sigil, a Jinja2 template), and the
 // findings (`data-rule`, `data-line`) and the fixed text (#fixed) compared with the CLI's for the same text and name.
 import { spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -103,6 +103,11 @@ describe('the playground page', () => {
     await page.goto(shared!);
     await page.waitForSelector('body[data-state="checked"]');
     expect(await shownFindings()).toEqual(expected.findings);
+  });
+
+  it('ships beside its script the licence of every npm package the script bundles', () => {
+    const notices = readFileSync(path.join(site, 'THIRD-PARTY-NOTICES.txt'), 'utf8');
+    for (const name of ['codejar', 'path-browserify', 'web-tree-sitter']) expect(notices).toMatch(new RegExp(`^${name} \\S+ \\(MIT\\)$`, 'm'));
   });
 
   it('asked nothing of any other server', () => {
