@@ -1,8 +1,10 @@
-// Bundles the CLI (and later the language server and the extension) into dist/, with the wasm files beside them.
+// Bundles the CLI, the language server and the extension into dist/, with the wasm files beside them; also the
+// language server for a web worker and the extension's browser entry (VS Code for the Web).
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, existsSync, chmodSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { browserOptions } from './scripts/browser/options.mjs';
 import { REQUIRE_BANNER } from './scripts/bundle-ts.mjs';
 import { ruleDocsDefine } from './scripts/rule-docs.mjs';
 
@@ -60,5 +62,18 @@ if (existsSync('client/src/extension.ts')) {
   entries.push({ entryPoints: ['client/src/extension.ts'], outfile: `${dist}/extension.cjs`, format: 'cjs', external: ['vscode'], minify: true });
   copyFileSync(path.join(path.dirname(require.resolve('vscode-languageclient/node')), 'lib/node/terminateProcess.sh'), `${dist}/terminateProcess.sh`);
 }
-await Promise.all(entries.map((entry) => build({ ...common, ...entry })));
+const browserEntries = [];
+if (existsSync('server/src/lsp/browser-main.ts')) {
+  // The language server in a web worker, for the extension's browser entry (VS Code for the Web). A classic worker
+  // script (VS Code's web extension host starts it with `new Worker(url)`); the wasm files beside it are fetched.
+  browserEntries.push({ ...browserOptions(), entryPoints: ['server/src/lsp/browser-main.ts'], outfile: `${dist}/server-browser.js`,
+    // import.meta is an ESM thing; the loader's disk lookup that reads it never runs where wasm URLs are given.
+    format: 'iife', define: { ...ruleDocsDefine('.'), 'import.meta.url': 'globalThis.location.href' }, metafile: false });
+}
+if (existsSync('client/src/browser-extension.ts')) {
+  // CommonJS for the web extension host; the document claim it shares with the CLI reads no disk there.
+  browserEntries.push({ ...browserOptions(), entryPoints: ['client/src/browser-extension.ts'], outfile: `${dist}/extension-browser.cjs`,
+    format: 'cjs', external: ['vscode'], metafile: false });
+}
+await Promise.all([...entries.map((entry) => build({ ...common, ...entry })), ...browserEntries.map((entry) => build(entry))]);
 chmodSync(`${dist}/cli.js`, 0o755);

@@ -1,29 +1,18 @@
 // `npm run build:playground`: the static playground in dist/playground/ (index.html, style.css, playground.js, the
 // two wasm files and THIRD-PARTY-NOTICES.txt). No CDN and no network at run time: everything the page needs is in that directory, so any
-// static server (or `python3 -m http.server`) serves it. The core is bundled for the browser: node:path is
-// path-browserify, every other node built-in a stub that throws (scripts/browser/), the disk a virtual FileHost.
+// static server (or `python3 -m http.server`) serves it. The core is bundled for the browser (scripts/browser/), the
+// disk a virtual FileHost.
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { browserOptions } from './browser/options.mjs';
 import { ruleDocsDefine } from './rule-docs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const out = path.join(root, 'dist', 'playground');
-const stub = path.join(root, 'scripts/browser/node-builtin-stub.cjs');
-
-/** node:path and path become path-browserify; any other built-in the stub. */
-const nodeBuiltins = {
-  name: 'node-builtins-for-the-browser',
-  setup(bundle) {
-    bundle.onResolve({ filter: /^(node:)?(path|fs|fs\/promises|url|util|crypto|os|module|sea|child_process|worker_threads|tty|timers\/promises)$/ }, (args) => {
-      const name = args.path.replace(/^node:/, '');
-      return { path: name === 'path' ? require.resolve('path-browserify') : stub };
-    });
-  },
-};
 
 /** The licence of every npm package the bundle holds code of (the metafile's inputs under node_modules/). */
 function thirdPartyNotices(inputs) {
@@ -45,18 +34,10 @@ function thirdPartyNotices(inputs) {
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const result = await build({
-  metafile: true,
+  ...browserOptions(),
   entryPoints: [path.join(root, 'server/src/playground/page.ts')],
   outfile: path.join(out, 'playground.js'),
-  bundle: true,
   format: 'esm',
-  platform: 'browser',
-  target: 'es2022',
-  minify: true,
-  sourcemap: true,
-  logLevel: 'warning',
-  plugins: [nodeBuiltins],
-  inject: [path.join(root, 'scripts/browser/process-shim.mjs')],
   define: ruleDocsDefine(root),
 });
 writeFileSync(path.join(out, 'THIRD-PARTY-NOTICES.txt'), thirdPartyNotices(Object.keys(result.metafile.inputs)));

@@ -45,6 +45,7 @@ interface Manifest {
   name: string;
   version: string;
   main: string;
+  browser: string;
   activationEvents: string[];
   capabilities: { untrustedWorkspaces: { supported: boolean | 'limited'; restrictedConfigurations?: string[] } };
   contributes: {
@@ -141,6 +142,8 @@ describe('the extension entry points', () => {
     // properties; the extension must run to sniff it.
     expect(manifest.activationEvents).toEqual(expect.arrayContaining(['onLanguage:plaintext', 'onLanguage:properties']));
     expect(manifest.main).toBe('./dist/extension.cjs');
+    // VS Code for the Web loads the browser entry, which starts the server in a web worker.
+    expect(manifest.browser).toBe('./dist/extension-browser.cjs');
   });
 
   it('runs in Restricted Mode, where a workspace may not widen what the checker reads', () => {
@@ -180,7 +183,9 @@ describe('the VSIX', () => {
       '[Content_Types].xml',
       'extension.vsixmanifest',
       'extension/LICENSE.txt',
+      'extension/dist/extension-browser.cjs',
       'extension/dist/extension.cjs',
+      'extension/dist/server-browser.js',
       'extension/dist/server.js',
       'extension/dist/terminateProcess.sh',
       'extension/dist/tree-sitter-nginx.wasm',

@@ -4,7 +4,7 @@
 // (nginx-keepalive-rule:/<id>.md). Given a rule id as its argument (from a link or a keybinding), the command skips the
 // quick pick.
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node.js';
+import type { BaseLanguageClient as LanguageClient } from 'vscode-languageclient/lib/common/api.js';
 import { RULE_DOCUMENT_SCHEME, RULE_DOCUMENTATION_REQUEST, RULES_REQUEST, SHOW_RULE_DOCUMENTATION_COMMAND } from './ids.js';
 
 /** As server/src/lsp/rule-documentation.ts answers them. */

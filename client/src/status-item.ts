@@ -4,7 +4,7 @@
 // diagnostics change (an analysis ended: a setting or a Dockerfile may have moved the version) and when the server
 // starts or stops.
 import * as vscode from 'vscode';
-import { State, type LanguageClient } from 'vscode-languageclient/node.js';
+import { State, type BaseLanguageClient as LanguageClient } from 'vscode-languageclient/lib/common/api.js';
 import { LANGUAGE_ID, RESTART_COMMAND, SHOW_OUTPUT_COMMAND, STATUS_REQUEST } from './ids.js';
 
 /** As server/src/lsp/status.ts answers it. */

@@ -1,14 +1,5 @@
-// What a node built-in is in the playground's browser bundle: any use throws, naming it. The core reaches the disk
-// only through a FileHost, and the playground gives it a virtual one (model/virtual-host.ts), so nothing here is
-// called on its paths; a call that does come means a code path the page must not take, and says which.
-module.exports = new Proxy(
-  {},
-  {
-    get(_target, name) {
-      if (name === '__esModule') return false;
-      return () => {
-        throw new Error(`${String(name)}() of a node built-in is not available in the browser`);
-      };
-    },
-  },
-);
+// What a node built-in other than path and url is in the browser bundles: an empty module, so a call of any of its
+// functions fails ("… is not a function"). The core reaches the disk only through a FileHost, and a browser gets a
+// virtual one (model/virtual-host.ts, lsp/documents.ts openDocumentsHost); code that still calls one on a browser
+// path is caught by the caller's error handling, as a missing file would be.
+module.exports = {};

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFsHost, globOnDisk } from '../../server/src/util/fs-host.js';
+import { compareBytes, createFsHost, globOnDisk } from '../../server/src/util/fs-host.js';
 import type { GlobConfinement } from '../../server/src/util/types.js';
 import { tempTree } from '../model/support.js';
 
@@ -104,5 +105,17 @@ describe('globOnDisk: confinement and bounds (issue 10, items 4 and 13)', () => 
     const { confinement, limits } = recordingConfinement(() => true, { maxMatches: 3 });
     expect(globOnDisk(path.join(root, '*.conf'), confinement).map((p) => path.basename(p))).toEqual(['a.conf', 'b.conf', 'c.conf']);
     expect(limits).toEqual(['matches']);
+  });
+});
+
+describe('compareBytes', () => {
+  it('orders strings as their UTF-8 bytes compare, lone surrogates included', () => {
+    const text = fc.string({ unit: fc.oneof(fc.constantFrom('a', 'é', '\uffff', '\ud800', '\udc00', '😀', '\ue000', '.', '/'), fc.string({ unit: 'binary', maxLength: 1 })) });
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        expect(Math.sign(compareBytes(a, b))).toBe(Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver/node.js';
 import { createFsHost } from '../util/fs-host.js';
+import { createVirtualHost } from '../model/virtual-host.js';
 import type { FileHost } from '../util/types.js';
 import { liveTreeCount, OpenDocument } from './open-document.js';
 import { pathOfUri } from './paths.js';
@@ -68,5 +69,19 @@ export function overlayHost(documents: OpenDocuments, base: FileHost = createFsH
     readFile: (file) => documents.atPath(file)?.text ?? base.readFile(file),
     glob: (pattern, confinement) => base.glob(pattern, confinement),
     exists: (file) => documents.atPath(file) !== undefined || base.exists(file),
+  };
+}
+
+/**
+ * The open documents as the only files there are: the language server in a web worker has no disk. An include reaches
+ * another open document (a glob matches among their paths, as for an `nginx -T` dump's files), nothing else.
+ */
+export function openDocumentsHost(documents: OpenDocuments): FileHost {
+  return {
+    virtual: true,
+    readFile: (file) => documents.atPath(file)?.text,
+    exists: (file) => documents.atPath(file) !== undefined,
+    glob: (pattern, confinement) =>
+      createVirtualHost(documents.all().map((document) => ({ path: document.path, text: document.text }))).glob(pattern, confinement),
   };
 }

@@ -16,7 +16,27 @@ export function pathOfUri(uri: string): string {
       // A malformed file URI (e.g. with a host on POSIX) is still a document: analyze it under a virtual path.
     }
   }
-  return path.join(VIRTUAL_DIRECTORY, encodeURIComponent(uri));
+  return hierarchicalPath(uri) ?? path.join(VIRTUAL_DIRECTORY, encodeURIComponent(uri));
+}
+
+/**
+ * A URI with an authority and a path that is not a file's (VS Code for the Web's `vscode-vfs://github/owner/repo/
+ * nginx.conf`) keeps its directories under the virtual directory, so that documents of one repository include each
+ * other by relative path as files do; undefined for any other URI (`untitled:Untitled-1`).
+ */
+function hierarchicalPath(uri: string): string | undefined {
+  const match = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)(\/[^?#]*)?$/i.exec(uri);
+  if (!match || match[1]!.toLowerCase() === 'file') return undefined;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(match[3] ?? '/');
+  } catch {
+    return undefined;
+  }
+  const base = path.posix.join(VIRTUAL_DIRECTORY, match[1]!.toLowerCase(), encodeURIComponent(match[2]!));
+  const joined = path.posix.join(base, decoded);
+  // `..` may not climb out of its scheme and authority.
+  return joined.startsWith(`${base}/`) ? joined : undefined;
 }
 
 export function isFileUri(uri: string): boolean {

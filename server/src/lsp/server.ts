@@ -32,7 +32,7 @@ import { readClientFeatures, type ClientFeatures } from './client-capabilities.j
 import { codeActions, FIX_ALL_KIND, resolveFixAll, type CodeActionContext } from './code-actions.js';
 import { DiagnosticDelivery, registerDiagnosticRequests } from './diagnostic-delivery.js';
 import { Feedback, FEEDBACK_COMMANDS, feedbackCapabilities } from './feedback.js';
-import { OpenDocuments, overlayHost } from './documents.js';
+import { OpenDocuments, openDocumentsHost, overlayHost } from './documents.js';
 import { SETTINGS_SECTION } from './editor-settings.js';
 import { readFolderSettings } from './folder-settings.js';
 import {
@@ -83,13 +83,17 @@ class LanguageServer {
   private markReady!: () => void;
   private readonly ready = new Promise<void>((resolve) => (this.markReady = resolve));
 
-  constructor(private readonly connection: Connection) {
+  constructor(
+    private readonly connection: Connection,
+    /** False in a web worker (lsp/browser-main.ts): the open documents are the only files, no folder is scanned. */
+    private readonly disk = true,
+  ) {
     // window/showMessage (a notification): nothing to wait for, and no answer that could fail.
     this.settings = new SettingsStore((message) =>
       void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }),
     );
     this.documents = new OpenDocuments((file) => this.settings.editorFor(file).maxFileSize);
-    this.host = overlayHost(this.documents, this.globs.host);
+    this.host = disk ? overlayHost(this.documents, this.globs.host) : openDocumentsHost(this.documents);
     this.settingsLog = new EffectiveSettingsLog((line) => connection.console.info(line));
   }
 
@@ -103,6 +107,8 @@ class LanguageServer {
       guardNotification(log, 'didOpen', ({ textDocument }: DidOpenTextDocumentParams) => {
         const document = this.documents.open(textDocument.uri, textDocument.version, textDocument.text);
         this.analyses.opened(document);
+        // Without a disk the open documents are the only files: one opening may give another's include a target.
+        if (!this.disk) this.analyses.everythingChanged();
         this.delivery.opened(document);
       }),
     );
@@ -119,6 +125,7 @@ class LanguageServer {
       guardNotification(log, 'didClose', ({ textDocument }: DidCloseTextDocumentParams) => {
         const document = this.documents.close(textDocument.uri);
         if (document) this.analyses.closed(document);
+        if (document && !this.disk) this.analyses.everythingChanged();
         this.delivery.closed(textDocument.uri);
       }),
     );
@@ -274,7 +281,7 @@ class LanguageServer {
 
   /** Rescans the workspace folders; a link it did not follow (it leads outside them) is named in the log. */
   private scanFolders(): void {
-    this.index.scan(this.folders);
+    if (this.disk) this.index.scan(this.folders);
     // Detection of the nginx version (Dockerfiles, compose files) is per workspace folder.
     this.settings.setWorkspaceFolders(this.folders);
     const escaped = [...this.index.escaped];
@@ -325,8 +332,9 @@ class LanguageServer {
 }
 
 /** Starts the server on the transport the command line names (--stdio, --node-ipc, --socket=N). */
-export function startLanguageServer(connection: Connection = createConnection()): void {
+/** `disk`: false in a web worker, where the open documents are the only files (lsp/browser-main.ts). */
+export function startLanguageServer(connection: Connection = createConnection(), { disk = true }: { disk?: boolean } = {}): void {
   // A promise nobody awaited failing (say, a client answering a request with an error) is logged, not fatal.
   process.on('unhandledRejection', (reason) => connection.console.error(`unhandled rejection: ${describeError(reason)}`));
-  new LanguageServer(connection).listen();
+  new LanguageServer(connection, disk).listen();
 }

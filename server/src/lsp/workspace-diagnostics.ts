@@ -8,12 +8,12 @@
 // in the folders set to "workspace", or when the workspace index itself was cut short, no file gets workspace
 // diagnostics and the output says why. A file over its folder's maxFileSize is reported as too large, unread.
 // Work goes after the open documents' (whenIdle) and yields between units, so typing is never queued behind it.
-import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CancellationToken, Diagnostic } from 'vscode-languageserver/node.js';
 import { analyzeWorkspace } from '../engine/analyze.js';
+import { contentId } from '../util/content-id.js';
 import type { Finding, FileHost } from '../util/types.js';
 import type { AnalysisService } from './analysis-service.js';
 import { analysisFailedDiagnostic, toDiagnostic, tooLargeDiagnostic } from './diagnostics.js';
@@ -52,7 +52,7 @@ interface Unit {
 }
 
 export function resultIdOf(diagnostics: readonly Diagnostic[]): string {
-  return createHash('sha1').update(JSON.stringify(diagnostics)).digest('hex').slice(0, 20);
+  return contentId(JSON.stringify(diagnostics));
 }
 
 export const EMPTY_RESULT_ID = resultIdOf([]);

@@ -15,9 +15,29 @@ export const MAX_GLOB_DIRECTORIES = 10_000;
 /** Matches one glob returns at most when the caller gives no bound (includes pass the include limit). */
 export const MAX_GLOB_MATCHES = 100_000;
 
-/** nginx sorts glob(3) results with the C locale: by bytes, not by UTF-16 code units or locale rules. */
+/**
+ * nginx sorts glob(3) results with the C locale: by bytes, not by UTF-16 code units or locale rules. UTF-8's byte
+ * order is its code points' order, so this compares code points (a lone surrogate as U+FFFD, as the UTF-8 encoder
+ * writes it) without encoding: the same answer as comparing the UTF-8 bytes, and no Buffer (the virtual hosts run
+ * in a browser too).
+ */
 export function compareBytes(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = utf8CodePoint(a, i);
+    const y = utf8CodePoint(b, j);
+    if (x !== y) return x < y ? -1 : 1;
+    i += x > 0xffff ? 2 : 1;
+    j += y > 0xffff ? 2 : 1;
+  }
+  return (i < a.length ? 1 : 0) - (j < b.length ? 1 : 0);
+}
+
+/** The code point UTF-8 encodes at `index`: a surrogate left alone becomes U+FFFD. */
+function utf8CodePoint(text: string, index: number): number {
+  const code = text.codePointAt(index)!;
+  return code >= 0xd800 && code <= 0xdfff ? 0xfffd : code;
 }
 
 /** Sorted by compareBytes, each string encoded once rather than once per comparison. */
