@@ -47,7 +47,10 @@ interface Manifest {
   main: string;
   browser: string;
   activationEvents: string[];
-  capabilities: { untrustedWorkspaces: { supported: boolean | 'limited'; restrictedConfigurations?: string[] } };
+  capabilities: {
+    untrustedWorkspaces: { supported: boolean | 'limited'; restrictedConfigurations?: string[] };
+    virtualWorkspaces: boolean | { supported: boolean | 'limited'; description?: string };
+  };
   contributes: {
     languages: { id: string; filenames?: string[]; filenamePatterns?: string[]; extensions?: string[]; configuration?: string }[];
     commands: { command: string; title: string; category?: string }[];
@@ -142,8 +145,10 @@ describe('the extension entry points', () => {
     // properties; the extension must run to sniff it.
     expect(manifest.activationEvents).toEqual(expect.arrayContaining(['onLanguage:plaintext', 'onLanguage:properties']));
     expect(manifest.main).toBe('./dist/extension.cjs');
-    // VS Code for the Web loads the browser entry, which starts the server in a web worker.
+    // VS Code for the Web loads the browser entry, which starts the server in a web worker; a virtual workspace
+    // (no disk) gets the open documents checked, and says so.
     expect(manifest.browser).toBe('./dist/extension-browser.cjs');
+    expect(manifest.capabilities.virtualWorkspaces).toMatchObject({ supported: 'limited' });
   });
 
   it('runs in Restricted Mode, where a workspace may not widen what the checker reads', () => {
