@@ -12,10 +12,7 @@ import {
   TextDocumentSyncKind,
   type Connection,
   type DidChangeConfigurationParams,
-  type DidChangeTextDocumentParams,
   type DidChangeWatchedFilesParams,
-  type DidCloseTextDocumentParams,
-  type DidOpenTextDocumentParams,
   type ExecuteCommandParams,
   type InitializeParams,
   type InitializeResult,
@@ -53,6 +50,7 @@ import { EffectiveSettingsLog, effectiveSettingsLines } from './settings-log.js'
 import { applyFileEvents, watchers } from './watched-files.js';
 import { WorkspaceEditBuilder } from './workspace-edit.js';
 import { WorkspaceDiagnostics } from './workspace-diagnostics.js';
+import { registerDocumentSync } from './document-sync.js';
 import { serverStats, STATS_REQUEST, type ServerStats } from './server-stats.js';
 import { MAX_REMEMBERED_ESCAPES, WorkspaceIndex } from './workspace-index.js';
 
@@ -103,32 +101,7 @@ class LanguageServer {
     // An initialize that throws is answered with an error by the library; nothing else is running yet.
     connection.onInitialize((params) => this.initialize(params));
     connection.onInitialized(guardNotification(log, 'initialized', () => this.initialized()));
-    connection.onDidOpenTextDocument(
-      guardNotification(log, 'didOpen', ({ textDocument }: DidOpenTextDocumentParams) => {
-        const document = this.documents.open(textDocument.uri, textDocument.version, textDocument.text);
-        this.analyses.opened(document);
-        // Without a disk the open documents are the only files: one opening may give another's include a target.
-        if (!this.disk) this.analyses.everythingChanged();
-        this.delivery.opened(document);
-      }),
-    );
-    connection.onDidChangeTextDocument(
-      guardNotification(log, 'didChange', ({ textDocument, contentChanges }: DidChangeTextDocumentParams) => {
-        const document = this.documents.change(textDocument.uri, contentChanges, textDocument.version);
-        if (document) {
-          this.analyses.changed(document);
-          this.delivery.workspaceChanged();
-        } else connection.console.log(`didChange for ${textDocument.uri}, which is not open: ignored`);
-      }),
-    );
-    connection.onDidCloseTextDocument(
-      guardNotification(log, 'didClose', ({ textDocument }: DidCloseTextDocumentParams) => {
-        const document = this.documents.close(textDocument.uri);
-        if (document) this.analyses.closed(document);
-        if (document && !this.disk) this.analyses.everythingChanged();
-        this.delivery.closed(textDocument.uri);
-      }),
-    );
+    registerDocumentSync(connection, log, () => ({ documents: this.documents, analyses: this.analyses, delivery: this.delivery, disk: this.disk }));
     connection.onDidChangeConfiguration(
       guardNotification(log, 'didChangeConfiguration', async ({ settings }: DidChangeConfigurationParams) => {
         if (!this.features.pullsConfiguration) this.pushedSettings = (settings as Record<string, unknown> | null)?.[SETTINGS_SECTION];
