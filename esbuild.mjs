@@ -68,12 +68,12 @@ if (existsSync('server/src/lsp/browser-main.ts')) {
   // script (VS Code's web extension host starts it with `new Worker(url)`); the wasm files beside it are fetched.
   browserEntries.push({ ...browserOptions(), entryPoints: ['server/src/lsp/browser-main.ts'], outfile: `${dist}/server-browser.js`,
     // import.meta is an ESM thing; the loader's disk lookup that reads it never runs where wasm URLs are given.
-    format: 'iife', define: { ...ruleDocsDefine('.'), 'import.meta.url': 'globalThis.location.href' }, metafile: false });
+    format: 'iife', define: { ...ruleDocsDefine('.'), 'import.meta.url': 'globalThis.location.href' } });
 }
 if (existsSync('client/src/browser-extension.ts')) {
   // CommonJS for the web extension host; the document claim it shares with the CLI reads no disk there.
   browserEntries.push({ ...browserOptions(), entryPoints: ['client/src/browser-extension.ts'], outfile: `${dist}/extension-browser.cjs`,
-    format: 'cjs', external: ['vscode'], metafile: false });
+    format: 'cjs', external: ['vscode'] });
 }
 await Promise.all([...entries.map((entry) => build({ ...common, ...entry })), ...browserEntries.map((entry) => build(entry))]);
 chmodSync(`${dist}/cli.js`, 0o755);

@@ -35,6 +35,8 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const result = await build({
   ...browserOptions(),
+  // The inputs tell which npm packages the bundle holds code of (thirdPartyNotices).
+  metafile: true,
   entryPoints: [path.join(root, 'server/src/playground/page.ts')],
   outfile: path.join(out, 'playground.js'),
   format: 'esm',

@@ -32,7 +32,6 @@ export function browserOptions() {
     minify: true,
     sourcemap: true,
     logLevel: 'warning',
-    metafile: true,
     plugins: [nodeBuiltins],
     inject: [path.join(here, 'globals.mjs')],
   };

@@ -84,3 +84,12 @@ export function runCli(cwd: string, args: string[], env: Record<string, string> 
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** `check --format json …` run in `cwd`: each reported file (relative to `cwd`) with its findings as sorted "rule@line". */
+export function checkRuleLines(cwd: string, args: string[]): Record<string, string[]> {
+  type Report = { filePath: string; messages: { ruleId: string; line: number }[] };
+  const reports = JSON.parse(runCli(cwd, ['check', '--format', 'json', ...args]).stdout) as Report[];
+  return Object.fromEntries(
+    reports.map((report) => [path.relative(cwd, report.filePath), report.messages.map((m) => `${m.ruleId}@${m.line}`).sort()]),
+  );
+}

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/helpers.js';
+import { checkRuleLines } from '../cli/helpers.js';
 import { repoRoot } from '../playground/cases.js';
 
 const dist = path.join(repoRoot, 'dist');
@@ -122,9 +122,7 @@ function cliFindings(files: Record<string, string>, checked: string[]): Record<s
       mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
       writeFileSync(path.join(dir, name), text);
     }
-    const result = runCli(dir, ['check', '--format', 'json', ...checked]);
-    const reports = JSON.parse(result.stdout) as { filePath: string; messages: { ruleId: string; line: number }[] }[];
-    return Object.fromEntries(reports.map((report) => [path.relative(dir, report.filePath), report.messages.map((m) => `${m.ruleId}@${m.line}`).sort()]));
+    return checkRuleLines(dir, checked);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

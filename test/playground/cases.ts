@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runCli } from '../cli/helpers.js';
+import { checkRuleLines, runCli } from '../cli/helpers.js';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -30,10 +30,9 @@ export function cliVerdict(text: string, fileName: string, nginxVersion: string)
   try {
     const file = path.join(dir, fileName);
     writeFileSync(file, text);
-    const json = runCli(dir, ['check', '--format', 'json', '--nginx-version', nginxVersion, fileName]);
-    const [report] = JSON.parse(json.stdout) as { messages: { ruleId: string; line: number }[] }[];
+    const findings = checkRuleLines(dir, ['--nginx-version', nginxVersion, fileName])[fileName] ?? [];
     runCli(dir, ['check', '--fix', '--nginx-version', nginxVersion, fileName]);
-    return { findings: (report?.messages ?? []).map((m) => `${m.ruleId}@${m.line}`).sort(), fixed: readFileSync(file, 'utf8') };
+    return { findings, fixed: readFileSync(file, 'utf8') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -163,9 +163,9 @@ function isMissing(error: Error): boolean {
 
 /**
  * The same file reached twice (named twice, or sites-enabled/x linking to sites-available/x) would report every
- * finding twice. Keeps the path that sorts first, so the choice does not depend on argument order.
+ * finding twice. Keeps the path that sorts first, so the choice does not depend on argument order; returns the real
+ * path of each kept one that has one (the analysis identifies documents by it without asking the disk again).
  */
-/** One path per real file (the first in code-unit order), and the real path of each kept one that has one. */
 function uniqueByRealPath(files: string[]): { files: string[]; realPaths: Map<string, string> } {
   const byRealPath = new Map<string, string>();
   const resolved = new Map<string, string>();

@@ -1,4 +1,4 @@
-// Entry point of dist/web/server-browser.js: the language server in a web worker (VS Code for the Web starts it from
+// Entry point of dist/server-browser.js: the language server in a web worker (VS Code for the Web starts it from
 // the extension's `browser` entry). It speaks LSP over the worker's messages. There is no disk: the documents the
 // editor opens are the only files (an include reaches another open document, nothing else), and the wasm parser is
 // fetched from beside this script.

@@ -4,7 +4,7 @@
 // action with `{{`, `{%` or `{#`, so a token with neither has nothing but literal text inside. A string's closing quote is checked
 // by looking, unless the tree has no errors at all (then no quote is missing).
 import type { TreeCursor } from 'web-tree-sitter';
-import { exactArray, noItems } from './exact-array.js';
+import { noItems } from './exact-array.js';
 import type { LineIndex } from './line-index.js';
 import type { Argument, Variable } from './types.js';
 
@@ -123,7 +123,8 @@ export function readArgument(cursor: TreeCursor, type: string, start: number, en
     value: valueOf(text, contentStart, contentEnd, templates),
     quoted,
     span,
-    variables: exactArray(variables),
+    // map() made it exact-length already; only an empty one is swapped for the shared one.
+    variables: variables.length > 0 ? variables : noItems(),
     templated: templated || templates.length > 0,
   };
 }
