@@ -27,10 +27,11 @@ const FRAGMENTS = ['x', ' ', ';', '{', '}', '"', "'", '#', '$', '\n', '\r\n', '�
 
 interface Edit {
   /**
-   * Where: in a random block's body, anywhere in the text, or typing in an argument no rule reads (a server_name's,
-   * where the findings of the previous analysis are reused), at `where` (a fraction of that stretch).
+   * Where: in a random block's body, anywhere in the text, typing in an argument no rule reads (a server_name's,
+   * where the findings of the previous analysis are reused), or typing in any argument inside a block (where the
+   * `directive` rule re-runs within that block), at `where` (a fraction of that stretch).
    */
-  place: 'block' | 'anywhere' | 'inert';
+  place: 'block' | 'anywhere' | 'inert' | 'argument';
   where: number;
   block: number;
   deleted: number;
@@ -53,6 +54,15 @@ function inertArguments(directives: readonly Directive[], out: Array<[number, nu
   return out;
 }
 
+/** The arguments of directives inside blocks (a listen's port, a proxy_set_header's value...). */
+function blockArguments(directives: readonly Directive[], out: Array<[number, number]> = [], nested = false): Array<[number, number]> {
+  for (const directive of directives) {
+    if (nested) for (const arg of directive.args) out.push([arg.span.startOffset, arg.span.endOffset]);
+    blockArguments(directive.children, out, true);
+  }
+  return out;
+}
+
 function blockBodies(directives: readonly Directive[], out: Array<[number, number]> = []): Array<[number, number]> {
   for (const directive of directives) {
     if (directive.blockSpan) out.push([directive.blockSpan.startOffset + 1, directive.blockSpan.endOffset - 1]);
@@ -63,15 +73,25 @@ function blockBodies(directives: readonly Directive[], out: Array<[number, numbe
 
 /** The offsets an edit replaces in `text`, given the model of that text. */
 function placeEdit(text: string, model: ConfigFile, { place, where, block, deleted }: Edit): [number, number] {
-  const stretches = place === 'inert' ? inertArguments(model.directives) : place === 'block' ? blockBodies(model.directives) : [];
+  const stretches =
+    place === 'inert'
+      ? inertArguments(model.directives)
+      : place === 'argument'
+        ? blockArguments(model.directives)
+        : place === 'block'
+          ? blockBodies(model.directives)
+          : [];
   const [low, high] = stretches.length > 0 ? stretches[block % stretches.length]! : [0, text.length];
   const start = low + Math.floor(where * (high - low));
-  return [start, Math.min(high, start + (place === 'inert' ? Math.min(deleted, 1) : deleted))];
+  const typing = place === 'inert' || place === 'argument';
+  return [start, Math.min(high, start + (typing ? Math.min(deleted, 1) : deleted))];
 }
 
 interface Counts {
   incrementalBuilds: number;
   reusedAnalyses: number;
+  /** Analyses where the directive rule ran only within the edited block (engine/block-rerun.ts). */
+  blockAnalyses: number;
   builds: number;
 }
 
@@ -82,7 +102,11 @@ async function checkEdits(seed: SeedFile, edits: ReadonlyArray<readonly [Edit, b
   try {
     let model = document.currentModel(parser);
     let version = 1;
-    let previous: WorkspaceAnalysis | undefined;
+    // The document as opened is analyzed first, as the language server does: the first edit has an analysis to reuse.
+    const opened = { path: file, text: seed.text };
+    const openedModel = model;
+    const openedModels: ModelCache = { get: (asked, askedText) => (asked === file && askedText === seed.text ? openedModel : undefined) };
+    let previous: WorkspaceAnalysis | undefined = await analyzeWorkspace([opened], { host: memoryHost([opened]), models: openedModels });
     for (const [change, analyzeNow] of edits) {
       const [start, end] = placeEdit(document.text, model, change);
       const at = document.textDocument.positionAt(start);
@@ -103,6 +127,7 @@ async function checkEdits(seed: SeedFile, edits: ReadonlyArray<readonly [Edit, b
       const fixable = incremental.findings.findIndex((finding) => finding.fixable);
       if (fixable !== -1) expect(incremental.findings[fixable]!.fix).toEqual(fresh.findings[fixable]!.fix);
       if (incremental.reused) counts.reusedAnalyses++;
+      if (incremental.withinBlock) counts.blockAnalyses++;
       previous = incremental;
     }
     counts.incrementalBuilds += document.modelBuilds.incremental;
@@ -145,7 +170,7 @@ const steps = (edits: fc.Arbitrary<Edit>) => fc.array(fc.tuple(edits, fc.boolean
 
 describe('incremental analysis in the language server', () => {
   it('gives the model and the findings of a fresh read after any sequence of edits', async () => {
-    const counts: Counts = { incrementalBuilds: 0, reusedAnalyses: 0, builds: 0 };
+    const counts: Counts = { incrementalBuilds: 0, reusedAnalyses: 0, blockAnalyses: 0, builds: 0 };
     await checkProperty(
       'incremental analysis equals fresh analysis',
       fc.asyncProperty(fc.nat({ max: seeds.length - 1 }), steps(edit), (seed, edits) => checkEdits(seeds[seed]!, edits, counts)),
@@ -161,7 +186,7 @@ describe('incremental analysis in the language server', () => {
       return !model.isTemplate && model.syntaxProblems.length === 0 && inertArguments(model.directives).length > 0;
     });
     expect(plainSeeds.length).toBeGreaterThan(0);
-    const counts: Counts = { incrementalBuilds: 0, reusedAnalyses: 0, builds: 0 };
+    const counts: Counts = { incrementalBuilds: 0, reusedAnalyses: 0, blockAnalyses: 0, builds: 0 };
     // Mostly typing a character (or deleting one) in a server_name, a root...; now and then anything in a block.
     const typing = fc.tuple(edit, fc.constantFrom('x', '-', '.', '1', 'é', '')).map(
       ([change, typed], ): Edit => (change.block % 5 === 0 ? { ...change, place: 'block' } : { ...change, place: 'inert', inserted: typed }),
@@ -173,5 +198,23 @@ describe('incremental analysis in the language server', () => {
     );
     expect(counts.incrementalBuilds).toBeGreaterThan(counts.builds / 2);
     expect(counts.reusedAnalyses).toBeGreaterThan(counts.builds / 5);
+  });
+
+  it('re-runs the directive rule within the edited block while typing in arguments, and equals a fresh analysis', async () => {
+    const plainSeeds = [...TYPING_SEEDS, ...seeds].filter((seed) => {
+      const model = parseFile(parser, '/p.conf', seed.text);
+      return !model.isTemplate && model.syntaxProblems.length === 0 && blockArguments(model.directives).length > 0;
+    });
+    const counts: Counts = { incrementalBuilds: 0, reusedAnalyses: 0, blockAnalyses: 0, builds: 0 };
+    // Typing a character (or a word, or deleting one) in any argument inside a block; now and then anything in a block.
+    const typing = fc.tuple(edit, fc.constantFrom('x', '-', '.', '1', 'é', '', ' ', '$', ';', 'on', 'off', '1.0', 'close', '""')).map(
+      ([change, typed]): Edit => (change.block % 7 === 0 ? { ...change, place: 'block' } : { ...change, place: 'argument', inserted: typed }),
+    );
+    await checkProperty(
+      'incremental analysis re-running within a block equals fresh analysis',
+      fc.asyncProperty(fc.nat({ max: plainSeeds.length - 1 }), steps(typing), (seed, edits) => checkEdits(plainSeeds[seed]!, edits, counts)),
+      60,
+    );
+    expect(counts.blockAnalyses).toBeGreaterThan(counts.builds / 5);
   });
 });

@@ -21,27 +21,38 @@ export const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Include chains deeper than this (or cycles) are not followed: the include rule reports them. */
 const MAX_INCLUDE_DEPTH = 16;
 
-/** Visits every directive reached from `root` when its top level is read in `top`. */
-export function walkRoot(root: WorkspaceRoot, top: DirectiveContext, visit: DirectiveVisitor): void {
+/**
+ * Visits every directive reached from `root` when its top level is read in `top`. With `within`, only the directives
+ * of that block (it and everything under it) are visited: the walk goes down to it and skips the rest of its file.
+ * Frames above `within` then miss the directives not visited, which only matters to a directive whose duplicate
+ * nginx refuses: the caller's business (directive.ts asks this only for blocks whose name may repeat).
+ */
+export function walkRoot(root: WorkspaceRoot, top: DirectiveContext, visit: DirectiveVisitor, within?: Directive): void {
   const open = new Set<ConfigFile>([root.file]);
-  const walkList = (list: readonly Directive[], frame: BlockFrame, depth: number): void => {
+  const ancestors = new Set<Directive>();
+  for (let up = within?.parent; up; up = up.parent) ancestors.add(up);
+  const walkList = (list: readonly Directive[], frame: BlockFrame, depth: number, inside: boolean): void => {
     for (const directive of list) {
       if (!PLAIN_NAME.test(directive.name)) continue;
-      visit(directive, frame);
+      const entered = inside || directive === within;
+      // Outside `within` in its own file, only the blocks holding it lead to it (its file is open: includes there
+      // cannot reach it again); other files may include it anywhere.
+      if (within && !entered && directive.file === within.file && !ancestors.has(directive)) continue;
+      if (!within || entered) visit(directive, frame);
       if (directive.name === 'include') {
         if (depth >= MAX_INCLUDE_DEPTH) continue;
         for (const target of root.includes.get(directive) ?? []) {
           if (open.has(target)) continue;
           open.add(target);
-          walkList(target.directives, frame, depth + 1);
+          walkList(target.directives, frame, depth + 1, entered);
           open.delete(target);
         }
         continue;
       }
       if (!directive.blockSpan || hasCustomBody(directive.name)) continue;
       const inner = blockContext(frame.context, directive.name);
-      if (inner !== undefined) walkList(directive.children, { context: inner, firstByName: new Map() }, depth);
+      if (inner !== undefined) walkList(directive.children, { context: inner, firstByName: new Map() }, depth, entered);
     }
   };
-  walkList(root.file.directives, { context: top, firstByName: new Map() }, 0);
+  walkList(root.file.directives, { context: top, firstByName: new Map() }, 0, false);
 }

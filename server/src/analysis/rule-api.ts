@@ -4,6 +4,7 @@
 // The hover and the upstream status read the same states (features/rule-states.ts), so they cannot disagree with
 // the findings.
 import type { Finding, Fix, ResolvedOptions, Severity, Span } from '../util/types.js';
+import type { Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 
 export interface RuleMeta {
@@ -48,6 +49,15 @@ export interface Rule<S extends RuleState = RuleState> {
   meta: RuleMeta;
   /** Every place the rule reports, decided once. */
   detect(context: RuleContext): S[];
+  /**
+   * The states detect() yields inside `block` (the block itself and everything under it), in detect()'s order,
+   * without looking at the rest of the workspace's statements; undefined when the rule cannot tell them apart from
+   * the rest here. The language server asks after an edit confined to `block` that adds or removes no include,
+   * load_module or line (engine/block-rerun.ts): the rule's states outside the block are then the previous
+   * analysis's, moved. Absent for rules whose findings outside a block may depend on what it holds (an upstream's
+   * users, the first pass to reach an inherited header).
+   */
+  detectWithin?(context: RuleContext, block: Directive): S[] | undefined;
   message(state: S, context: RuleContext): RuleMessage;
   /**
    * The edits that resolve `state`, built on demand; undefined when none can be built after all (edits that would

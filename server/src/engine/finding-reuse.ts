@@ -16,7 +16,7 @@ import type { AnalyzeOptions } from './types.js';
  * original), with a fix built afresh when first read. A class rather than a copy given a property per finding:
  * thousands are made per keystroke in a large file.
  */
-class MovedFinding implements Finding {
+export class MovedFinding implements Finding {
   // Declared only: the fields are the original finding's own (Object.assign), in its order.
   declare ruleId: string;
   declare severity: Severity;
@@ -55,8 +55,8 @@ export function optionsKeyOf(options: AnalyzeOptions): string {
   return JSON.stringify([nginxVersion, contexts, rules, pathMap, readRoots, extraDirectives, keepaliveConnections, maxFileBytes]);
 }
 
-/** The one file edited inertly since `previous`, or null when nothing changed; undefined when the rules must run. */
-function inertEdit(previous: ReusableAnalysis, workspace: Workspace): { file: string; edit: ModelEdit } | null | undefined {
+/** The one file whose model was derived from its previous one since `previous`, or null when nothing changed. */
+export function singleEdit(previous: ReusableAnalysis, workspace: Workspace): { file: string; edit: ModelEdit } | null | undefined {
   if (previous.workspace.files.length !== workspace.files.length || previous.workspace.roots.length !== workspace.roots.length) return undefined;
   const before = new Map(previous.workspace.files.map((file) => [file.path, file] as const));
   let edited: { file: string; edit: ModelEdit } | null = null;
@@ -64,7 +64,7 @@ function inertEdit(previous: ReusableAnalysis, workspace: Workspace): { file: st
     const old = before.get(file.path);
     if (old === file) continue;
     const edit = modelEditOf(file);
-    if (!old || !edit || edit.previous !== old || !edit.inertOnly || edited) return undefined;
+    if (!old || !edit || edit.previous !== old || edited) return undefined;
     edited = { file: file.path, edit };
   }
   return edited;
@@ -75,13 +75,30 @@ function inertEdit(previous: ReusableAnalysis, workspace: Workspace): { file: st
  * (a token the edit extended is an inert argument, which no finding covers), and text inserted where it starts is
  * before it.
  */
-function spanAfter(span: Span, { stretch, move }: ModelEdit): Span | undefined {
+export function spanAfter(span: Span, { stretch, move }: ModelEdit): Span | undefined {
   if (span.endOffset <= stretch.start) return span;
   if (span.startOffset >= stretch.oldEnd) return move(span);
   if (span.startOffset >= stretch.start) return undefined;
   // Around the edit (a finding on a whole block typed in): it starts where it did and ends where its end moved.
   const end = move({ start: span.end, end: span.end, startOffset: span.endOffset, endOffset: span.endOffset });
   return { start: span.start, end: end.end, startOffset: span.startOffset, endOffset: end.endOffset };
+}
+
+/** A moved finding's fix: the same finding's in a fresh analysis, which runs (once) when the first fix is asked. */
+export function freshFixes(fresh: () => readonly Finding[]): (finding: Finding) => Fix | undefined {
+  let freshFindings: readonly Finding[] | undefined;
+  return (finding) => {
+    freshFindings ??= fresh();
+    const same = freshFindings.find(
+      (candidate) =>
+        candidate.ruleId === finding.ruleId &&
+        candidate.file === finding.file &&
+        candidate.span.startOffset === finding.span.startOffset &&
+        candidate.span.endOffset === finding.span.endOffset &&
+        candidate.message === finding.message,
+    );
+    return same?.fix;
+  };
 }
 
 /**
@@ -96,21 +113,9 @@ export function reusedRuleFindings(
   fresh: () => readonly Finding[],
 ): Finding[] | undefined {
   if (!previous || previous.rules !== rules || previous.optionsKey !== optionsKey) return undefined;
-  const edited = inertEdit(previous, workspace);
-  if (edited === undefined) return undefined;
-  let freshFindings: readonly Finding[] | undefined;
-  const fixOf = (finding: Finding) => {
-    freshFindings ??= fresh();
-    const same = freshFindings.find(
-      (candidate) =>
-        candidate.ruleId === finding.ruleId &&
-        candidate.file === finding.file &&
-        candidate.span.startOffset === finding.span.startOffset &&
-        candidate.span.endOffset === finding.span.endOffset &&
-        candidate.message === finding.message,
-    );
-    return same?.fix;
-  };
+  const edited = singleEdit(previous, workspace);
+  if (edited === undefined || (edited && !edited.edit.inertOnly)) return undefined;
+  const fixOf = freshFixes(fresh);
   const moved: Finding[] = [];
   for (const finding of previous.ruleFindings) {
     let span = finding.span;

@@ -34,6 +34,12 @@ export interface ModelEdit {
    * finding is then the previous one, moved.
    */
   inertOnly: boolean;
+  /** The block the edit re-read, in the previous model (its spans in the previous text's offsets). */
+  replaced: Directive;
+  /** That block as read from the new text, now in the new model. */
+  edited: Directive;
+  /** Lines the edit added (negative: removed). */
+  lineDelta: number;
   /** A span of the previous text lying before or after the stretch, in the new text (findings are moved with it). */
   move(span: Span): Span;
 }
@@ -205,7 +211,7 @@ export function updatedModel(previous: ConfigFile, text: string, stretch: Change
   const move = spanMover(stretch, lines);
   // The previous model's own record goes: each model holds at most the one before it, not every version since opening.
   edits.delete(previous);
-  edits.set(file, { previous, stretch, inertOnly, move });
+  edits.set(file, { previous, stretch, inertOnly, replaced: old, edited, lineDelta, move });
   const siblings = parent ? (parent.children = parent.children.slice()) : file.directives;
   siblings[siblings.indexOf(old)] = edited;
   const newline = text.indexOf('\n', end);

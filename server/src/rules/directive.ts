@@ -14,6 +14,7 @@ import type { ConfigFile, Directive } from '../model/types.js';
 import type { WorkspaceRoot } from '../model/workspace.js';
 import { listed, shortened } from '../util/shortened.js';
 import { checkDirective, type CheckEnvironment, type DirectiveProblem } from '../analysis/directive-checks.js';
+import { DUPLICATE_REJECTED } from '../analysis/directive-duplicates.js';
 import { walkRoot } from '../analysis/directive-walk.js';
 import { preciseContext } from '../model/directive-context.js';
 
@@ -102,22 +103,24 @@ function firstSyntaxError(file: ConfigFile): number {
   return offset;
 }
 
-function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvironment): DirectiveState[] {
+function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvironment, within?: Directive): DirectiveState[] {
   const states: DirectiveState[] = [];
   walkRoot(root, top, (directive, frame) => {
     // Past a file's first syntax error its blocks are guesses (nginx stops there): the syntax rule speaks for it.
     if (directive.span.startOffset >= firstSyntaxError(directive.file)) return;
     const problem = checkDirective(directive, frame, env);
     if (problem) states.push({ file: directive.file.path, span: directive.nameSpan, name: directive.name, problem });
-  });
+  }, within);
   return states;
 }
+
+/** The root's top context is known: it is read in that one, not judged by the findings of each candidate. */
+const isCertain = (root: WorkspaceRoot): boolean => root.basis === 'stated' || (root.context === 'main' && root.basis === 'inferred');
 
 /** A root's findings: in its known context, or in the candidate context where it has fewest (the guess on ties). */
 function rootStates(root: WorkspaceRoot, env: CheckEnvironment): DirectiveState[] {
   const guessed = preciseContext(root.context);
-  const certain = root.basis === 'stated' || (root.context === 'main' && root.basis === 'inferred');
-  if (certain) return guessed ? statesUnder(root, guessed, env) : [];
+  if (isCertain(root)) return guessed ? statesUnder(root, guessed, env) : [];
   // Judged by misplaced directives only: a wrong context hides the blocks it cannot open, and with them their
   // other findings, so fewer findings overall would favour the wrong context.
   const misplaced = (states: DirectiveState[]) => states.filter((state) => state.problem.kind === 'not-allowed').length;
@@ -180,6 +183,18 @@ function headline(state: DirectiveState, context: RuleContext): string {
   }
 }
 
+/** One state per place: the first root's (roots in workspace order), as a root reaching a file first judges it. */
+function firstByPlace(perRoot: readonly DirectiveState[][]): DirectiveState[] {
+  const byPlace = new Map<string, DirectiveState>();
+  for (const states of perRoot) {
+    for (const state of states) {
+      const key = `${state.file}\0${state.span.startOffset}`;
+      if (!byPlace.has(key)) byPlace.set(key, state);
+    }
+  }
+  return [...byPlace.values()];
+}
+
 export const directiveRule: Rule<DirectiveState> = {
   meta: {
     id: 'directive',
@@ -189,15 +204,19 @@ export const directiveRule: Rule<DirectiveState> = {
     fixable: false,
   },
   detect(context) {
-    const { workspace } = context;
-    const byPlace = new Map<string, DirectiveState>();
-    for (const root of workspace.roots) {
-      for (const state of rootStates(root, environment(root, context))) {
-        const key = `${state.file}\0${state.span.startOffset}`;
-        if (!byPlace.has(key)) byPlace.set(key, state);
-      }
-    }
-    return [...byPlace.values()];
+    return firstByPlace(context.workspace.roots.map((root) => rootStates(root, environment(root, context))));
+  },
+  detectWithin(context, block) {
+    // A block whose name nginx refuses twice is checked against its siblings, which a walk within it does not see;
+    // a root judged in its best candidate context is judged by all its findings together.
+    const roots = context.workspace.roots;
+    if (DUPLICATE_REJECTED.has(block.name) || !roots.every(isCertain)) return undefined;
+    return firstByPlace(
+      roots.map((root) => {
+        const top = preciseContext(root.context);
+        return top ? statesUnder(root, top, environment(root, context), block) : [];
+      }),
+    );
   },
   message: (state, context) => ({ headline: headline(state, context) }),
 };

@@ -1,0 +1,112 @@
+// The language server's re-run of the rules after an edit confined to one block: a server, location, upstream... that
+// model/incremental-model.ts re-read alone, the edit adding or removing no line, no include (which pulls other files
+// into the block) and no load_module (which changes how every directive of the file is judged). A rule that can look within a block (Rule.detectWithin: the
+// `directive` rule, which checks each directive where nginx reads it) decides that block again, and keeps its
+// previous findings elsewhere, moved with the text. Every other rule runs on everything, as its findings elsewhere
+// may depend on what the block holds (the users of an upstream, the first pass to reach an inherited header).
+//
+// The result equals a fresh analysis: test/property/incremental-analysis.test.ts compares the two after any edits.
+import type { Rule, RuleContext, RuleState } from '../analysis/rule-api.js';
+import type { ModelEdit } from '../model/incremental-model.js';
+import type { Directive } from '../model/types.js';
+import type { Workspace } from '../model/workspace.js';
+import type { Finding, SourceDocument } from '../util/types.js';
+import { freshFixes, MovedFinding, singleEdit, spanAfter, type ReusableAnalysis } from './finding-reuse.js';
+import { configuredSeverity, dedupe, findingOf, internalErrorFile, INTERNAL_ERROR_RULE_ID, runRule } from './run-rules.js';
+import type { AnalyzeOptions } from './types.js';
+
+/** Directives that change what is read beyond their block: other files, or the modules every directive is judged by. */
+const CROSS_BLOCK_NAMES: ReadonlySet<string> = new Set(['include', 'load_module']);
+
+function holdsCrossBlock(directive: Directive): boolean {
+  return CROSS_BLOCK_NAMES.has(directive.name) || directive.children.some(holdsCrossBlock);
+}
+
+export interface ConfinedEdit {
+  file: string;
+  edit: ModelEdit;
+}
+
+/** The edit since `previous` when it is confined to one block as the header says; otherwise undefined. */
+export function confinedEdit(
+  previous: ReusableAnalysis | undefined,
+  workspace: Workspace,
+  rules: readonly Rule[],
+  optionsKey: string,
+): ConfinedEdit | undefined {
+  if (!previous || previous.rules !== rules || previous.optionsKey !== optionsKey) return undefined;
+  const edited = singleEdit(previous, workspace);
+  if (!edited) return undefined;
+  const { edit } = edited;
+  // A line more or less moves the lines messages quote ("first on line 12") after the edit.
+  if (edit.lineDelta !== 0 || holdsCrossBlock(edit.replaced) || holdsCrossBlock(edit.edited)) return undefined;
+  // A rule that failed last time reported no findings of its own to keep.
+  if (previous.ruleFindings.some((finding) => finding.ruleId === INTERNAL_ERROR_RULE_ID)) return undefined;
+  return edited;
+}
+
+/** The rule's states within the block, or undefined when it cannot tell (or fails: the full run reports that). */
+function statesWithin(rule: Rule, context: RuleContext, block: Directive): RuleState[] | undefined {
+  if (!rule.detectWithin) return undefined;
+  try {
+    return rule.detectWithin(context, block);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The rule's previous findings outside the replaced block, moved; undefined if one cannot be moved. */
+function keptOutside(previous: readonly Finding[], { file, edit }: ConfinedEdit, fixOf: ReturnType<typeof freshFixes>): Finding[] | undefined {
+  const { startOffset, endOffset } = edit.replaced.span;
+  const kept: Finding[] = [];
+  for (const finding of previous) {
+    if (finding.file !== file) {
+      kept.push(finding);
+      continue;
+    }
+    if (finding.span.startOffset >= startOffset && finding.span.endOffset <= endOffset) continue;
+    const span = spanAfter(finding.span, edit);
+    if (!span) return undefined;
+    kept.push(new MovedFinding(finding, span, fixOf));
+  }
+  return kept;
+}
+
+export interface RerunInputs {
+  edited: ConfinedEdit;
+  previous: ReusableAnalysis;
+  workspace: Workspace;
+  docs: readonly SourceDocument[];
+  options: AnalyzeOptions;
+  resolved: RuleContext['options'];
+  rules: readonly Rule[];
+  /** A fresh analysis's findings (the fixes of moved findings are read from it). */
+  fresh: () => readonly Finding[];
+}
+
+/** Every rule's findings after the confined edit, deduplicated (before suppression comments apply). */
+export function rerunWithinBlock({ edited, previous, workspace, docs, options, resolved, rules, fresh }: RerunInputs): Finding[] {
+  const context: RuleContext = { workspace, options: resolved };
+  const crashFile = internalErrorFile(workspace, docs);
+  const fixOf = freshFixes(fresh);
+  const previousByRule = new Map<string, Finding[]>();
+  for (const finding of previous.ruleFindings) {
+    const list = previousByRule.get(finding.ruleId);
+    if (list) list.push(finding);
+    else previousByRule.set(finding.ruleId, [finding]);
+  }
+  const findings: Finding[] = [];
+  for (const rule of rules) {
+    const severity = configuredSeverity(rule, options);
+    if (!severity) continue;
+    const within = statesWithin(rule, context, edited.edit.edited);
+    const kept = within && keptOutside(previousByRule.get(rule.meta.id) ?? [], edited, fixOf);
+    if (!within || !kept) {
+      for (const finding of runRule(rule, severity, context, crashFile)) findings.push(finding);
+      continue;
+    }
+    for (const finding of kept) findings.push(finding);
+    for (const state of within) findings.push(findingOf(rule, state, severity, context));
+  }
+  return dedupe(findings);
+}
