@@ -55,7 +55,8 @@ export interface Rule<S extends RuleState = RuleState> {
    * the rest here. The language server asks after an edit confined to `block` that adds or removes no include,
    * load_module or line (engine/block-rerun.ts): the rule's states outside the block are then the previous
    * analysis's, moved. Absent for rules whose findings outside a block may depend on what it holds (an upstream's
-   * users, the first pass to reach an inherited header).
+   * users, the first pass to reach an inherited header). A rule with detectWithin is taken to read every argument in
+   * the block (analysis/readable-shape.ts lists what the others read): when it declines, it runs on everything.
    */
   detectWithin?(context: RuleContext, block: Directive): S[] | undefined;
   message(state: S, context: RuleContext): RuleMessage;

@@ -27,8 +27,11 @@ export interface WorkspaceAnalysis extends ReusableAnalysis {
   workspace: Workspace;
   /** True when the previous analysis's findings were moved instead of running the rules (finding-reuse.ts). */
   reused: boolean;
-  /** True when the rules that can ran only within the one edited block (block-rerun.ts). */
-  withinBlock: boolean;
+  /**
+   * After an edit confined to one block (block-rerun.ts), the rules that still ran on everything; undefined when every
+   * rule ran (or none: `reused`).
+   */
+  ranWhole: string[] | undefined;
 }
 
 /**
@@ -81,11 +84,8 @@ function analyzeParsed(
   const fresh = () => analyzeParsed(parser, docs, options, rules, undefined).findings;
   const reusedFindings = reusedRuleFindings(previous, workspace, rules, optionsKey, fresh);
   const edited = reusedFindings ? undefined : confinedEdit(previous, workspace, rules, optionsKey);
-  const ruleFindings =
-    reusedFindings ??
-    (edited && previous
-      ? rerunWithinBlock({ edited, previous, workspace, docs, options, resolved, rules, fresh })
-      : runRules(workspace, docs, options, resolved, rules));
+  const rerun = edited && previous ? rerunWithinBlock({ edited, previous, workspace, docs, options, resolved, rules, fresh }) : undefined;
+  const ruleFindings = reusedFindings ?? rerun?.findings ?? runRules(workspace, docs, options, resolved, rules);
   const unusedSuppression = rules.find((rule) => rule.meta.id === UNUSED_SUPPRESSION_RULE_ID);
   const kept = applySuppressions(workspace.files, ruleFindings, {
     knownRuleIds: new Set(rules.map((rule) => rule.meta.id)),
@@ -93,5 +93,5 @@ function analyzeParsed(
   });
   // A copy when no suppression applied: the rule findings are kept, unsorted, for the next analysis to reuse.
   const findings = (kept === ruleFindings ? kept.slice() : kept).sort(compareFindings);
-  return { findings, workspace, ruleFindings, rules, optionsKey, reused: reusedFindings !== undefined, withinBlock: edited !== undefined };
+  return { findings, workspace, ruleFindings, rules, optionsKey, reused: reusedFindings !== undefined, ranWhole: rerun?.ranWhole };
 }

@@ -6,6 +6,7 @@
 // may depend on what the block holds (the users of an upstream, the first pass to reach an inherited header).
 //
 // The result equals a fresh analysis: test/property/incremental-analysis.test.ts compares the two after any edits.
+import { readableShape } from '../analysis/readable-shape.js';
 import type { Rule, RuleContext, RuleState } from '../analysis/rule-api.js';
 import type { ModelEdit } from '../model/incremental-model.js';
 import type { Directive } from '../model/types.js';
@@ -55,8 +56,16 @@ function statesWithin(rule: Rule, context: RuleContext, block: Directive): RuleS
   }
 }
 
-/** The rule's previous findings outside the replaced block, moved; undefined if one cannot be moved. */
-function keptOutside(previous: readonly Finding[], { file, edit }: ConfinedEdit, fixOf: ReturnType<typeof freshFixes>): Finding[] | undefined {
+/**
+ * The rule's previous findings, moved (those inside the replaced block dropped when `outsideOnly`); undefined if one
+ * cannot be moved (the edit cuts into it).
+ */
+function keptFindings(
+  previous: readonly Finding[],
+  { file, edit }: ConfinedEdit,
+  fixOf: ReturnType<typeof freshFixes>,
+  outsideOnly: boolean,
+): Finding[] | undefined {
   const { startOffset, endOffset } = edit.replaced.span;
   const kept: Finding[] = [];
   for (const finding of previous) {
@@ -64,7 +73,7 @@ function keptOutside(previous: readonly Finding[], { file, edit }: ConfinedEdit,
       kept.push(finding);
       continue;
     }
-    if (finding.span.startOffset >= startOffset && finding.span.endOffset <= endOffset) continue;
+    if (outsideOnly && finding.span.startOffset >= startOffset && finding.span.endOffset <= endOffset) continue;
     const span = spanAfter(finding.span, edit);
     if (!span) return undefined;
     kept.push(new MovedFinding(finding, span, fixOf));
@@ -84,8 +93,15 @@ export interface RerunInputs {
   fresh: () => readonly Finding[];
 }
 
-/** Every rule's findings after the confined edit, deduplicated (before suppression comments apply). */
-export function rerunWithinBlock({ edited, previous, workspace, docs, options, resolved, rules, fresh }: RerunInputs): Finding[] {
+export interface Rerun {
+  /** Every rule's findings, deduplicated (before suppression comments apply). */
+  findings: Finding[];
+  /** The rules that ran on everything (their id): those that could neither look within the block nor keep theirs. */
+  ranWhole: string[];
+}
+
+/** Every rule's findings after the confined edit. */
+export function rerunWithinBlock({ edited, previous, workspace, docs, options, resolved, rules, fresh }: RerunInputs): Rerun {
   const context: RuleContext = { workspace, options: resolved };
   const crashFile = internalErrorFile(workspace, docs);
   const fixOf = freshFixes(fresh);
@@ -95,18 +111,27 @@ export function rerunWithinBlock({ edited, previous, workspace, docs, options, r
     if (list) list.push(finding);
     else previousByRule.set(finding.ruleId, [finding]);
   }
+  const sameShape = readableShape(edited.edit.replaced) === readableShape(edited.edit.edited);
   const findings: Finding[] = [];
+  const ranWhole: string[] = [];
   for (const rule of rules) {
     const severity = configuredSeverity(rule, options);
     if (!severity) continue;
+    const before = previousByRule.get(rule.meta.id) ?? [];
     const within = statesWithin(rule, context, edited.edit.edited);
-    const kept = within && keptOutside(previousByRule.get(rule.meta.id) ?? [], edited, fixOf);
-    if (!within || !kept) {
+    // A rule that can look within a block reads all of it (readable-shape.ts speaks for the others): if it declines, it runs.
+    const kept = within
+      ? keptFindings(before, edited, fixOf, true)
+      : sameShape && !rule.detectWithin
+        ? keptFindings(before, edited, fixOf, false)
+        : undefined;
+    if (!kept) {
+      ranWhole.push(rule.meta.id);
       for (const finding of runRule(rule, severity, context, crashFile)) findings.push(finding);
       continue;
     }
     for (const finding of kept) findings.push(finding);
-    for (const state of within) findings.push(findingOf(rule, state, severity, context));
+    if (within) for (const state of within) findings.push(findingOf(rule, state, severity, context));
   }
-  return dedupe(findings);
+  return { findings: dedupe(findings), ranWhole };
 }
