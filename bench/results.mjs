@@ -135,6 +135,12 @@ function lspTable(lsp) {
   const rows = [
     ...typing('5,000 lines', lsp.fiveThousandLines, goals.p50FiveThousandLinesMs),
     ...typing(`${mb(lsp.oneMegabyte.bytes ?? 1e6)} file`, lsp.oneMegabyte, goals.p50OneMegabyteMs),
+    ...(lsp.oneMegabyteListen
+      ? [
+          ...typing(`${mb(lsp.oneMegabyte.bytes ?? 1e6)} file, a listen port`, lsp.oneMegabyteListen, goals.p50OneMegabyteMs),
+          ...typing(`${mb(lsp.oneMegabyte.bytes ?? 1e6)} file, a proxy_set_header`, lsp.oneMegabyteHeader, goals.p50OneMegabyteMs),
+        ]
+      : []),
     ['cold start (spawn → first diagnostics)', `${ms(lsp.coldStartMs)} ms`, goals.coldStartMs ? `< ${goals.coldStartMs} ms` : '', verdict(lsp.coldStartMs, goals.coldStartMs)],
     ['RSS with the 1 MB file open', `${rssMb.toFixed(1)} MB`, goals.rssBytes ? `< ${goals.rssBytes / 2 ** 20} MB` : '', verdict(lsp.rssBytesWithOneMegabyteOpen, goals.rssBytes)],
   ];
@@ -146,7 +152,8 @@ function lspTable(lsp) {
     );
   }
   const edits = lsp.fiveThousandLines.edits;
-  return { title, head: ['measure', 'value', 'goal', ''], rows, notes: edits ? [`${edits} one-character edits per file.`] : [] };
+  const notes = edits ? [`${edits} one-character edits per file: in a server_name (no rule reads it), then in the 1 MB file a listen port (only the directive rule reads it) and a proxy_set_header (every keepalive rule does).`] : [];
+  return { title, head: ['measure', 'value', 'goal', ''], rows, notes };
 }
 
 function seedTable(seed) {

@@ -1,0 +1,97 @@
+// The language server's re-run after an edit confined to one block (engine/block-rerun.ts), in a workspace of two
+// files as a server runs it: nginx.conf includes sites/app.conf, and app.conf is edited through the server's own
+// OpenDocument. After each edit the findings equal a fresh analysis, and `ranWhole` says which rules ran on
+// everything: none for a listen port, all but `directive` for a header, every rule for an edit adding a line.
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyzeWorkspace, type WorkspaceAnalysis } from '../../server/src/engine/analyze.js';
+import { OpenDocument } from '../../server/src/lsp/open-document.js';
+import { parseFile } from '../../server/src/model/file-loader.js';
+import type { ModelCache } from '../../server/src/model/types.js';
+import { loadNginxParser, type NginxParser } from '../../server/src/parser/loader.js';
+import { rules } from '../../server/src/rules/registry.js';
+import { memoryHost } from '../property/support.js';
+
+const DIR = '/block-rerun';
+const MAIN = path.join(DIR, 'nginx.conf');
+const APP = path.join(DIR, 'sites/app.conf');
+const MAIN_TEXT = 'events {}\nhttp {\n    upstream app { server 127.0.0.1:3000; keepalive 8; }\n    include sites/*.conf;\n}\n';
+const APP_TEXT = [
+  'server {',
+  '    listen 8080;',
+  '    location / {',
+  '        proxy_pass http://app;',
+  '        proxy_buffering on;',
+  '        proxy_set_header Host $host;',
+  '    }',
+  '}',
+  'server {',
+  '    listen 8081;',
+  '    location / { proxy_pass http://app; proxy_http_version 1.1; }',
+  '}',
+  '',
+].join('\n');
+
+let parser: NginxParser;
+beforeAll(async () => {
+  parser = await loadNginxParser();
+});
+
+describe('re-running the rules within an edited block', () => {
+  it('gives a fresh analysis\'s findings, running whole only the rules whose reading the edit changed', async () => {
+    const document = new OpenDocument(`file://${APP}`, APP, 1, APP_TEXT, () => 10_000_000);
+    const mainModel = parseFile(parser, MAIN, MAIN_TEXT);
+    const analyzeNow = async (previous?: WorkspaceAnalysis) => {
+      const model = document.currentModel(parser);
+      const text = document.text;
+      const docs = [{ path: MAIN, text: MAIN_TEXT }];
+      const host = memoryHost([...docs, { path: APP, text }]);
+      // As the server's model store does: the unchanged file keeps its model, the edited one has its incremental one.
+      const models: ModelCache = {
+        get: (asked, askedText) => (asked === APP && askedText === text ? model : asked === MAIN ? mainModel : undefined),
+      };
+      const fresh = await analyzeWorkspace(docs, { host });
+      const incremental = await analyzeWorkspace(docs, { host, models }, undefined, previous);
+      expect(incremental.findings).toEqual(fresh.findings);
+      return incremental;
+    };
+    /** Replaces the first `from` after `after` with `to`. */
+    const edit = (after: string, from: string, to: string, version: number) => {
+      const start = document.text.indexOf(from, document.text.indexOf(after));
+      const range = { start: document.textDocument.positionAt(start), end: document.textDocument.positionAt(start + from.length) };
+      document.applyChanges([{ range, text: to }], version);
+    };
+    try {
+      let analysis = await analyzeNow();
+      const findingsOf = (ruleId: string) => analysis.findings.filter((finding) => finding.ruleId === ruleId).map((finding) => finding.message);
+      expect(findingsOf('proxy-http-version')).toHaveLength(1);
+      expect(findingsOf('directive')).toEqual([]);
+
+      // A port: only the directive rule reads it, and it reads it within the server.
+      edit('listen', '8080', '9090', 2);
+      analysis = await analyzeNow(analysis);
+      expect(analysis.ranWhole).toEqual([]);
+
+      // A bad flag: the directive rule finds it within the block; the keepalive rules keep theirs.
+      edit('proxy_buffering', 'on', 'maybe', 3);
+      analysis = await analyzeNow(analysis);
+      expect(analysis.ranWhole).toEqual([]);
+      expect(findingsOf('directive')).toEqual(['invalid value "maybe" in "proxy_buffering" directive: use on, off']);
+      expect(findingsOf('proxy-http-version')).toHaveLength(1);
+
+      // A header the keepalive rules read: they run on everything, the directive rule still only within the block.
+      edit('proxy_set_header', 'Host $host', 'Connection ""', 4);
+      analysis = await analyzeNow(analysis);
+      expect(analysis.ranWhole).toEqual(rules.map((rule) => rule.meta.id).filter((id) => id !== 'directive'));
+
+      // The fix: proxy_http_version in the first server; a line more, so every rule runs.
+      edit('proxy_buffering', 'proxy_buffering maybe;', 'proxy_buffering on;\n        proxy_http_version 1.1;', 5);
+      analysis = await analyzeNow(analysis);
+      expect(analysis.ranWhole).toBeUndefined();
+      expect(findingsOf('proxy-http-version')).toEqual([]);
+      expect(findingsOf('directive')).toEqual([]);
+    } finally {
+      document.dispose();
+    }
+  });
+});
