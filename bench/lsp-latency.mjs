@@ -338,7 +338,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
     const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
     console.log(
       `\nbaseline / current p50: 5,000 lines ${ratio(baseline.fiveThousandLines.p50Ms, current.fiveThousandLines.p50Ms)}, ` +
-        `1 MB ${ratio(baseline.oneMegabyte.p50Ms, current.oneMegabyte.p50Ms)}`,
+        `1 MB ${ratio(baseline.oneMegabyte.p50Ms, current.oneMegabyte.p50Ms)}, ` +
+        `1 MB listen port ${ratio(baseline.oneMegabyteListen.p50Ms, current.oneMegabyteListen.p50Ms)}, ` +
+        `1 MB proxy_set_header ${ratio(baseline.oneMegabyteHeader.p50Ms, current.oneMegabyteHeader.p50Ms)}`,
     );
   }
 }

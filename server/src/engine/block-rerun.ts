@@ -112,7 +112,10 @@ export function rerunWithinBlock({ edited, previous, workspace, docs, options, r
     else previousByRule.set(finding.ruleId, [finding]);
   }
   const sameShape = readableShape(edited.edit.replaced) === readableShape(edited.edit.edited);
-  const findings: Finding[] = [];
+  // Kept findings were deduplicated when first found, and lie where no new one does (outside the block, or moved
+  // unchanged): only the new ones are deduplicated, which on a large file is most of the work saved.
+  const kept: Finding[] = [];
+  const found: Finding[] = [];
   const ranWhole: string[] = [];
   for (const rule of rules) {
     const severity = configuredSeverity(rule, options);
@@ -120,18 +123,20 @@ export function rerunWithinBlock({ edited, previous, workspace, docs, options, r
     const before = previousByRule.get(rule.meta.id) ?? [];
     const within = statesWithin(rule, context, edited.edit.edited);
     // A rule that can look within a block reads all of it (readable-shape.ts speaks for the others): if it declines, it runs.
-    const kept = within
+    const ruleKept = within
       ? keptFindings(before, edited, fixOf, true)
       : sameShape && !rule.detectWithin
         ? keptFindings(before, edited, fixOf, false)
         : undefined;
-    if (!kept) {
+    if (!ruleKept) {
       ranWhole.push(rule.meta.id);
-      for (const finding of runRule(rule, severity, context, crashFile)) findings.push(finding);
+      for (const finding of runRule(rule, severity, context, crashFile)) found.push(finding);
       continue;
     }
-    for (const finding of kept) findings.push(finding);
-    if (within) for (const state of within) findings.push(findingOf(rule, state, severity, context));
+    for (const finding of ruleKept) kept.push(finding);
+    if (within) for (const state of within) found.push(findingOf(rule, state, severity, context));
   }
-  return { findings: dedupe(findings), ranWhole };
+  const findings = dedupe(found);
+  for (const finding of kept) findings.push(finding);
+  return { findings, ranWhole };
 }

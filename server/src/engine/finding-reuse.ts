@@ -4,7 +4,8 @@
 // file changed, other settings, an edit that is not inert, a finding the edit cuts into — runs the rules.
 //
 // A moved finding's fix is built by a fresh analysis when first read (a fix reads the model the rule's state held,
-// which has moved on), so a quick fix offered on a moved finding is the one a fresh analysis offers.
+// which has moved on), so a quick fix offered on a moved finding is the one a fresh analysis offers. An edit that is
+// not inert but stays in one block goes to block-rerun.ts, which moves findings the same way.
 import type { Rule } from '../analysis/rule-api.js';
 import { modelEditOf, type ModelEdit } from '../model/incremental-model.js';
 import type { Workspace } from '../model/workspace.js';

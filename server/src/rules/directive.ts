@@ -48,6 +48,48 @@ const packagesByObject = (() => {
   return map;
 })();
 
+/** What a list of statements (and everything under them) says about the modules the build loads. */
+interface ModuleFacts {
+  packages: ReadonlySet<string>;
+  unknownModuleLoaded: boolean;
+  modulesIncluded: boolean;
+}
+
+const NO_MODULE_FACTS: ModuleFacts = { packages: new Set(), unknownModuleLoaded: false, modulesIncluded: false };
+
+// By statement list: an edit in the language server gives new lists to the edited block's ancestors only, so asking
+// again after it walks those lists, not the whole file (the model never changes a list it has built).
+const moduleFactsByList = new WeakMap<readonly Directive[], ModuleFacts>();
+
+function moduleFacts(list: readonly Directive[]): ModuleFacts {
+  if (list.length === 0) return NO_MODULE_FACTS;
+  const known = moduleFactsByList.get(list);
+  if (known) return known;
+  let packages: Set<string> | undefined;
+  let unknownModuleLoaded = false;
+  let modulesIncluded = false;
+  for (const directive of list) {
+    if (directive.name === 'load_module') {
+      const arg = directive.args[0];
+      const object = arg && !arg.templated ? (arg.value.split('/').pop() ?? '').replace(/\.so$/, '') : '';
+      const objectPackages = packagesByObject.get(object);
+      if (objectPackages) for (const pkg of objectPackages) (packages ??= new Set()).add(pkg);
+      else if (!DIRECTIVELESS_OBJECTS.has(object)) unknownModuleLoaded = true;
+    }
+    if (directive.name === 'include' && directive.args.some((arg) => arg.templated || MODULE_INCLUDE.test(arg.value))) {
+      modulesIncluded = true;
+    }
+    const inner = moduleFacts(directive.children);
+    if (inner === NO_MODULE_FACTS) continue;
+    for (const pkg of inner.packages) (packages ??= new Set()).add(pkg);
+    unknownModuleLoaded ||= inner.unknownModuleLoaded;
+    modulesIncluded ||= inner.modulesIncluded;
+  }
+  const facts = packages || unknownModuleLoaded || modulesIncluded ? { packages: packages ?? NO_MODULE_FACTS.packages, unknownModuleLoaded, modulesIncluded } : NO_MODULE_FACTS;
+  moduleFactsByList.set(list, facts);
+  return facts;
+}
+
 /**
  * What a root's own files say about the build: the files it reads (itself and its includes), never the rest of the
  * workspace, so a root is judged alike whatever else is checked with it (`--jobs` groups files differently).
@@ -59,22 +101,10 @@ function environment(root: WorkspaceRoot, context: RuleContext): CheckEnvironmen
   const files = new Set<ConfigFile>([root.file]);
   for (const targets of root.includes.values()) for (const target of targets) files.add(target);
   for (const file of files) {
-    const visit = (list: readonly Directive[]): void => {
-      for (const directive of list) {
-        if (directive.name === 'load_module') {
-          const arg = directive.args[0];
-          const object = arg && !arg.templated ? (arg.value.split('/').pop() ?? '').replace(/\.so$/, '') : '';
-          const packages = packagesByObject.get(object);
-          if (packages) for (const pkg of packages) loaded.add(pkg);
-          else if (!DIRECTIVELESS_OBJECTS.has(object)) unknownModuleLoaded = true;
-        }
-        if (directive.name === 'include' && directive.args.some((arg) => arg.templated || MODULE_INCLUDE.test(arg.value))) {
-          modulesIncluded = true;
-        }
-        visit(directive.children);
-      }
-    };
-    visit(file.directives);
+    const facts = moduleFacts(file.directives);
+    for (const pkg of facts.packages) loaded.add(pkg);
+    unknownModuleLoaded ||= facts.unknownModuleLoaded;
+    modulesIncluded ||= facts.modulesIncluded;
   }
   // A module is reported as not loaded only where the config shows it runs on a Debian-style build that loads its
   // modules itself: a main config, load_module lines for Debian's objects and nothing else. Without a main config
