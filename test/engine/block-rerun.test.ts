@@ -24,6 +24,7 @@ const APP_TEXT = [
   '        proxy_buffering on;',
   '        proxy_set_header Host $host;',
   '    }',
+  '    client_max_body_size 1m;',
   '}',
   'server {',
   '    listen 8081;',
@@ -72,20 +73,35 @@ describe('re-running the rules within an edited block', () => {
       analysis = await analyzeNow(analysis);
       expect(analysis.ranWhole).toEqual([]);
 
+      // Two edits before one analysis: one that rewrites the pass as it was, one after it in the same server. The
+      // changed stretch covers both, so the finding on the pass cannot be moved (its end is not known): it runs.
+      const passStart = document.text.indexOf('http://app');
+      const sizeStart = document.text.indexOf('1m;');
+      const at = (offset: number) => document.textDocument.positionAt(offset);
+      document.applyChanges(
+        [
+          { range: { start: at(passStart), end: at(passStart + 'http://app'.length) }, text: 'http://app' },
+          { range: { start: at(sizeStart), end: at(sizeStart + 1) }, text: '20' },
+        ],
+        3,
+      );
+      analysis = await analyzeNow(analysis);
+      expect(analysis.ranWhole).toContain('proxy-http-version');
+
       // A bad flag: the directive rule finds it within the block; the keepalive rules keep theirs.
-      edit('proxy_buffering', 'on', 'maybe', 3);
+      edit('proxy_buffering', 'on', 'maybe', 4);
       analysis = await analyzeNow(analysis);
       expect(analysis.ranWhole).toEqual([]);
       expect(findingsOf('directive')).toEqual(['invalid value "maybe" in "proxy_buffering" directive: use on, off']);
       expect(findingsOf('proxy-http-version')).toHaveLength(1);
 
       // A header the keepalive rules read: they run on everything, the directive rule still only within the block.
-      edit('proxy_set_header', 'Host $host', 'Connection ""', 4);
+      edit('proxy_set_header', 'Host $host', 'Connection ""', 5);
       analysis = await analyzeNow(analysis);
       expect(analysis.ranWhole).toEqual(rules.map((rule) => rule.meta.id).filter((id) => id !== 'directive'));
 
       // The fix: proxy_http_version in the first server; a line more, so every rule runs.
-      edit('proxy_buffering', 'proxy_buffering maybe;', 'proxy_buffering on;\n        proxy_http_version 1.1;', 5);
+      edit('proxy_buffering', 'proxy_buffering maybe;', 'proxy_buffering on;\n        proxy_http_version 1.1;', 6);
       analysis = await analyzeNow(analysis);
       expect(analysis.ranWhole).toBeUndefined();
       expect(findingsOf('proxy-http-version')).toEqual([]);
