@@ -211,7 +211,8 @@ describe('incremental analysis in the language server', () => {
     expect(counts.reusedAnalyses).toBeGreaterThan(counts.builds / 5);
   });
 
-  it('re-runs the directive rule within the edited block (and keeps the others\' findings when they read nothing the edit changed) while typing in arguments, and equals a fresh analysis', async () => {
+  // The directive rule re-runs within the edited block; the others keep their findings when they read nothing it changed.
+  it('re-runs rules within the edited block while typing in arguments, and equals a fresh analysis', async () => {
     const plainSeeds = [...TYPING_SEEDS, ...seeds].filter((seed) => {
       const model = parseFile(parser, '/p.conf', seed.text);
       return !model.isTemplate && model.syntaxProblems.length === 0 && blockArguments(model.directives).length > 0;

@@ -1,9 +1,9 @@
 // What the keepalive analysis (everything under analysis/, fixes/ and rules/ but the `directive` rule's own files) can
-// read of a block: its statements' names and order, every block's arguments and `if` condition, and the arguments
-// of the directives it names or finds by suffix (`*_pass`), and everything in a block whose body is not directives
-// (a map's arms, a geo's ranges: read by their place, whatever they are called) or whose name nginx's table does not
-// know. An argument of any other directive counts only when it holds a `$` (a variable some lookup may follow) — a
-// listen port, a client_max_body_size, a return's URL do not.
+// read of a block: its statements' names and order; every block's arguments and `if` condition; the arguments of the
+// directives it names or finds by suffix (`*_pass`); everything in a block whose body is not directives (a map's arms,
+// a geo's ranges: read by their place, whatever they are called) or whose name nginx's table does not know. An
+// argument of any other directive counts only when it holds a `$` (a variable some lookup may follow) — a listen
+// port, a client_max_body_size, a return's URL do not.
 // Two blocks of equal shape give every rule but `directive` the same findings: the language server keeps them after
 // an edit that changes nothing else (engine/block-rerun.ts).
 import { directiveEntries } from '../model/directive-table.js';

@@ -1,9 +1,13 @@
-// The language server's re-run of the rules after an edit confined to one block: a server, location, upstream... that
-// model/incremental-model.ts re-read alone, the edit adding or removing no line, no include (which pulls other files
-// into the block) and no load_module (which changes how every directive of the file is judged). A rule that can look within a block (Rule.detectWithin: the
-// `directive` rule, which checks each directive where nginx reads it) decides that block again, and keeps its
-// previous findings elsewhere, moved with the text. Every other rule runs on everything, as its findings elsewhere
-// may depend on what the block holds (the users of an upstream, the first pass to reach an inherited header).
+// The language server's re-run of the rules after an edit confined to one block: a server, location, upstream...
+// that model/incremental-model.ts re-read alone, the edit adding or removing no line, no include (which pulls other
+// files into the block) and no load_module (which changes how every directive of the file is judged).
+//
+// A rule that can look within a block (Rule.detectWithin: the `directive` rule, which checks each directive where
+// nginx reads it) decides that block again and keeps its previous findings elsewhere, moved with the text. Every other
+// rule's findings elsewhere may depend on what the block holds (the users of an upstream, the first pass to reach an
+// inherited header): such a rule keeps all its previous findings, moved, when the block's readable shape
+// (analysis/readable-shape.ts: what those rules can read of it) is unchanged — typing a listen port or a return's
+// URL — and runs on everything otherwise.
 //
 // The result equals a fresh analysis: test/property/incremental-analysis.test.ts compares the two after any edits.
 import { readableShape } from '../analysis/readable-shape.js';

@@ -85,7 +85,8 @@ function moduleFacts(list: readonly Directive[]): ModuleFacts {
     unknownModuleLoaded ||= inner.unknownModuleLoaded;
     modulesIncluded ||= inner.modulesIncluded;
   }
-  const facts = packages || unknownModuleLoaded || modulesIncluded ? { packages: packages ?? NO_MODULE_FACTS.packages, unknownModuleLoaded, modulesIncluded } : NO_MODULE_FACTS;
+  const found = packages !== undefined || unknownModuleLoaded || modulesIncluded;
+  const facts = found ? { packages: packages ?? NO_MODULE_FACTS.packages, unknownModuleLoaded, modulesIncluded } : NO_MODULE_FACTS;
   moduleFactsByList.set(list, facts);
   return facts;
 }
