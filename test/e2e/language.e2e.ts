@@ -72,13 +72,14 @@ describe('completion and hover in a real VS Code', () => {
     expect(rows[0]).toBe('proxy_pass');
     expect(rows).not.toContain('listen');
     await page.keyboard.press('Enter');
-    expect((await lineWith('proxy_pass')).trim()).toBe('proxy_pass ;');
+    // Polled: the editor renders the accepted item a moment after the key press.
+    await expect.poll(async () => (await lineWith('proxy_pass')).trim(), TIMEOUT).toBe('proxy_pass ;');
 
     // The cursor sits before the `;`: `/` of http:// brings the upstream names.
     await page.keyboard.type('http://');
     await suggestion('app').first().waitFor(TIMEOUT);
     await page.keyboard.press('Enter');
-    expect((await lineWith('proxy_pass')).trim()).toBe('proxy_pass http://app;');
+    await expect.poll(async () => (await lineWith('proxy_pass')).trim(), TIMEOUT).toBe('proxy_pass http://app;');
   });
 
   it('has no main-context directive in a location', async () => {
