@@ -79,6 +79,13 @@ const listenPlace = (text) => inApp(text, () => 'listen 127.0.0.1:', { backwards
 /** In a proxy_set_header's header name: the keepalive rules read it, so they all run again. */
 const headerPlace = (text) => inApp(text, () => 'proxy_set_header Host');
 
+/** Typing `character` at `at`, or deleting it again: the content change of one keystroke. */
+function typedChange(at, insert, character) {
+  return insert
+    ? { range: { start: at, end: at }, text: character }
+    : { range: { start: at, end: { line: at.line, character: at.character + character.length } }, text: '' };
+}
+
 function percentile(sorted, fraction) {
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))];
 }
@@ -151,10 +158,7 @@ class Session {
     const times = [];
     const first = this.versions.get(uri) ?? 2;
     for (let version = first; times.length < count; version++) {
-      const insert = times.length % 2 === 0;
-      const change = insert
-        ? { range: { start: at, end: at }, text: character }
-        : { range: { start: at, end: { line: at.line, character: at.character + character.length } }, text: '' };
+      const change = typedChange(at, times.length % 2 === 0, character);
       const arrived = this.published(uri, version);
       const sent = performance.now();
       this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
@@ -174,10 +178,7 @@ class Session {
     const times = [];
     let unchanged = 0;
     for (let version = 2; version < count + 2; version++) {
-      const insert = version % 2 === 0;
-      const change = insert
-        ? { range: { start: at, end: at }, text: 'x' }
-        : { range: { start: at, end: { line: at.line, character: at.character + 1 } }, text: '' };
+      const change = typedChange(at, version % 2 === 0, 'x');
       const sent = performance.now();
       this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
       const report = await this.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri }, previousResultId });

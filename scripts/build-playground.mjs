@@ -1,7 +1,7 @@
 // `npm run build:playground`: the static playground in dist/playground/ (index.html, style.css, playground.js, the
-// two wasm files and THIRD-PARTY-NOTICES.txt). No CDN and no network at run time: everything the page needs is in that directory, so any
-// static server (or `python3 -m http.server`) serves it. The core is bundled for the browser (scripts/browser/), the
-// disk a virtual FileHost.
+// two wasm files and THIRD-PARTY-NOTICES.txt). No CDN and no network at run time: everything the page needs is in
+// that directory, so any static server (or `python3 -m http.server`) serves it. The core is bundled for the browser
+// (scripts/browser/), the disk a virtual FileHost.
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -95,4 +95,3 @@ export async function activateClient(
   started('language server started');
   return languageClient;
 }
-

@@ -1,7 +1,7 @@
 // The headless entry point: documents in, findings out. The CLI and the language server both call this.
 import { loadNginxParser, parserIfLoaded, ParserNotLoaded } from '../parser/loader.js';
 import type { ParserLike } from '../model/file-loader.js';
-import { optionsKeyOf, reusedRuleFindings, type ReusableAnalysis } from './finding-reuse.js';
+import { editSince, optionsKeyOf, reusedRuleFindings, type ReusableAnalysis } from './finding-reuse.js';
 import { buildWorkspace, type Workspace } from '../model/workspace.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import type { Rule } from '../analysis/rule-api.js';
@@ -82,8 +82,9 @@ function analyzeParsed(
   });
   const optionsKey = optionsKeyOf(options);
   const fresh = () => analyzeParsed(parser, docs, options, rules, undefined).findings;
-  const reusedFindings = reusedRuleFindings(previous, workspace, rules, optionsKey, fresh);
-  const edited = reusedFindings ? undefined : confinedEdit(previous, workspace, rules, optionsKey);
+  const since = editSince(previous, workspace, rules, optionsKey);
+  const reusedFindings = reusedRuleFindings(since, fresh);
+  const edited = reusedFindings ? undefined : confinedEdit(since);
   const rerun = edited && previous ? rerunWithinBlock({ edited, previous, workspace, docs, options, resolved, rules, fresh }) : undefined;
   const ruleFindings = reusedFindings ?? rerun?.findings ?? runRules(workspace, docs, options, resolved, rules);
   const unusedSuppression = rules.find((rule) => rule.meta.id === UNUSED_SUPPRESSION_RULE_ID);

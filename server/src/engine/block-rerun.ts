@@ -16,7 +16,7 @@ import type { ModelEdit } from '../model/incremental-model.js';
 import type { Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import type { Finding, SourceDocument } from '../util/types.js';
-import { freshFixes, MovedFinding, singleEdit, spanAfter, type ReusableAnalysis } from './finding-reuse.js';
+import { freshFixes, MovedFinding, spanAfter, type EditSince, type ReusableAnalysis } from './finding-reuse.js';
 import { configuredSeverity, dedupe, findingOf, internalErrorFile, INTERNAL_ERROR_RULE_ID, runRule } from './run-rules.js';
 import type { AnalyzeOptions } from './types.js';
 
@@ -32,21 +32,15 @@ export interface ConfinedEdit {
   edit: ModelEdit;
 }
 
-/** The edit since `previous` when it is confined to one block as the header says; otherwise undefined. */
-export function confinedEdit(
-  previous: ReusableAnalysis | undefined,
-  workspace: Workspace,
-  rules: readonly Rule[],
-  optionsKey: string,
-): ConfinedEdit | undefined {
-  if (!previous || previous.rules !== rules || previous.optionsKey !== optionsKey) return undefined;
-  const edited = singleEdit(previous, workspace);
+/** The edit since the previous analysis when it is confined to one block as the header says; otherwise undefined. */
+export function confinedEdit(since: EditSince | undefined): ConfinedEdit | undefined {
+  const edited = since?.edited;
   if (!edited) return undefined;
   const { edit } = edited;
   // A line more or less moves the lines messages quote ("first on line 12") after the edit.
   if (edit.lineDelta !== 0 || holdsCrossBlock(edit.replaced) || holdsCrossBlock(edit.edited)) return undefined;
   // A rule that failed last time reported no findings of its own to keep.
-  if (previous.ruleFindings.some((finding) => finding.ruleId === INTERNAL_ERROR_RULE_ID)) return undefined;
+  if (since.previous.ruleFindings.some((finding) => finding.ruleId === INTERNAL_ERROR_RULE_ID)) return undefined;
   return edited;
 }
 

@@ -56,8 +56,23 @@ export function optionsKeyOf(options: AnalyzeOptions): string {
   return JSON.stringify([nginxVersion, contexts, rules, pathMap, readRoots, extraDirectives, keepaliveConnections, maxFileBytes]);
 }
 
-/** The one file whose model was derived from its previous one since `previous`, or null when nothing changed. */
-export function singleEdit(previous: ReusableAnalysis, workspace: Workspace): { file: string; edit: ModelEdit } | null | undefined {
+/** `previous` and what changed since: the one file whose model was derived from its model there, or null (nothing). */
+export interface EditSince {
+  previous: ReusableAnalysis;
+  edited: { file: string; edit: ModelEdit } | null;
+}
+
+/**
+ * What changed since `previous` when this analysis may build on it (the same rules and options, the same files but
+ * one derived from its previous model); undefined when every rule must run.
+ */
+export function editSince(
+  previous: ReusableAnalysis | undefined,
+  workspace: Workspace,
+  rules: readonly Rule[],
+  optionsKey: string,
+): EditSince | undefined {
+  if (!previous || previous.rules !== rules || previous.optionsKey !== optionsKey) return undefined;
   if (previous.workspace.files.length !== workspace.files.length || previous.workspace.roots.length !== workspace.roots.length) return undefined;
   const before = new Map(previous.workspace.files.map((file) => [file.path, file] as const));
   let edited: { file: string; edit: ModelEdit } | null = null;
@@ -68,7 +83,7 @@ export function singleEdit(previous: ReusableAnalysis, workspace: Workspace): { 
     if (!old || !edit || edit.previous !== old || edited) return undefined;
     edited = { file: file.path, edit };
   }
-  return edited;
+  return { previous, edited };
 }
 
 /**
@@ -104,19 +119,12 @@ export function freshFixes(fresh: () => readonly Finding[]): (finding: Finding) 
 }
 
 /**
- * The previous analysis's rule findings for `workspace`, moved, each with a fix built by `fresh()` when read; or
- * undefined when the rules must run.
+ * The previous analysis's rule findings, moved, each with a fix built by `fresh()` when read, when nothing but inert
+ * arguments changed since; undefined when the rules must run.
  */
-export function reusedRuleFindings(
-  previous: ReusableAnalysis | undefined,
-  workspace: Workspace,
-  rules: readonly Rule[],
-  optionsKey: string,
-  fresh: () => readonly Finding[],
-): Finding[] | undefined {
-  if (!previous || previous.rules !== rules || previous.optionsKey !== optionsKey) return undefined;
-  const edited = singleEdit(previous, workspace);
-  if (edited === undefined || (edited && !edited.edit.inertOnly)) return undefined;
+export function reusedRuleFindings(since: EditSince | undefined, fresh: () => readonly Finding[]): Finding[] | undefined {
+  if (!since || (since.edited && !since.edited.edit.inertOnly)) return undefined;
+  const { previous, edited } = since;
   const fixOf = freshFixes(fresh);
   const moved: Finding[] = [];
   for (const finding of previous.ruleFindings) {

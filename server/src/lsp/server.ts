@@ -304,8 +304,10 @@ class LanguageServer {
   }
 }
 
-/** Starts the server on the transport the command line names (--stdio, --node-ipc, --socket=N). */
-/** `disk`: false in a web worker, where the open documents are the only files (lsp/browser-main.ts). */
+/**
+ * Starts the server on the transport the command line names (--stdio, --node-ipc, --socket=N), or on the one given.
+ * `disk`: false in a web worker, where the open documents are the only files (lsp/browser-main.ts).
+ */
 export function startLanguageServer(connection: Connection = createConnection(), { disk = true }: { disk?: boolean } = {}): void {
   // A promise nobody awaited failing (say, a client answering a request with an error) is logged, not fatal.
   process.on('unhandledRejection', (reason) => connection.console.error(`unhandled rejection: ${describeError(reason)}`));

@@ -40,13 +40,6 @@ function utf8CodePoint(text: string, index: number): number {
   return code >= 0xd800 && code <= 0xdfff ? 0xfffd : code;
 }
 
-/** Sorted by compareBytes, each string encoded once rather than once per comparison. */
-function sortedByBytes(strings: readonly string[]): string[] {
-  return strings
-    .map((value) => ({ value, bytes: Buffer.from(value, 'utf8') }))
-    .sort((a, b) => Buffer.compare(a.bytes, b.bytes))
-    .map(({ value }) => value);
-}
 
 /** The entries of `directory` whose names match one glob segment, sorted by name in byte order. */
 function matchingEntries(directory: string, pattern: GlobMatcher, includeHidden: boolean): Dirent[] {
@@ -58,9 +51,7 @@ function matchingEntries(directory: string, pattern: GlobMatcher, includeHidden:
   }
   return entries
     .filter((dirent) => (includeHidden || !dirent.name.startsWith('.')) && pattern.test(dirent.name))
-    .map((dirent) => ({ dirent, bytes: Buffer.from(dirent.name, 'utf8') }))
-    .sort((a, b) => Buffer.compare(a.bytes, b.bytes))
-    .map(({ dirent }) => dirent);
+    .sort((a, b) => compareBytes(a.name, b.name));
 }
 
 const UNCONFINED: GlobConfinement = { allows: () => true };
@@ -175,7 +166,7 @@ export function globOnDisk(pattern: string, confinement: GlobConfinement = UNCON
   for (let index = from; index < segments.length && bases.length > 0; index++) {
     bases = walk.level(bases, segments[index]!, index === segments.length - 1);
   }
-  return sortedByBytes(walk.matches);
+  return walk.matches.slice().sort(compareBytes);
 }
 
 export interface FsHostOptions {
