@@ -127,6 +127,31 @@ describe('check - (stdin)', () => {
     expect(JSON.parse(empty.stdout)).toEqual([expect.objectContaining({ filePath: path.join(root, '<stdin>'), messages: [] })]);
   });
 
+  it('--fix and format - refuse input that is not UTF-8 rather than print U+FFFD in its place (exit 2, nothing on stdout)', () => {
+    const root = tree({});
+    // A Latin-1 é in a comment, with nothing to fix or format: the output would replace the file in a pipeline.
+    const latin1 = Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from('\nevents {}\n')]);
+    for (const args of [['check', '-', '--fix'], ['format', '-']]) {
+      const result = runCli(root, args, {}, latin1);
+      expect(result, args.join(' ')).toEqual({ status: 2, stdout: '', stderr: 'nginx-keepalive: <stdin>: not valid UTF-8, not rewritten\n' });
+    }
+    // Where nothing goes back out, the text is read as on disk (U+FFFD): checked and reported as usual.
+    expect(runCli(root, ['check', '-'], {}, latin1).status).toBe(0);
+    expect(runCli(root, ['format', '-', '--check'], {}, latin1).status).toBe(0);
+    // Valid UTF-8 (a BOM included) comes back byte for byte.
+    const utf8 = Buffer.from('\ufeff# café\nevents {}\n');
+    expect(Buffer.from(runCli(root, ['format', '-'], {}, utf8).stdout)).toEqual(utf8);
+  });
+
+  it('--fix and format - refuse binary input (a NUL byte) with exit 2 instead of printing nothing', () => {
+    const root = tree({});
+    const binary = Buffer.from('events {}\n\0\n');
+    for (const args of [['check', '-', '--fix'], ['format', '-']]) {
+      const result = runCli(root, args, {}, binary);
+      expect(result, args.join(' ')).toEqual({ status: 2, stdout: '', stderr: 'nginx-keepalive: <stdin>: binary file (it holds a NUL byte), not rewritten\n' });
+    }
+  });
+
   it('refuses - mixed with paths, and --stdin-filename without -', () => {
     const root = tree({ 'a.conf': '' });
     const mixed = runCli(root, ['check', '-', 'a.conf']);

@@ -45,7 +45,7 @@ export async function runCheck(options: CheckOptions, io: CheckIo): Promise<Exit
     return EXIT_FAILURE;
   }
   const read = options.stdin
-    ? await readStdinDocuments(options, io.cwd, settings.analyze.maxFileBytes, () => io.stderrLine(waitingNote()))
+    ? await readStdinDocuments(options, io.cwd, settings.analyze.maxFileBytes, () => io.stderrLine(waitingNote()), options.fix === 'write')
     : readDocuments(discovery.files, io.cwd, {
         maxFileBytes: settings.analyze.maxFileBytes,
         alreadyRead: discovery.alreadyRead,

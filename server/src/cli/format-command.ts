@@ -79,7 +79,8 @@ export async function runFormat(options: FormatCommandOptions, io: FormatIo): Pr
 
 async function formatStdin(parser: NginxParser, options: FormatCommandOptions, io: FormatIo): Promise<ExitCode> {
   const file = stdinPath(options, io.cwd);
-  const read = await readStdinDocuments(options, io.cwd, options.maxFileBytes, () => io.stderrLine(waitingNote()));
+  const rewrites = !options.check && !options.diff;
+  const read = await readStdinDocuments(options, io.cwd, options.maxFileBytes, () => io.stderrLine(waitingNote()), rewrites);
   read.errors.forEach(io.stderrLine);
   read.notes.forEach(io.stderrLine);
   const document = read.documents[0];

@@ -1,6 +1,7 @@
 // `check -`: one file read from stdin. --stdin-filename names it, for everything a name decides: the report, where
 // relative includes are looked for (and the read root they may be read from), the context inferred from the name,
 // and which settings file applies. Without it the file is `<stdin>` in the working directory.
+import { isUtf8 } from 'node:buffer';
 import { read as readFd } from 'node:fs';
 import path from 'node:path';
 import { isatty } from 'node:tty';
@@ -9,6 +10,7 @@ import type { CheckOptions } from './args.js';
 import type { Discovery } from './discover.js';
 import { displayPath } from '../util/paths.js';
 import { isBinary, overLimitError, type ReadResult } from './read-documents.js';
+import { NOT_UTF8 } from './write-fixes.js';
 
 /** The name a nameless stdin file is reported under (ESLint's is `<text>`). */
 export const STDIN_NAME = '<stdin>';
@@ -94,12 +96,18 @@ export function stdinDiscovery(options: Pick<CheckOptions, 'stdinFilename'>, cwd
   return { files: [file], errors: [], notes: [], readRoots: [path.dirname(file)] };
 }
 
-/** Reads stdin as the one document of the run, with readDocuments' errors and notes (size limit, binary). */
+/**
+ * Reads stdin as the one document of the run, with readDocuments' errors and notes (size limit, binary). With
+ * `rewrites` the text goes back out on stdout (`format -`, `check - --fix`), where a pipeline or an editor takes it
+ * in place of the file: input whose bytes would not come back as they came (not UTF-8: decoding makes U+FFFD of it)
+ * or that is binary (nothing would come back) is an error then, as on disk, instead of a corrupted or empty file.
+ */
 export async function readStdinDocuments(
   options: Pick<CheckOptions, 'stdinFilename'>,
   cwd: string,
   maxFileBytes: number | undefined,
   onWaiting?: () => void,
+  rewrites = false,
 ): Promise<ReadResult> {
   const file = stdinPath(options, cwd);
   const shown = displayPath(file, cwd);
@@ -114,7 +122,10 @@ export async function readStdinDocuments(
   } else if (read.kind === 'too-large') {
     result.errors.push(overLimitError(shown, 'stdin holds more than', limit));
   } else if (isBinary(read.bytes)) {
-    result.notes.push(`${shown}: skipped (binary file)`);
+    if (rewrites) result.errors.push(`${shown}: binary file (it holds a NUL byte), not rewritten`);
+    else result.notes.push(`${shown}: skipped (binary file)`);
+  } else if (rewrites && !isUtf8(read.bytes)) {
+    result.errors.push(`${shown}: ${NOT_UTF8}`);
   } else {
     result.documents.push({ path: file, text: read.bytes.toString('utf8') });
   }

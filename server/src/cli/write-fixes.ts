@@ -51,6 +51,8 @@ export class WriteRefused extends Error {}
 
 const CHANGED = 'changed on disk since it was read, not written';
 const NOT_REGULAR = 'not a regular file any more (replaced since it was read), not written';
+/** Its decoded text would not write back the same bytes (stdin.ts refuses stdin so too). */
+export const NOT_UTF8 = 'not valid UTF-8, not rewritten';
 
 /** Writes each file independently: one refusal never stops the others. */
 export function writeFixes(files: readonly FixedFile[], guards: WriteGuards): WriteOutcome {
@@ -138,7 +140,7 @@ function assertUnchanged(target: string, original: string): void {
   const bytes = read.bytes;
   if (bytes.toString('utf8') !== original) throw new WriteRefused(CHANGED);
   // Same text, different bytes: the file is not valid UTF-8, and writing the decoded text back would corrupt it.
-  if (!bytes.equals(Buffer.from(original, 'utf8'))) throw new WriteRefused('not valid UTF-8, not rewritten');
+  if (!bytes.equals(Buffer.from(original, 'utf8'))) throw new WriteRefused(NOT_UTF8);
 }
 
 /** Only root can give a file away; for anyone else the new file is theirs, as with any editor's save. */
