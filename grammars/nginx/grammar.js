@@ -37,7 +37,9 @@ module.exports = grammar({
     $._error_sentinel,
   ],
 
-  extras: ($) => [/\s/, $.comment],
+  // nginx's white space: space, tab, CR and LF, nothing else (a form feed, a vertical tab or a no-break space is text,
+  // so `\f#x` is a word, not a comment).
+  extras: ($) => [/[ \t\r\n]/, $.comment],
 
   // No `word` (keyword extraction): the lexer tells `if` from `iffy` by longest match on its own, and with a keyword
   // token tree-sitter refuses to reuse a directive (which starts with a directive_name) in any parse state but the
@@ -116,7 +118,9 @@ module.exports = grammar({
 
     directive_name: ($) => /[A-Za-z_][A-Za-z0-9_]*/,
 
-    comment: ($) => token(seq('#', /[^\r\n]*/)),
+    // Only LF ends a comment, as in nginx: a lone CR is comment text (`# a` CR `keepalive 16;` is all comment). The CRs
+    // just before a line break (CRLF) or the end of the file are left out, as trailing white space.
+    comment: ($) => token(seq('#', /([^\r\n]|\r+[^\r\n])*/)),
 
     // `{{ if X }}` (Go), or any Jinja tag `{% if X %}`, `{% endfor %}`, `{% set x = 1 %}` (its first word is the keyword).
     template_control: ($) =>

@@ -777,283 +777,292 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
   eof = lexer->eof(lexer);
   switch (state) {
     case 0:
-      if (eof) ADVANCE(12);
+      if (eof) ADVANCE(13);
       ADVANCE_MAP(
-        '"', 24,
-        '#', 40,
-        '$', 21,
-        '%', 4,
-        '\'', 25,
-        '(', 19,
-        ')', 20,
-        '+', 2,
-        '-', 3,
-        ';', 13,
-        'i', 31,
-        '{', 17,
-        '}', 18,
+        '"', 25,
+        '#', 41,
+        '$', 22,
+        '%', 5,
+        '\'', 26,
+        '(', 20,
+        ')', 21,
+        '+', 3,
+        '-', 4,
+        ';', 14,
+        'i', 32,
+        '{', 18,
+        '}', 19,
       );
-      if (('\t' <= lookahead && lookahead <= '\r') ||
+      if (lookahead == '\t' ||
+          lookahead == '\n' ||
+          lookahead == '\r' ||
           lookahead == ' ') SKIP(0);
       if (('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(37);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(38);
       END_STATE();
     case 1:
-      if (lookahead == '#') ADVANCE(40);
-      if (lookahead == '-') ADVANCE(10);
-      if (lookahead == '{') ADVANCE(16);
-      if (lookahead == '}') ADVANCE(9);
-      if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(1);
+      if (lookahead == '\r') ADVANCE(1);
+      if (lookahead != 0 &&
+          lookahead != '\n') ADVANCE(41);
       END_STATE();
     case 2:
-      if (lookahead == '%') ADVANCE(5);
+      if (lookahead == '#') ADVANCE(41);
+      if (lookahead == '-') ADVANCE(11);
+      if (lookahead == '{') ADVANCE(17);
+      if (lookahead == '}') ADVANCE(10);
+      if (lookahead == '\t' ||
+          lookahead == '\n' ||
+          lookahead == '\r' ||
+          lookahead == ' ') SKIP(2);
       END_STATE();
     case 3:
       if (lookahead == '%') ADVANCE(6);
-      if (lookahead == '}') ADVANCE(7);
       END_STATE();
     case 4:
-      if (lookahead == '}') ADVANCE(48);
+      if (lookahead == '%') ADVANCE(7);
+      if (lookahead == '}') ADVANCE(8);
       END_STATE();
     case 5:
-      if (lookahead == '}') ADVANCE(50);
-      END_STATE();
-    case 6:
       if (lookahead == '}') ADVANCE(49);
       END_STATE();
+    case 6:
+      if (lookahead == '}') ADVANCE(51);
+      END_STATE();
     case 7:
-      if (lookahead == '}') ADVANCE(44);
+      if (lookahead == '}') ADVANCE(50);
       END_STATE();
     case 8:
-      if (lookahead == '}') ADVANCE(22);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(8);
+      if (lookahead == '}') ADVANCE(45);
       END_STATE();
     case 9:
-      if (lookahead == '}') ADVANCE(43);
-      END_STATE();
-    case 10:
-      if (lookahead == '}') ADVANCE(7);
-      END_STATE();
-    case 11:
+      if (lookahead == '}') ADVANCE(23);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(8);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(9);
+      END_STATE();
+    case 10:
+      if (lookahead == '}') ADVANCE(44);
+      END_STATE();
+    case 11:
+      if (lookahead == '}') ADVANCE(8);
       END_STATE();
     case 12:
-      ACCEPT_TOKEN(ts_builtin_sym_end);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(9);
       END_STATE();
     case 13:
-      ACCEPT_TOKEN(anon_sym_SEMI);
+      ACCEPT_TOKEN(ts_builtin_sym_end);
       END_STATE();
     case 14:
-      ACCEPT_TOKEN(anon_sym_if);
-      if (lookahead == '_') ADVANCE(28);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(37);
+      ACCEPT_TOKEN(anon_sym_SEMI);
       END_STATE();
     case 15:
-      ACCEPT_TOKEN(sym__lua_block_name);
-      if (lookahead == '_') ADVANCE(28);
+      ACCEPT_TOKEN(anon_sym_if);
+      if (lookahead == '_') ADVANCE(29);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(37);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(38);
       END_STATE();
     case 16:
-      ACCEPT_TOKEN(anon_sym_LBRACE);
+      ACCEPT_TOKEN(sym__lua_block_name);
+      if (lookahead == '_') ADVANCE(29);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(38);
       END_STATE();
     case 17:
       ACCEPT_TOKEN(anon_sym_LBRACE);
-      if (lookahead == '%') ADVANCE(45);
-      if (lookahead == '{') ADVANCE(41);
       END_STATE();
     case 18:
-      ACCEPT_TOKEN(anon_sym_RBRACE);
+      ACCEPT_TOKEN(anon_sym_LBRACE);
+      if (lookahead == '%') ADVANCE(46);
+      if (lookahead == '{') ADVANCE(42);
       END_STATE();
     case 19:
-      ACCEPT_TOKEN(anon_sym_LPAREN);
+      ACCEPT_TOKEN(anon_sym_RBRACE);
       END_STATE();
     case 20:
-      ACCEPT_TOKEN(anon_sym_RPAREN);
+      ACCEPT_TOKEN(anon_sym_LPAREN);
       END_STATE();
     case 21:
+      ACCEPT_TOKEN(anon_sym_RPAREN);
+      END_STATE();
+    case 22:
       ACCEPT_TOKEN(anon_sym_DOLLAR);
-      if (lookahead == '{') ADVANCE(11);
+      if (lookahead == '{') ADVANCE(12);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(23);
-      END_STATE();
-    case 22:
-      ACCEPT_TOKEN(sym_variable);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(24);
       END_STATE();
     case 23:
       ACCEPT_TOKEN(sym_variable);
+      END_STATE();
+    case 24:
+      ACCEPT_TOKEN(sym_variable);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(23);
-      END_STATE();
-    case 24:
-      ACCEPT_TOKEN(anon_sym_DQUOTE);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(24);
       END_STATE();
     case 25:
-      ACCEPT_TOKEN(anon_sym_SQUOTE);
+      ACCEPT_TOKEN(anon_sym_DQUOTE);
       END_STATE();
     case 26:
-      ACCEPT_TOKEN(sym_directive_name);
-      if (lookahead == '_') ADVANCE(28);
-      if (lookahead == 'a') ADVANCE(39);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(37);
+      ACCEPT_TOKEN(anon_sym_SQUOTE);
       END_STATE();
     case 27:
       ACCEPT_TOKEN(sym_directive_name);
-      if (lookahead == '_') ADVANCE(28);
-      if (lookahead == 'b') ADVANCE(36);
-      if (lookahead == 'l') ADVANCE(35);
+      if (lookahead == '_') ADVANCE(29);
+      if (lookahead == 'a') ADVANCE(40);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(37);
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(38);
       END_STATE();
     case 28:
       ACCEPT_TOKEN(sym_directive_name);
-      if (lookahead == '_') ADVANCE(28);
-      if (lookahead == 'b') ADVANCE(36);
+      if (lookahead == '_') ADVANCE(29);
+      if (lookahead == 'b') ADVANCE(37);
+      if (lookahead == 'l') ADVANCE(36);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(37);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(38);
       END_STATE();
     case 29:
       ACCEPT_TOKEN(sym_directive_name);
-      if (lookahead == '_') ADVANCE(28);
-      if (lookahead == 'b') ADVANCE(33);
+      if (lookahead == '_') ADVANCE(29);
+      if (lookahead == 'b') ADVANCE(37);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(37);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(38);
       END_STATE();
     case 30:
       ACCEPT_TOKEN(sym_directive_name);
-      if (lookahead == '_') ADVANCE(28);
-      if (lookahead == 'c') ADVANCE(32);
+      if (lookahead == '_') ADVANCE(29);
+      if (lookahead == 'b') ADVANCE(34);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(37);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(38);
       END_STATE();
     case 31:
       ACCEPT_TOKEN(sym_directive_name);
-      if (lookahead == '_') ADVANCE(28);
-      if (lookahead == 'f') ADVANCE(14);
+      if (lookahead == '_') ADVANCE(29);
+      if (lookahead == 'c') ADVANCE(33);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(37);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(38);
       END_STATE();
     case 32:
       ACCEPT_TOKEN(sym_directive_name);
-      if (lookahead == '_') ADVANCE(28);
-      if (lookahead == 'k') ADVANCE(15);
+      if (lookahead == '_') ADVANCE(29);
+      if (lookahead == 'f') ADVANCE(15);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(37);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(38);
       END_STATE();
     case 33:
       ACCEPT_TOKEN(sym_directive_name);
-      if (lookahead == '_') ADVANCE(28);
-      if (lookahead == 'l') ADVANCE(34);
-      if (lookahead == 'y') ADVANCE(38);
+      if (lookahead == '_') ADVANCE(29);
+      if (lookahead == 'k') ADVANCE(16);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(37);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(38);
       END_STATE();
     case 34:
       ACCEPT_TOKEN(sym_directive_name);
-      if (lookahead == '_') ADVANCE(28);
-      if (lookahead == 'o') ADVANCE(30);
+      if (lookahead == '_') ADVANCE(29);
+      if (lookahead == 'l') ADVANCE(35);
+      if (lookahead == 'y') ADVANCE(39);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(37);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(38);
       END_STATE();
     case 35:
       ACCEPT_TOKEN(sym_directive_name);
-      if (lookahead == '_') ADVANCE(28);
-      if (lookahead == 'u') ADVANCE(26);
+      if (lookahead == '_') ADVANCE(29);
+      if (lookahead == 'o') ADVANCE(31);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(37);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(38);
       END_STATE();
     case 36:
       ACCEPT_TOKEN(sym_directive_name);
-      if (lookahead == '_') ADVANCE(28);
-      if (lookahead == 'y') ADVANCE(38);
+      if (lookahead == '_') ADVANCE(29);
+      if (lookahead == 'u') ADVANCE(27);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(37);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(38);
       END_STATE();
     case 37:
       ACCEPT_TOKEN(sym_directive_name);
-      if (lookahead == '_') ADVANCE(28);
+      if (lookahead == '_') ADVANCE(29);
+      if (lookahead == 'y') ADVANCE(39);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(37);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(38);
       END_STATE();
     case 38:
-      ACCEPT_TOKEN(sym_directive_name);
-      if (lookahead == '_') ADVANCE(27);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(37);
-      END_STATE();
-    case 39:
       ACCEPT_TOKEN(sym_directive_name);
       if (lookahead == '_') ADVANCE(29);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(37);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(38);
+      END_STATE();
+    case 39:
+      ACCEPT_TOKEN(sym_directive_name);
+      if (lookahead == '_') ADVANCE(28);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(38);
       END_STATE();
     case 40:
-      ACCEPT_TOKEN(sym_comment);
-      if (lookahead != 0 &&
-          lookahead != '\n' &&
-          lookahead != '\r') ADVANCE(40);
+      ACCEPT_TOKEN(sym_directive_name);
+      if (lookahead == '_') ADVANCE(30);
+      if (('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(38);
       END_STATE();
     case 41:
-      ACCEPT_TOKEN(anon_sym_LBRACE_LBRACE);
-      if (lookahead == '-') ADVANCE(42);
+      ACCEPT_TOKEN(sym_comment);
+      if (lookahead == '\r') ADVANCE(1);
+      if (lookahead != 0 &&
+          lookahead != '\n') ADVANCE(41);
       END_STATE();
     case 42:
-      ACCEPT_TOKEN(anon_sym_LBRACE_LBRACE_DASH);
+      ACCEPT_TOKEN(anon_sym_LBRACE_LBRACE);
+      if (lookahead == '-') ADVANCE(43);
       END_STATE();
     case 43:
-      ACCEPT_TOKEN(anon_sym_RBRACE_RBRACE);
+      ACCEPT_TOKEN(anon_sym_LBRACE_LBRACE_DASH);
       END_STATE();
     case 44:
-      ACCEPT_TOKEN(anon_sym_DASH_RBRACE_RBRACE);
+      ACCEPT_TOKEN(anon_sym_RBRACE_RBRACE);
       END_STATE();
     case 45:
-      ACCEPT_TOKEN(anon_sym_LBRACE_PERCENT);
-      if (lookahead == '+') ADVANCE(47);
-      if (lookahead == '-') ADVANCE(46);
+      ACCEPT_TOKEN(anon_sym_DASH_RBRACE_RBRACE);
       END_STATE();
     case 46:
-      ACCEPT_TOKEN(anon_sym_LBRACE_PERCENT_DASH);
+      ACCEPT_TOKEN(anon_sym_LBRACE_PERCENT);
+      if (lookahead == '+') ADVANCE(48);
+      if (lookahead == '-') ADVANCE(47);
       END_STATE();
     case 47:
-      ACCEPT_TOKEN(anon_sym_LBRACE_PERCENT_PLUS);
+      ACCEPT_TOKEN(anon_sym_LBRACE_PERCENT_DASH);
       END_STATE();
     case 48:
-      ACCEPT_TOKEN(anon_sym_PERCENT_RBRACE);
+      ACCEPT_TOKEN(anon_sym_LBRACE_PERCENT_PLUS);
       END_STATE();
     case 49:
-      ACCEPT_TOKEN(anon_sym_DASH_PERCENT_RBRACE);
+      ACCEPT_TOKEN(anon_sym_PERCENT_RBRACE);
       END_STATE();
     case 50:
+      ACCEPT_TOKEN(anon_sym_DASH_PERCENT_RBRACE);
+      END_STATE();
+    case 51:
       ACCEPT_TOKEN(anon_sym_PLUS_PERCENT_RBRACE);
       END_STATE();
     default:
@@ -1156,59 +1165,59 @@ static const TSLexerMode ts_lex_modes[STATE_COUNT] = {
   [91] = {.lex_state = 0, .external_lex_state = 5},
   [92] = {.lex_state = 0, .external_lex_state = 5},
   [93] = {.lex_state = 0, .external_lex_state = 5},
-  [94] = {.lex_state = 1, .external_lex_state = 10},
+  [94] = {.lex_state = 2, .external_lex_state = 10},
   [95] = {.lex_state = 0, .external_lex_state = 11},
-  [96] = {.lex_state = 1, .external_lex_state = 10},
+  [96] = {.lex_state = 2, .external_lex_state = 10},
   [97] = {.lex_state = 0, .external_lex_state = 11},
-  [98] = {.lex_state = 1, .external_lex_state = 10},
+  [98] = {.lex_state = 2, .external_lex_state = 10},
   [99] = {.lex_state = 0, .external_lex_state = 11},
-  [100] = {.lex_state = 1, .external_lex_state = 10},
+  [100] = {.lex_state = 2, .external_lex_state = 10},
   [101] = {.lex_state = 0, .external_lex_state = 11},
   [102] = {.lex_state = 0, .external_lex_state = 11},
-  [103] = {.lex_state = 1, .external_lex_state = 10},
+  [103] = {.lex_state = 2, .external_lex_state = 10},
   [104] = {.lex_state = 0, .external_lex_state = 12},
   [105] = {.lex_state = 0, .external_lex_state = 12},
   [106] = {.lex_state = 0, .external_lex_state = 12},
   [107] = {.lex_state = 0, .external_lex_state = 12},
   [108] = {.lex_state = 0, .external_lex_state = 12},
   [109] = {.lex_state = 0},
-  [110] = {.lex_state = 1, .external_lex_state = 13},
+  [110] = {.lex_state = 2, .external_lex_state = 13},
   [111] = {.lex_state = 0},
   [112] = {.lex_state = 0},
   [113] = {.lex_state = 0},
   [114] = {.lex_state = 0},
-  [115] = {.lex_state = 1, .external_lex_state = 13},
+  [115] = {.lex_state = 2, .external_lex_state = 13},
   [116] = {.lex_state = 0},
   [117] = {.lex_state = 0},
-  [118] = {.lex_state = 1, .external_lex_state = 13},
-  [119] = {.lex_state = 1, .external_lex_state = 13},
+  [118] = {.lex_state = 2, .external_lex_state = 13},
+  [119] = {.lex_state = 2, .external_lex_state = 13},
   [120] = {.lex_state = 0},
   [121] = {.lex_state = 0},
-  [122] = {.lex_state = 1, .external_lex_state = 13},
+  [122] = {.lex_state = 2, .external_lex_state = 13},
   [123] = {.lex_state = 0},
-  [124] = {.lex_state = 1},
-  [125] = {.lex_state = 1},
-  [126] = {.lex_state = 1},
-  [127] = {.lex_state = 1},
-  [128] = {.lex_state = 1},
-  [129] = {.lex_state = 1},
-  [130] = {.lex_state = 1},
-  [131] = {.lex_state = 1},
-  [132] = {.lex_state = 1},
-  [133] = {.lex_state = 1},
-  [134] = {.lex_state = 1},
-  [135] = {.lex_state = 1},
-  [136] = {.lex_state = 1},
-  [137] = {.lex_state = 1},
-  [138] = {.lex_state = 1},
+  [124] = {.lex_state = 2},
+  [125] = {.lex_state = 2},
+  [126] = {.lex_state = 2},
+  [127] = {.lex_state = 2},
+  [128] = {.lex_state = 2},
+  [129] = {.lex_state = 2},
+  [130] = {.lex_state = 2},
+  [131] = {.lex_state = 2},
+  [132] = {.lex_state = 2},
+  [133] = {.lex_state = 2},
+  [134] = {.lex_state = 2},
+  [135] = {.lex_state = 2},
+  [136] = {.lex_state = 2},
+  [137] = {.lex_state = 2},
+  [138] = {.lex_state = 2},
   [139] = {.lex_state = 0, .external_lex_state = 14},
-  [140] = {.lex_state = 1},
+  [140] = {.lex_state = 2},
   [141] = {.lex_state = 0},
-  [142] = {.lex_state = 1},
+  [142] = {.lex_state = 2},
   [143] = {.lex_state = 0, .external_lex_state = 15},
   [144] = {.lex_state = 0},
   [145] = {.lex_state = 0},
-  [146] = {.lex_state = 1},
+  [146] = {.lex_state = 2},
 };
 
 static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {

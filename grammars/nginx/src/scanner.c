@@ -30,7 +30,8 @@ enum TokenType {
   ERROR_SENTINEL,
 };
 
-static bool is_space(int32_t c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+// nginx's white space (ngx_conf_read_token): a form feed or vertical tab is text there.
+static bool is_space(int32_t c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 static bool is_variable_char(int32_t c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
