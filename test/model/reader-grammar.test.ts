@@ -206,7 +206,22 @@ describe('the text reader reads the grammar’s tokens', () => {
     const [open, rest] = members(rule('comment'), 'SEQ');
     expect(lexicon.COMMENT_OPEN).toBe(stringValue(open!));
     const line = fullMatch(String(rest!.value));
-    expect(sorted(lexicon.LINE_END_CHARS)).toBe(charsWhere((c) => !line.test(c), BMP));
+    // One character: only the comment end (LF) and CR (text only when more text follows it) cannot be a comment's.
+    expect(sorted(lexicon.COMMENT_END_CHAR + String.fromCharCode(lexicon.CR))).toBe(charsWhere((c) => !line.test(c), BMP));
+    // Every text of up to five characters over an alphabet of what a comment's end depends on: the grammar's comment
+    // token (its longest match) ends where commentEnd ends it.
+    const alphabet = ['a', '\r', '\n', '#', ' '];
+    let texts = [lexicon.COMMENT_OPEN];
+    for (let length = 1; length < 6; length++) {
+      texts = texts.concat(texts.filter((t) => t.length === length).flatMap((t) => alphabet.map((a) => t + a)));
+    }
+    for (const text of texts) {
+      let grammarEnd = 1;
+      for (let end = 2; end <= text.length; end++) if (line.test(text.slice(1, end))) grammarEnd = end;
+      expect(lexicon.commentEnd(text, 0), JSON.stringify(text)).toBe(grammarEnd);
+      // A comment without an LF runs on to the next line, the CRs before it (if any) skipped as white space.
+      if (!text.includes('\n')) expect(lexicon.skipSpaceAndComments(`${text}\nx`, 0), JSON.stringify(text)).toBe(text.length + 1);
+    }
 
     const endings = members(rule('directive'), 'SEQ').at(-1)!;
     expect(members(endings, 'CHOICE').filter((node) => node.type === 'STRING').map(stringValue)).toEqual([lexicon.STATEMENT_END]);

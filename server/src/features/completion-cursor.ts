@@ -58,8 +58,9 @@ function actionEnd(text: string, i: number, limit: number): number {
   return end === -1 || end + 2 > limit ? -1 : end + 2;
 }
 
+/** nginx's white space: a form feed or vertical tab is text there. */
 function isSpace(ch: string): boolean {
-  return ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\f' || ch === '\v';
+  return ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r';
 }
 
 /** The end of the word starting at `i`, stopping at `limit`; undefined when `limit` falls inside a template action. */

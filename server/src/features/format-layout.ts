@@ -12,8 +12,7 @@
 // - Runs of blank lines become one blank line; blank lines at the start and end of the file go; trailing white space
 //   goes (outside strings, Lua code and multi-line template actions, which are atoms and never touched); the file ends
 //   with exactly one line break.
-// - White space with anything unusual in it (a lone carriage return, a form feed, a no-break space) is kept as it is:
-//   nginx and the grammar may not agree on what it separates.
+// - White space holding a lone carriage return is kept as it is: nginx reads no line break there, an editor shows one.
 import type { Atom } from './format-atoms.js';
 
 export interface FormatOptions {
@@ -37,7 +36,7 @@ export interface FormatEdit {
 const PLAIN_SPACE = /^[ \t\n]*$/;
 
 function isPlainSpace(gap: string): boolean {
-  // `\r` only as part of `\r\n`: a lone one ends a comment for the grammar but not for nginx.
+  // `\r` only as part of `\r\n`: a lone one is no line break for nginx, though an editor shows one.
   return PLAIN_SPACE.test(gap.replaceAll('\r\n', '\n'));
 }
 

@@ -18,13 +18,10 @@ function range(first: string, last: string): string {
   return out;
 }
 
-/** The scanner's is_space: what separates tokens. (The grammar's extras `\s` also accept UNUSUAL_SPACE.) */
-export const SPACE_CHARS = ' \t\n\v\f\r';
-/**
- * White space the grammar's `\s` accepts but the scanner's is_space does not (and NUL): where the two disagree, the
- * tree decides, so a text holding one is left to it.
- */
-export const UNUSUAL_SPACE = /[\0\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+/** The scanner's is_space and the grammar's extras, nginx's white space: what separates tokens. */
+export const SPACE_CHARS = ' \t\n\r';
+/** NUL, which the scanner may take for the end of the text: a text holding one is left to the tree. */
+export const UNUSUAL_SPACE = /\0/;
 /** A variable's name (`variable`), the rest of an identifier (`directive_name`): the scanner's is_variable_char. */
 export const NAME_CHARS = range('a', 'z') + range('A', 'Z') + range('0', '9') + '_';
 /** The first character of an identifier (`directive_name`): the scanner's is_identifier_start. */
@@ -37,8 +34,8 @@ export const TOKEN_START_CHARS = '#"\'}';
 export const QUOTE_CHARS = '"\'';
 /** A comment (`comment`) runs from this to the end of its line. */
 export const COMMENT_OPEN = '#';
-/** What ends a comment's line (`comment`'s `[^\r\n]*`). */
-export const LINE_END_CHARS = '\r\n';
+/** What ends a comment (`comment`), as in nginx: LF alone; the CRs just before it (or the text's end) are left out. */
+export const COMMENT_END_CHAR = '\n';
 /** Escapes the next character in a word, a string or a condition (the scanner). */
 export const ESCAPE_CHAR = '\\';
 /** `$name` or `${name}` (`variable`); a `$` before anything else is text. */
@@ -57,8 +54,8 @@ export const LUA_BLOCK_SUFFIX = '_by_lua_block';
 // The same characters by code, for the readers' comparisons (linking-statements.ts in cli/ reads with them too).
 export const SPACE = SPACE_CHARS.charCodeAt(0);
 export const TAB = SPACE_CHARS.charCodeAt(1);
-export const CR = LINE_END_CHARS.charCodeAt(0);
-export const LF = LINE_END_CHARS.charCodeAt(1);
+export const CR = SPACE_CHARS.charCodeAt(3);
+export const LF = COMMENT_END_CHAR.charCodeAt(0);
 /** The second character of Jinja's `{%`. */
 export const PERCENT = TEMPLATE_OPENERS[1]!.charCodeAt(1);
 export const DOUBLE_QUOTE = QUOTE_CHARS.charCodeAt(0);
@@ -87,7 +84,6 @@ export const isSpaceCode = codeTable(SPACE_CHARS);
 const isVariableCode = codeTable(NAME_CHARS);
 const isIdentifierStartCode = codeTable(IDENTIFIER_START_CHARS);
 const isWordEndCode = codeTable(WORD_END_CHARS);
-const isLineEndCode = codeTable(LINE_END_CHARS);
 export const isQuoteCode = codeTable(QUOTE_CHARS);
 /** A character that cannot start a bare word (it starts another token there). */
 export const isTokenStartCode = codeTable(TOKEN_START_CHARS);
@@ -197,6 +193,14 @@ export function conditionEnd(text: string, start: number): number {
   }
 }
 
+/** The end of the comment starting at `start` (its `#`): before its LF, and before the CRs just before that. */
+export function commentEnd(text: string, start: number): number {
+  const lineEnd = text.indexOf(COMMENT_END_CHAR, start + 1);
+  let end = lineEnd === -1 ? text.length : lineEnd;
+  while (end > start + 1 && text.charCodeAt(end - 1) === CR) end--;
+  return end;
+}
+
 /** Past the white space and `#` comments from `from`. */
 export function skipSpaceAndComments(text: string, from: number): number {
   const length = text.length;
@@ -206,11 +210,9 @@ export function skipSpaceAndComments(text: string, from: number): number {
     if (isSpaceCode(c)) {
       i++;
     } else if (c === HASH) {
-      i++;
-      while (i < length) {
-        if (isLineEndCode(text.charCodeAt(i))) break;
-        i++;
-      }
+      // Past the comment and the CRs before its LF: they are white space anyway.
+      const lineEnd = text.indexOf(COMMENT_END_CHAR, i + 1);
+      i = lineEnd === -1 ? length : lineEnd;
     } else {
       return i;
     }

@@ -71,7 +71,8 @@ class Source {
   }
 }
 
-const SPACE = ' \t\n\r\v\f';
+/** nginx's white space (a form feed or vertical tab is text there). */
+const SPACE = ' \t\n\r';
 
 function isAtEndOfFile(node: Node, source: Source): boolean {
   return source.endsAt(node.startIndex);

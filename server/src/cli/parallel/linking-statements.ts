@@ -20,7 +20,6 @@ import {
   fragmentEnd,
   isQuoteCode,
   isSpaceCode,
-  LINE_END_CHARS,
   OPEN_BRACE,
   SEMICOLON,
   skipSpaceAndComments,
@@ -64,6 +63,9 @@ class NextOccurrence {
   }
 }
 
+/** Where a template action's line ends for this guess: a lone CR too (an editor shows one as a line break). */
+const ACTION_LINE_ENDS = '\r\n';
+
 /** An action's closer mirrors its opener: `{{ }}`, `{% %}`, `{# #}`. */
 function closerOf(opener: string): string {
   return [...opener].reverse().map((char) => (char === BLOCK_BRACES[0] ? BLOCK_BRACES[1] : char)).join('');
@@ -91,7 +93,7 @@ class StatementWalk {
     for (const opener of TEMPLATE_OPENERS) {
       this.closers.set(opener.charCodeAt(1), new NextOccurrence(text, closerOf(opener)));
     }
-    this.lineEnds = [...LINE_END_CHARS].map((char) => new NextOccurrence(text, char));
+    this.lineEnds = [...ACTION_LINE_ENDS].map((char) => new NextOccurrence(text, char));
   }
 
   run(): void {
