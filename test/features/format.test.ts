@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FORMAT_OPTIONS, editsInRange, formatDocument, type FormatOptions } from '../../server/src/features/format.js';
 import { applyEdits } from '../../server/src/features/format-layout.js';
+import { nginxTokens } from '../../server/src/model/nginx-tokens.js';
 import { loadNginxParser, type NginxParser } from '../../server/src/parser/loader.js';
 
 let parser: NginxParser;
@@ -81,6 +82,22 @@ describe('format: what is kept exactly', () => {
   it('keeps a *_by_lua_block body byte for byte, re-indenting only its directive and closing brace', () => {
     const text = 'location / {\ncontent_by_lua_block {\n   local x = "a   b"   \n      ngx.say(x)\n      }\n}\n';
     expect(format(text)).toBe('location / {\n    content_by_lua_block {\n   local x = "a   b"   \n      ngx.say(x)\n    }\n}\n');
+  });
+
+  it('reads white space and comments as nginx does: a form feed or vertical tab glued to # is a word, not a comment', () => {
+    // nginx reads `\f#y` as sub_filter's first argument, then a string over three lines: indenting `add_header` would
+    // change the replacement text it serves. Its tokens before and after formatting are the same.
+    for (const space of ['\f', '\v']) {
+      const text = `location / {\n    sub_filter ${space}#y '\nadd_header A b;\n    ${space}#z ';\n  return 200 "${space}#y";\n}\n`;
+      const formatted = format(text);
+      expect(formatted).toBe(text.replace('  return', '    return'));
+      expect(nginxTokens(formatted)).toEqual(nginxTokens(text));
+      // What the formatter made of it before: the string's second line indented, which nginx reads as another text.
+      const before = text.replace('\nadd_header', '\n        add_header').replace('  return', '    return');
+      expect(nginxTokens(before)).not.toEqual(nginxTokens(text));
+    }
+    // A lone CR continues a comment for nginx: `listen 81;` after it is comment text, and stays on the comment's line.
+    expect(format('server {\n  listen 80; # main\rlisten 81;\n}\n')).toBe('server {\n    listen 80; # main\rlisten 81;\n}\n');
   });
 
   it('keeps multi-line strings as written', () => {

@@ -3,10 +3,13 @@
 // tokens themselves (directives, arguments with their quoting, comments, template actions, Lua code) are never
 // changed, and a file with a syntax error is not formatted at all (its structure would be a guess).
 //
-// Guarded at run time as well as by the tests: the output is parsed again and must have the same token stream as the
-// input, else the file is refused (a formatter bug must never reach a configuration).
+// Guarded at run time as well as by the tests: the output is parsed again and must have the same tokens as the input,
+// both the tree's and, in a file nginx reads as it is (not a template), those of nginx's own tokenizer
+// (model/nginx-tokens.ts, which does not share the grammar's mistakes), else the file is refused (a formatter bug
+// must never reach a configuration).
 import type { Tree } from 'web-tree-sitter';
 import { buildConfigFile, detectEol } from '../model/build.js';
+import { nginxTokens } from '../model/nginx-tokens.js';
 import type { NginxParser } from '../parser/loader.js';
 import { collectAtoms, UnexpectedNodeError } from './format-atoms.js';
 import { applyEdits, layoutEdits, type FormatEdit, type FormatOptions } from './format-layout.js';
@@ -56,7 +59,8 @@ export function formatDocument(parser: NginxParser, path: string, text: string, 
   const tree = parseOrRefuse(parser, text);
   if (!('rootNode' in tree)) return tree;
   try {
-    const problem = buildConfigFile(path, text, tree).syntaxProblems[0];
+    const file = buildConfigFile(path, text, tree);
+    const problem = file.syntaxProblems[0];
     if (problem) {
       const { line, column } = problem.span.start;
       return { kind: 'refused', reason: `syntax error: ${problem.message}`, line: line + 1, column: column + 1 };
@@ -69,7 +73,7 @@ export function formatDocument(parser: NginxParser, path: string, text: string, 
       return internalError(`the formatter met an ${error.message}`);
     }
     const formatted = applyEdits(text, edits);
-    if (edits.length > 0 && !sameTokensAfter(parser, tree, text, formatted)) {
+    if (edits.length > 0 && !sameTokensAfter(parser, tree, text, formatted, !file.isTemplate)) {
       return internalError('formatting would have changed the tokens');
     }
     return { kind: 'formatted', text: formatted, edits };
@@ -78,11 +82,16 @@ export function formatDocument(parser: NginxParser, path: string, text: string, 
   }
 }
 
-function sameTokensAfter(parser: NginxParser, before: Tree, text: string, formatted: string): boolean {
+/** `readByNginx`: a template is not (its rendered output is), so nginx's tokens of it say nothing. */
+function sameTokensAfter(parser: NginxParser, before: Tree, text: string, formatted: string, readByNginx: boolean): boolean {
   const after = parseOrRefuse(parser, formatted);
   if (!('rootNode' in after)) return false;
   try {
-    return !after.rootNode.hasError && sameTokens(tokenStream(before, text), tokenStream(after, formatted));
+    return (
+      !after.rootNode.hasError &&
+      sameTokens(tokenStream(before, text), tokenStream(after, formatted)) &&
+      (!readByNginx || sameTokens(nginxTokens(text), nginxTokens(formatted)))
+    );
   } finally {
     after.delete();
   }

@@ -1,0 +1,228 @@
+// nginx's own tokenizer, ngx_conf_read_token (src/core/ngx_conf_file.c), ported: the tokens nginx reads from a
+// configuration, independently of the grammar. The formatter's self-check compares this stream before and after
+// formatting (features/format.ts), so a change of what nginx reads is caught even where the grammar and nginx part
+// (a token the grammar splits, a comment it ends early).
+//
+// As in nginx: white space is space, tab, CR and LF only; `#` starts a comment only at the start of a token, and only
+// LF ends it; `"` and `'` open a string only at the start of a token, and after its closing quote white space, `;`,
+// `{` or `)` must follow; `\` escapes the next character; `${` continues a word; a word ends at white space, `;` or
+// `{`; `}` closes a block only at the start of a token. The body of a `*_by_lua_block` is read by the Lua module's
+// own tokenizer, not this one: it is one token here, up to the `}` that balances its `{` (Lua strings, comments and
+// long brackets skipped as Lua reads them).
+//
+// Where nginx stops with an error, an `error …` token records it and reading goes on after the offending character
+// with no arguments pending, so two texts are still compared beyond their first error (a template, which nginx would
+// not read at all, is compared token by token as well).
+
+/** One token per entry: `word <raw text, quotes included>`, `;`, `{`, `}`, `lua <body>` or `error <what>`. */
+export type NginxToken = string;
+
+const TAB = 9;
+const LF = 10;
+const CR = 13;
+const SPACE = 32;
+
+function isSpace(c: number): boolean {
+  return c === SPACE || c === TAB || c === CR || c === LF;
+}
+
+const LUA_BLOCK_SUFFIX = '_by_lua_block';
+
+/** The tokens nginx reads from `text`, in order. Linear in the text's length. */
+export function nginxTokens(text: string): NginxToken[] {
+  const tokens: NginxToken[] = [];
+  const length = text.length;
+  let argCount = 0;
+  let firstArg = '';
+  let needSpace = false;
+  let lastSpace = true;
+  let sharpComment = false;
+  let variable = false;
+  let quoted = false;
+  let sQuoted = false;
+  let dQuoted = false;
+  let start = 0;
+
+  const reset = () => {
+    argCount = 0;
+    needSpace = false;
+    lastSpace = true;
+    variable = quoted = sQuoted = dQuoted = false;
+  };
+  const fail = (what: string) => {
+    tokens.push(`error ${what}`);
+    reset();
+  };
+  const end = (token: ';' | '{' | '}') => {
+    tokens.push(token);
+    const luaBlock = token === '{' && argCount > 0 && firstArg.endsWith(LUA_BLOCK_SUFFIX);
+    reset();
+    return luaBlock;
+  };
+  const word = (wordEnd: number, quoteAround: boolean) => {
+    const raw = quoteAround ? text.slice(start - 1, wordEnd + 1) : text.slice(start, wordEnd);
+    tokens.push(`word ${raw}`);
+    if (argCount === 0) firstArg = raw;
+    argCount++;
+  };
+
+  let i = 0;
+  while (i < length) {
+    const c = text.charCodeAt(i++);
+    const ch = text[i - 1]!;
+    if (c === LF && sharpComment) sharpComment = false;
+    if (sharpComment) continue;
+    if (quoted) {
+      quoted = false;
+      continue;
+    }
+    if (needSpace) {
+      if (isSpace(c)) {
+        lastSpace = true;
+        needSpace = false;
+        continue;
+      }
+      if (ch === ';') {
+        end(';');
+        continue;
+      }
+      if (ch === '{') {
+        if (end('{')) i = luaBody(text, i, tokens);
+        continue;
+      }
+      if (ch === ')') {
+        lastSpace = true;
+        needSpace = false;
+      } else {
+        fail(`unexpected "${ch}"`);
+        continue;
+      }
+    }
+    if (lastSpace) {
+      start = i - 1;
+      if (isSpace(c)) continue;
+      switch (ch) {
+        case ';':
+        case '{':
+          if (argCount === 0) fail(`unexpected "${ch}"`);
+          else if (end(ch) && ch === '{') i = luaBody(text, i, tokens);
+          continue;
+        case '}':
+          if (argCount !== 0) fail('unexpected "}"');
+          else end('}');
+          continue;
+        case '#':
+          sharpComment = true;
+          continue;
+        case '\\':
+          quoted = true;
+          lastSpace = false;
+          continue;
+        case '"':
+          start++;
+          dQuoted = true;
+          lastSpace = false;
+          continue;
+        case "'":
+          start++;
+          sQuoted = true;
+          lastSpace = false;
+          continue;
+        case '$':
+          variable = true;
+          lastSpace = false;
+          continue;
+        default:
+          lastSpace = false;
+      }
+    } else {
+      if (ch === '{' && variable) continue;
+      variable = false;
+      if (ch === '\\') {
+        quoted = true;
+        continue;
+      }
+      if (ch === '$') {
+        variable = true;
+        continue;
+      }
+      if (dQuoted || sQuoted) {
+        if (ch === (dQuoted ? '"' : "'")) {
+          dQuoted = sQuoted = false;
+          needSpace = true;
+          word(i - 1, true);
+        }
+      } else if (isSpace(c) || ch === ';' || ch === '{') {
+        lastSpace = true;
+        word(i - 1, false);
+        if (ch === ';') end(';');
+        else if (ch === '{' && end('{')) i = luaBody(text, i, tokens);
+      }
+    }
+  }
+  if (argCount > 0 || !lastSpace) tokens.push('error unexpected end of file');
+  return tokens;
+}
+
+/**
+ * A Lua block's body from `from` (just past its `{`): pushes `lua <body>` (trailing white space left out: the
+ * formatter places the `}` anew) and `}`, and returns where nginx's tokenizer goes on.
+ */
+function luaBody(text: string, from: number, tokens: NginxToken[]): number {
+  const length = text.length;
+  let depth = 0;
+  let i = from;
+  while (i < length) {
+    const ch = text[i]!;
+    if (ch === '}' && depth === 0) break;
+    if (ch === '{') depth++;
+    else if (ch === '}') depth--;
+    else if (ch === '"' || ch === "'") {
+      i = luaQuotedEnd(text, i);
+      continue;
+    } else if (ch === '[') {
+      const bracketEnd = luaLongBracketEnd(text, i);
+      i = bracketEnd === -1 ? i + 1 : bracketEnd;
+      continue;
+    } else if (ch === '-' && text[i + 1] === '-') {
+      // `--[[ … ]]` is a long comment; any other `--` comment runs to the end of its line, as in Lua.
+      const bracketEnd = luaLongBracketEnd(text, i + 2);
+      i = bracketEnd === -1 ? lineEnd(text, i + 2) : bracketEnd;
+      continue;
+    }
+    i++;
+  }
+  let bodyEnd = i;
+  while (bodyEnd > from && isSpace(text.charCodeAt(bodyEnd - 1))) bodyEnd--;
+  tokens.push(`lua ${text.slice(from, bodyEnd)}`);
+  if (i >= length) {
+    tokens.push('error unexpected end of file');
+    return length;
+  }
+  tokens.push('}');
+  return i + 1;
+}
+
+function lineEnd(text: string, from: number): number {
+  const newline = text.indexOf('\n', from);
+  return newline === -1 ? text.length : newline;
+}
+
+/** Past a Lua string starting at `start` (it ends at its quote or, unterminated, at the line's end). */
+function luaQuotedEnd(text: string, start: number): number {
+  const quote = text[start];
+  let i = start + 1;
+  while (i < text.length && text[i] !== quote && text[i] !== '\n') i += text[i] === '\\' ? 2 : 1;
+  return text[i] === quote ? i + 1 : Math.min(i, text.length);
+}
+
+/** Past a Lua long bracket (`[[ … ]]`, `[==[ … ]==]`) starting at `start`; -1 when none starts there. */
+function luaLongBracketEnd(text: string, start: number): number {
+  if (text[start] !== '[') return -1;
+  let i = start + 1;
+  while (text[i] === '=') i++;
+  if (text[i] !== '[') return -1;
+  const close = `]${'='.repeat(i - start - 1)}]`;
+  const end = text.indexOf(close, i + 1);
+  return end === -1 ? text.length : end + close.length;
+}
