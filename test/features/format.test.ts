@@ -115,6 +115,19 @@ describe('format: lines', () => {
     expect(format('http {\r\nserver {}\r\n}')).toBe('http {\r\n    server {}\r\n}\r\n');
   });
 
+  it('takes the line break from the first one it lays out, not from a string or the dropped blank lines (idempotent)', () => {
+    // CRLF first (a blank line at the start, dropped), then LF inside a string and a Lua body: CRLF throughout.
+    const text = "\r\nlog_format x 'a\nb';\r\nhttp {\ncontent_by_lua_block {\n  ngx.say(1)\n}\n}\n";
+    const once = format(text);
+    expect(once).toBe("log_format x 'a\nb';\r\nhttp {\r\n    content_by_lua_block {\n  ngx.say(1)\r\n    }\r\n}\r\n");
+    expect(format(once)).toBe(once);
+    // LF first between statements, CRLF inside a string: LF, and the string is kept as it is.
+    const mixed = "log_format x 'a\r\nb';\nevents {}\r\n";
+    expect(format(mixed)).toBe("log_format x 'a\r\nb';\nevents {}\n");
+    // No line break between tokens: the file's first one ends it.
+    expect(format("log_format x 'a\r\nb';")).toBe("log_format x 'a\r\nb';\r\n");
+  });
+
   it('formats an empty or blank file to an empty one', () => {
     expect(format('')).toBe('');
     expect(format(' \n\n')).toBe('');

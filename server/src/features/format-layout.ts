@@ -13,6 +13,7 @@
 //   goes (outside strings, Lua code and multi-line template actions, which are atoms and never touched); the file ends
 //   with exactly one line break.
 // - White space holding a lone carriage return is kept as it is: nginx reads no line break there, an editor shows one.
+import { detectEol } from '../model/build.js';
 import type { Atom } from './format-atoms.js';
 
 export interface FormatOptions {
@@ -46,11 +47,14 @@ function countNewlines(gap: string): number {
   return count;
 }
 
-/** Trailing spaces and tabs of a comment are white space, not part of what it says. */
+/**
+ * Trailing blanks of a comment or a Lua body are white space, not part of what it says. A CR among them: a Lua body
+ * that ends in a `--` comment holds the CR of its CRLF (the grammar's Lua comment runs to the LF).
+ */
 function trimmedEnd(text: string, atom: Atom): number {
-  if (atom.kind !== 'comment') return atom.end;
+  if (atom.kind !== 'comment' && atom.kind !== 'lua') return atom.end;
   let end = atom.end;
-  while (end > atom.start && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+  while (end > atom.start && (text[end - 1] === ' ' || text[end - 1] === '\t' || text[end - 1] === '\r')) end--;
   return end;
 }
 
@@ -175,9 +179,29 @@ function needsSpace(previous: Atom, next: Atom): boolean {
   return next.kind === 'open' || next.kind === 'lua';
 }
 
-/** The edits that lay the file out; `eol` is the line break the file uses. */
-export function layoutEdits(text: string, atoms: readonly Atom[], options: FormatOptions, eol: string): FormatEdit[] {
-  return new Layout(text, atoms, options, eol).run();
+/** The edits that lay the file out, with the line break of the first one it lays out (layoutEol). */
+export function layoutEdits(text: string, atoms: readonly Atom[], options: FormatOptions): FormatEdit[] {
+  return new Layout(text, atoms, options, layoutEol(text, atoms)).run();
+}
+
+/**
+ * The line break the layout writes: that of the first line break it lays out itself, in the white space between two
+ * atoms or after the last one. Not one inside a string, a Lua body or a template action (kept as written, whatever
+ * the rest uses), nor one of the blank lines at the start (dropped): the output's first laid-out break is then this
+ * same one, now written with this line ending, so formatting the output again picks the same (idempotence). With
+ * no such break, the file's first line break anywhere (LF if none): the output's only laid-out break is then the one
+ * that ends the file, written so.
+ */
+export function layoutEol(text: string, atoms: readonly Atom[]): '\n' | '\r\n' {
+  for (let index = 1; index <= atoms.length; index++) {
+    const start = trimmedEnd(text, atoms[index - 1]!);
+    const end = index < atoms.length ? atoms[index]!.start : text.length;
+    const gap = text.slice(start, end);
+    const newline = gap.indexOf('\n');
+    if (newline === -1 || !isPlainSpace(gap)) continue;
+    return newline > 0 && gap[newline - 1] === '\r' ? '\r\n' : '\n';
+  }
+  return detectEol(text);
 }
 
 export function applyEdits(text: string, edits: readonly FormatEdit[]): string {

@@ -8,7 +8,7 @@
 // (model/nginx-tokens.ts, which does not share the grammar's mistakes), else the file is refused (a formatter bug
 // must never reach a configuration).
 import type { Tree } from 'web-tree-sitter';
-import { buildConfigFile, detectEol } from '../model/build.js';
+import { buildConfigFile } from '../model/build.js';
 import { nginxTokens } from '../model/nginx-tokens.js';
 import type { NginxParser } from '../parser/loader.js';
 import { collectAtoms, UnexpectedNodeError } from './format-atoms.js';
@@ -22,7 +22,10 @@ export type FormatResult =
   /** Not formatted: `reason` says why, one line; `line`/`column` are 1-based, where the problem is. */
   | { kind: 'refused'; reason: string; line: number; column: number };
 
-/** Every leaf of the tree as `type text` (comments without their trailing blanks): what formatting must not change. */
+/**
+ * Every leaf of the tree as `type text` (comments and Lua code without their trailing blanks): what formatting must
+ * not change.
+ */
 export function tokenStream(tree: Tree, text: string): string[] {
   const tokens: string[] = [];
   const cursor = tree.walk();
@@ -32,7 +35,7 @@ export function tokenStream(tree: Tree, text: string): string[] {
       if (cursor.gotoFirstChild()) continue;
       const type = cursor.nodeType;
       const leaf = text.slice(cursor.startIndex, cursor.endIndex);
-      tokens.push(`${type} ${type === 'comment' ? leaf.trimEnd() : leaf}`);
+      tokens.push(`${type} ${type === 'comment' || type === 'lua_code' ? leaf.trimEnd() : leaf}`);
       while (!cursor.gotoNextSibling()) {
         if (!cursor.gotoParent()) return tokens;
       }
@@ -67,7 +70,7 @@ export function formatDocument(parser: NginxParser, path: string, text: string, 
     }
     let edits: FormatEdit[];
     try {
-      edits = layoutEdits(text, collectAtoms(tree), options, detectEol(text));
+      edits = layoutEdits(text, collectAtoms(tree), options);
     } catch (error) {
       if (!(error instanceof UnexpectedNodeError)) throw error;
       return internalError(`the formatter met an ${error.message}`);
