@@ -25,7 +25,7 @@ export const REQUESTS = 300;
 export const CONCURRENCY = 8;
 
 /** Rules that are not about connection reuse. */
-const GENERAL_RULES = new Set(['syntax', 'directive', 'include', 'unused-suppression']);
+const GENERAL_RULES = new Set(['syntax', 'directive', 'include', 'lone-carriage-return', 'unused-suppression']);
 /** The rules whose findings mean connections are not reused: every other rule of the registry. */
 export const REUSE_RULES: readonly string[] = rules.map((rule) => rule.meta.id).filter((id) => !GENERAL_RULES.has(id));
 

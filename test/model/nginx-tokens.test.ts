@@ -1,7 +1,7 @@
 // The port of nginx's ngx_conf_read_token (model/nginx-tokens.ts), case by case from the C source: what is white
 // space, where a comment, a string and a word start and end, and what nginx stops at.
 import { describe, expect, it } from 'vitest';
-import { nginxTokens } from '../../server/src/model/nginx-tokens.js';
+import { nginxComments, nginxTokens } from '../../server/src/model/nginx-tokens.js';
 
 const words = (...raw: string[]) => raw.map((word) => `word ${word}`);
 
@@ -22,6 +22,11 @@ describe('nginxTokens', () => {
   it('starts a comment only at the start of a token, and ends it at LF only (a lone CR is comment text)', () => {
     expect(nginxTokens('a; # b;\rc;\nd;')).toEqual([...words('a'), ';', ...words('d'), ';']);
     expect(nginxTokens('a # b\r\n c;')).toEqual([...words('a', 'c'), ';']);
+    // Each comment from its `#` to its LF (or the end); a `#` inside a word or a string is none.
+    expect(nginxComments('a; # b\rc;\nd#e "#f" #g')).toEqual([
+      { start: 3, end: 9 },
+      { start: 19, end: 21 },
+    ]);
   });
 
   it('wants white space, ;, { or ) after a closing quote, and records where nginx stops', () => {

@@ -28,8 +28,21 @@ function isSpace(c: number): boolean {
 
 const LUA_BLOCK_SUFFIX = '_by_lua_block';
 
-/** The tokens nginx reads from `text`, in order. Linear in the text's length. */
-export function nginxTokens(text: string): NginxToken[] {
+/** Where a `#` comment starts (its `#`) and ends (its LF, or the end of the text), as offsets. */
+export interface NginxComment {
+  start: number;
+  end: number;
+}
+
+/** The `#` comments nginx skips in `text`, in order. */
+export function nginxComments(text: string): NginxComment[] {
+  const comments: NginxComment[] = [];
+  nginxTokens(text, (start, end) => comments.push({ start, end }));
+  return comments;
+}
+
+/** The tokens nginx reads from `text`, in order; `onComment` is told of each comment. Linear in the text's length. */
+export function nginxTokens(text: string, onComment?: (start: number, end: number) => void): NginxToken[] {
   const tokens: NginxToken[] = [];
   const length = text.length;
   let argCount = 0;
@@ -66,11 +79,15 @@ export function nginxTokens(text: string): NginxToken[] {
     argCount++;
   };
 
+  let commentStart = 0;
   let i = 0;
   while (i < length) {
     const c = text.charCodeAt(i++);
     const ch = text[i - 1]!;
-    if (c === LF && sharpComment) sharpComment = false;
+    if (c === LF && sharpComment) {
+      sharpComment = false;
+      onComment?.(commentStart, i - 1);
+    }
     if (sharpComment) continue;
     if (quoted) {
       quoted = false;
@@ -113,6 +130,7 @@ export function nginxTokens(text: string): NginxToken[] {
           continue;
         case '#':
           sharpComment = true;
+          commentStart = i - 1;
           continue;
         case '\\':
           quoted = true;
@@ -160,6 +178,7 @@ export function nginxTokens(text: string): NginxToken[] {
       }
     }
   }
+  if (sharpComment) onComment?.(commentStart, length);
   if (argCount > 0 || !lastSpace) tokens.push('error unexpected end of file');
   return tokens;
 }

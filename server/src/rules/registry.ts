@@ -2,6 +2,7 @@
 import { includeRule } from './include.js';
 import { syntaxRule } from './syntax.js';
 import { directiveRule } from './directive.js';
+import { loneCarriageReturnRule } from './lone-carriage-return.js';
 import { upstreamKeepaliveRule } from './upstream-keepalive.js';
 import { proxyHttpVersionRule } from './proxy-http-version.js';
 import { connectionHeaderMissingRule } from './connection-header-missing.js';
@@ -19,6 +20,7 @@ export const rules: readonly Rule[] = [
   syntaxRule,
   includeRule,
   directiveRule,
+  loneCarriageReturnRule,
   upstreamKeepaliveRule,
   proxyHttpVersionRule,
   connectionHeaderMissingRule,
