@@ -87,6 +87,19 @@ describe('diagnostics on open', () => {
     }
   });
 
+  it('shows a lone CR inside a comment where the editor draws it, a line break by LSP positions', async () => {
+    // The LSP counts a lone CR as a line end (as VS Code draws it); nginx does not, so keepalive 16; is comment text.
+    const text = 'upstream app {\n    server 127.0.0.1:8080; # primary\rkeepalive 16;\n}\n';
+    const dir = tree({ 'site.conf': text });
+    const client = await LspClient.start({ workspace: dir });
+    const doc = client.open(path.join(dir, 'site.conf'), text);
+    const published = await client.diagnosticsFor(doc.uri, doc.version);
+    expect(published.diagnostics.map((d) => d.code).sort()).toEqual(['lone-carriage-return', 'upstream-keepalive']);
+    const character = '    server 127.0.0.1:8080; # primary'.length;
+    expect(byCode(published.diagnostics, 'lone-carriage-return')!.range).toEqual({ start: { line: 1, character }, end: { line: 2, character: 0 } });
+    expect(byCode(published.diagnostics, 'lone-carriage-return')!.message).toContain('"keepalive 16;"');
+  });
+
   it("clears a document's diagnostics when it is closed (open files only: in the workspace they stay)", async () => {
     // With nginxKeepalive.diagnostics "workspace" (the default) a closed workspace file keeps its problems
     // (test/lsp/workspace-diagnostics.test.ts).
