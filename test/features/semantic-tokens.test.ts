@@ -102,6 +102,16 @@ describe('semantic tokens', () => {
     ]);
   });
 
+  it('paints what follows a lone CR in a comment as comment: nginx reads it so, though the editor starts a line there', async () => {
+    const text = 'upstream app {\n    server a:1; # primary\rkeepalive 16;\n}\n';
+    const tokens = await tokensOf(text);
+    expectWellFormed(tokens, text);
+    expect(tokens.filter((token) => token.type === 'comment').map((token) => [token.line, token.text])).toEqual([
+      [1, '# primary'],
+      [2, 'keepalive 16;'],
+    ]);
+  });
+
   it('splits a multi-line string per line and counts columns in UTF-16 code units', async () => {
     const text = 'return 200 "one\ntwo";\r\nset $a "😀é"; set $b 1;\n';
     const tokens = await tokensOf(text);
