@@ -146,6 +146,14 @@ describe('format: refusals', () => {
     expect(result.kind === 'refused' && result.reason).toMatch(/^syntax error: /);
   });
 
+  it('refuses an output whose tokens nginx would read differently, even where the grammar sees none change', () => {
+    // `--[ }` is a line comment in Lua (no long bracket follows), so the Lua body runs on to the last `}`; the grammar
+    // ends it at the `}` in the comment, and would indent `return 200;`, which is Lua code for nginx.
+    const text = 'location / {\n    content_by_lua_block {\n        --[ }\nreturn 200;\n  }\n';
+    const result = formatDocument(parser, 'x.conf', text, DEFAULT_FORMAT_OPTIONS);
+    expect(result.kind === 'refused' && result.reason).toMatch(/^internal error: formatting would have changed the tokens/);
+  });
+
   it('reports no edits for a formatted file', () => {
     const result = formatDocument(parser, 'x.conf', 'http {\n    server {}\n}\n', DEFAULT_FORMAT_OPTIONS);
     expect(result).toEqual({ kind: 'formatted', text: 'http {\n    server {}\n}\n', edits: [] });
