@@ -30,6 +30,11 @@ export interface FixAllResult {
  * The texts fixes are applied to: documents, then included files as the host reads them, overlaid by the fixes.
  * Keyed by one absolute name per real file (model/file-identity.ts): a file reached under two paths (a
  * sites-enabled link and its sites-available target) is fixed once, and its new text is what both paths read.
+ *
+ * Each file is read from the host once: every pass analyzes, and the writer compares the disk with, the text that
+ * first read gave. Read again on each pass, an included file replaced meanwhile (by a FIFO, a deploy) changed under
+ * the loop: unreadable, its fix silently did not apply and the run reported it "fixable" (exit 1), where the writer,
+ * given the fix, refuses the replaced file and says so (exit 2).
  */
 export class FixSession {
   private readonly identities: FileIdentities;
@@ -38,6 +43,8 @@ export class FixSession {
   /** The rest by that name. */
   private readonly documents = new Map<string, SourceDocument>();
   private readonly current = new Map<string, string>();
+  /** By name: what the host gave when first asked (undefined: it could not be read then). */
+  private readonly firstRead = new Map<string, string | undefined>();
   readonly originals = new Map<string, string>();
   readonly host: FileHost;
 
@@ -51,7 +58,10 @@ export class FixSession {
       if (!this.documents.has(name)) this.documents.set(name, doc);
     }
     this.host = {
-      readFile: (file) => this.current.get(this.nameOf(file)) ?? baseHost.readFile(file),
+      readFile: (file) => {
+        const name = this.nameOf(file);
+        return this.current.get(name) ?? this.readOnce(name, file);
+      },
       glob: (pattern, confinement) => baseHost.glob(pattern, confinement),
       exists: (file) => baseHost.exists(file),
       virtual: baseHost.virtual,
@@ -69,7 +79,13 @@ export class FixSession {
 
   /** By name (see nameOf); undefined when the file cannot be read. */
   textOf(file: string): string | undefined {
-    return this.current.get(file) ?? this.documents.get(file)?.text ?? this.baseHost.readFile(file);
+    return this.current.get(file) ?? this.documents.get(file)?.text ?? this.readOnce(file, file);
+  }
+
+  /** The file's text as the host first gave it, read under `asked` (the path an include named). */
+  private readOnce(name: string, asked: string): string | undefined {
+    if (!this.firstRead.has(name)) this.firstRead.set(name, this.baseHost.readFile(asked));
+    return this.firstRead.get(name);
   }
 
   currentDocuments(): SourceDocument[] {
