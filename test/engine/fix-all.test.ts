@@ -143,6 +143,26 @@ describe('fixAll', () => {
       expect(withUnsafe.texts.get(document.path)).toBe('server {\n  listen 8080;\n  server_name stranger.example;\n}\n');
     });
 
+    it('stays refused when a safe fix inserted a statement before it, where its rule now reports', async () => {
+      /** At each server block's first statement: unsafe while the server listens on 80. */
+      const firstStatement = reportingRule(
+        { id: 'first-statement', description: 'test', defaultSeverity: 'warning', nginxVersions: '*', fixable: true },
+        (context) => {
+          for (const file of context.workspace.files) {
+            for (const server of allDirectives(file.directives).filter((d) => d.name === 'server')) {
+              const first = server.children[0]!;
+              const plain = server.children.some((child) => child.name === 'listen' && child.args[0]?.value === '80');
+              const edit = replaceSpan(first.file, { startOffset: first.span.endOffset, endOffset: first.span.endOffset }, ' # told');
+              context.report({ file: file.path, span: first.span, message: 'first', unsafeFix: plain ? true : undefined, fix: { title: 'x', edits: [edit] } });
+            }
+          }
+        },
+      );
+      const result = await fixed('server {\n  listen 80;\n}\n', [firstStatement, port8080, needsServerName]);
+      expect(result.text).toBe('server {\n  server_name _;\n  listen 8080;\n}\n');
+      expect(result.remaining.map((finding) => finding.ruleId)).toEqual(['first-statement']);
+    });
+
     it('stays refused when a safe fix rewrote the statement it stood at', async () => {
       // Rewrites the whole `server_name app;` (to `server_name app ;`) in the pass that withholds turncoat's fix.
       const rewrite = directiveRule('rewrite', 'server_name', (name, report) => {

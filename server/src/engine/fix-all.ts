@@ -125,12 +125,14 @@ class Pass {
     const file = this.session.nameOf(finding.file);
     if (this.withheld.refuses(finding, file)) return true;
     if (!isUnsafeFix(finding) && finding.fix?.safety !== 'unsafe') return false;
-    this.withheld.note(finding, file);
+    const text = this.session.textOf(file);
+    if (text !== undefined) this.withheld.note(finding, file, text);
     return true;
   }
 
   /** Carries the withheld fixes' places through the edits of the candidates the last apply() kept. */
   followWithheld(): void {
+    this.withheld.endPass();
     for (const [file, edits] of editsByFile(this.accepted)) this.withheld.follow(file, this.session.textOf(file)!, edits);
   }
 
