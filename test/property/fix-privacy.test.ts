@@ -8,6 +8,7 @@
 //      still there after fixAll, in the same block (a safe fix may insert a statement before it, where its rule
 //      then reports: proxy-set-header-inheritance reports at a block's first proxy_set_header).
 // Own backends are not checked for (1): copying the server's headers down to them is what the safe fix is for.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -22,7 +23,6 @@ import { isUnsafeFix } from '../../server/src/engine/fix-safety.js';
 import type { Workspace } from '../../server/src/model/workspace.js';
 import type { Finding, SourceDocument } from '../../server/src/util/types.js';
 import { checkProperty, FUZZING, gentleMutation, memoryHost, mutate, seedFiles, VIRTUAL_DIR, type Mutation, type SeedFile } from './support.js';
-import { readFileSync } from 'node:fs';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 /** `npm test`: files with server-level headers and locations setting their own; fuzzing adds every seed file. */
@@ -82,8 +82,8 @@ async function documentOf(input: Case): Promise<SourceDocument> {
   for (const pass of passes(workspace)) {
     const argument = pass.directive.args[0];
     const target = pass.target;
-    if (pass.name !== 'proxy_pass' || !argument || !target?.host || !target.scheme || target.templated || !own(pass.directive.file)) continue;
-    if (target.hasVariables) continue;
+    if (pass.name !== 'proxy_pass' || !argument || !target?.host || !target.scheme || target.templated || target.hasVariables) continue;
+    if (!own(pass.directive.file)) continue;
     const port = target.port === undefined ? '' : `:${target.port}`;
     targets.push({ start: argument.span.startOffset, end: argument.span.endOffset, text: `${target.scheme}://${input.stranger}${port}${target.uri ?? ''}` });
   }
@@ -116,7 +116,8 @@ function sentHeaders(workspace: Workspace, pass: Pass): Set<string> | undefined 
   // nginx's own: Host $proxy_host always, Connection close before 1.29.7 (the version the property runs with).
   const sent = new Set(['host', 'connection']);
   for (const [name, header] of effectiveHeaderSet(lookup.kind === 'found' ? lookup : undefined)) {
-    if (header.directives.some((directive) => (directive.args[1]?.raw ?? '') !== '""' && directive.args[1]?.raw !== "''")) sent.add(name);
+    // nginx sends each definition whose value is not empty (`""` removes the header).
+    if (header.directives.some((directive) => directive.args[1]?.value !== '')) sent.add(name);
   }
   return sent;
 }
@@ -127,7 +128,8 @@ function strangersOf(pass: Pass): string[] {
     pass.resolution.kind === 'upstream'
       ? pass.resolution.upstreams.flatMap((upstream) => upstream.servers.map(serverHost))
       : [pass.target?.hasVariables || pass.target?.templated ? undefined : pass.target?.host];
-  return hosts.flatMap((host) => (host === undefined ? [] : [thirdPartyName(host) ?? []].flat()));
+  const names = hosts.map((host) => (host === undefined ? undefined : thirdPartyName(host)));
+  return names.filter((name): name is string => name !== undefined);
 }
 
 const proxyPasses = (workspace: Workspace) => passes(workspace).filter((pass) => pass.name === 'proxy_pass');
