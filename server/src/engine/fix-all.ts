@@ -87,17 +87,18 @@ class Pass {
     return taken;
   }
 
-  /**
-   * The texts of the selected fixes applied together. Usually one parse per file proves them all; when the
-   * combination breaks a file, the fixes are retried one at a time so only the culprits are dropped.
-   */
   /** The candidates the last apply() kept. */
   private accepted: readonly Candidate[] = [];
 
+  /** How many of the candidates the last apply() kept. */
   get applied(): number {
     return this.accepted.length;
   }
 
+  /**
+   * The texts of the selected fixes applied together. Usually one parse per file proves them all; when the
+   * combination breaks a file, the fixes are retried one at a time so only the culprits are dropped.
+   */
   apply(candidates: readonly Candidate[]): Map<string, string> {
     const together = applyCandidates(candidates, this.session);
     if (together && [...together].every(([file, text]) => this.isClean(file, text))) {
