@@ -18,7 +18,7 @@ import {
   timesTen,
   unsafePort,
 } from './support.js';
-import { reportingRule } from './support.js';
+import { directiveRule, reportingRule } from './support.js';
 import { allDirectives } from '../model/support.js';
 import { replaceSpan } from '../../server/src/fixes/edits.js';
 
@@ -111,6 +111,67 @@ describe('fixAll', () => {
     const document = doc('server { listen 80; }\n');
     const withUnsafe = await fixAll([document], {}, [declared], { unsafe: true });
     expect(withUnsafe.texts.get(document.path)).toBe('server { listen 81; }\n');
+  });
+
+  // Defence in depth for issue 25: a safe fix rewrote a pass to a third party into a pass to a new upstream{}, the next
+  // pass no longer saw the stranger, and the header copy withheld as unsafe applied as "safe".
+  describe('a fix unsafe when first offered stays refused after a safe fix changed how it looks', () => {
+    /** At each server_name: unsafe while the server listens on 80, "safe" once port-8080 rewrote that. */
+    const turncoat = reportingRule(
+      { id: 'turncoat', description: 'test', defaultSeverity: 'warning', nginxVersions: '*', fixable: true },
+      (context) => {
+        for (const file of context.workspace.files) {
+          for (const name of allDirectives(file.directives).filter((d) => d.name === 'server_name')) {
+            const plain = name.parent!.children.some((child) => child.name === 'listen' && child.args[0]?.value === '80');
+            const edit = replaceSpan(name.file, name.args[0]!.span, 'stranger.example');
+            context.report({ file: file.path, span: name.span, message: 'turncoat', unsafeFix: plain ? true : undefined, fix: { title: 'x', edits: [edit] } });
+          }
+        }
+      },
+    );
+    const text = 'server {\n  listen 80;\n  server_name app;\n}\n';
+
+    it('is left alone on every later pass, and its finding stays', async () => {
+      const safeOnly = await fixed(text, [turncoat, port8080]);
+      expect(safeOnly.text).toBe('server {\n  listen 8080;\n  server_name app;\n}\n');
+      expect(safeOnly.remaining.map((finding) => finding.ruleId)).toEqual(['turncoat']);
+    });
+
+    it('still applies with unsafe', async () => {
+      const document = doc(text);
+      const withUnsafe = await fixAll([document], {}, [turncoat, port8080], { unsafe: true });
+      expect(withUnsafe.texts.get(document.path)).toBe('server {\n  listen 8080;\n  server_name stranger.example;\n}\n');
+    });
+
+    it('stays refused when a safe fix inserted a statement before it, where its rule now reports', async () => {
+      /** At each server block's first statement: unsafe while the server listens on 80. */
+      const firstStatement = reportingRule(
+        { id: 'first-statement', description: 'test', defaultSeverity: 'warning', nginxVersions: '*', fixable: true },
+        (context) => {
+          for (const file of context.workspace.files) {
+            for (const server of allDirectives(file.directives).filter((d) => d.name === 'server')) {
+              const first = server.children[0]!;
+              const plain = server.children.some((child) => child.name === 'listen' && child.args[0]?.value === '80');
+              const edit = replaceSpan(first.file, { startOffset: first.span.endOffset, endOffset: first.span.endOffset }, ' # told');
+              context.report({ file: file.path, span: first.span, message: 'first', unsafeFix: plain ? true : undefined, fix: { title: 'x', edits: [edit] } });
+            }
+          }
+        },
+      );
+      const result = await fixed('server {\n  listen 80;\n}\n', [firstStatement, port8080, needsServerName]);
+      expect(result.text).toBe('server {\n  server_name _;\n  listen 8080;\n}\n');
+      expect(result.remaining.map((finding) => finding.ruleId)).toEqual(['first-statement']);
+    });
+
+    it('stays refused when a safe fix rewrote the statement it stood at', async () => {
+      // Rewrites the whole `server_name app;` (to `server_name app ;`) in the pass that withholds turncoat's fix.
+      const rewrite = directiveRule('rewrite', 'server_name', (name, report) => {
+        if (!name.file.text.includes('app ;')) report(name.span, { title: 'r', edits: [replaceSpan(name.file, name.span, 'server_name app ;')] });
+      });
+      const result = await fixed(text, [rewrite, turncoat, port8080]);
+      expect(result.text).toBe('server {\n  listen 8080;\n  server_name app ;\n}\n');
+      expect(result.remaining.map((finding) => finding.ruleId)).toEqual(['turncoat']);
+    });
   });
 
   it('defers an overlapping fix to the next pass, where it is recomputed from the new text', async () => {

@@ -1,7 +1,10 @@
 // The playground's core against the CLI on the same text and file name: the findings (rule and line) of `check
 // --format json`, and the text `check --fix` writes, on the three configs of cases.ts.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkText } from '../../server/src/playground/check-text.js';
+import { FIXTURES_DIR } from '../support/fixture-cases.js';
 import { caseText, cliVerdict, PLAYGROUND_CASES } from './cases.js';
 
 describe('checkText (the playground core)', () => {
@@ -23,6 +26,15 @@ describe('checkText (the playground core)', () => {
     const { findings } = await checkText({ text, fileName: 'nginx.conf' });
     expect(findings.length).toBeGreaterThan(0);
     for (const finding of findings) expect(finding.docs?.url).toContain(`docs/rules/${finding.ruleId}.md`);
+  });
+
+  it('rewrites a pass to a third party into an upstream but never copies the client address into it (issue 25)', async () => {
+    const text = readFileSync(path.join(FIXTURES_DIR, 'proxy-set-header-inheritance/invalid-third-party-rewritten.conf'), 'utf8');
+    const result = await checkText({ text, fileName: 'nginx.conf', nginxVersion: '1.22.1' });
+    expect(result.fixedText).toContain('proxy_pass https://backend_api_payments_example_443;');
+    const location = result.fixedText.slice(result.fixedText.indexOf('location /pay/ {'));
+    expect(location.slice(0, location.indexOf('}'))).not.toMatch(/X-Real-IP|X-Forwarded-For/);
+    expect(result.fixedText).toBe(cliVerdict(text, 'nginx.conf', '1.22.1').fixed);
   });
 
   it('reports a version that is not one as analyze() does', async () => {

@@ -11,12 +11,11 @@
 //   result would not (ESLint likewise leaves files it cannot parse alone);
 // - applying the result again changes nothing (fixAll is idempotent), as long as the rules' fixes resolve what they
 //   report;
-// - only safe fixes apply unless `unsafe` is asked for (ruff's model, engine/fix-safety.ts);
+// - only safe fixes apply unless `unsafe` is asked for (ruff's model, engine/fix-safety.ts), and only fixes that were
+//   safe when first offered: a finding whose fix was withheld as unsafe stays refused on every later pass, where a
+//   safe fix's rewrite may have changed how it looks (engine/withheld-fixes.ts);
 // - it ends: after MAX_FIX_PASSES passes it stops and says so (`hitPassLimit`), rather than looping forever or, as
 //   it once did after 10 passes, stopping silently with fixes left that a second run would apply.
-import path from 'node:path';
-import { applyEdits, orderEdits } from '../fixes/edits.js';
-import { FileIdentities } from '../model/file-identity.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import type { Rule } from '../analysis/rule-api.js';
 import { analyze } from './analyze.js';
@@ -24,7 +23,17 @@ import { createFsHost } from '../util/fs-host.js';
 import { loadSyntaxChecker, type SyntaxChecker } from './syntax-check.js';
 import { TakenEdits } from './taken-edits.js';
 import { isUnsafeFix } from './fix-safety.js';
-import type { FileHost, Finding, SourceDocument, TextEdit } from '../util/types.js';
+import { WithheldFixes } from './withheld-fixes.js';
+import { isFixable, type Finding, type SourceDocument } from '../util/types.js';
+import {
+  appliesAlone,
+  applyCandidates,
+  candidateOf,
+  editsByFile,
+  FixSession,
+  type Candidate,
+  type FixAllResult,
+} from './fix-session.js';
 import type { AnalyzeOptions } from './types.js';
 
 /**
@@ -37,169 +46,7 @@ import type { AnalyzeOptions } from './types.js';
  */
 export const MAX_FIX_PASSES = 100;
 
-export interface FixAllResult {
-  /**
-   * The fixed text of every file whose text changed, once per real file however many paths reach it: documents
-   * under their `path` as given, included files under their absolute path (the `file` their findings carry).
-   */
-  texts: Map<string, string>;
-  /** The text each file in `texts` had before the first fix: what a writer checks the disk against. */
-  originals: Map<string, string>;
-  /** The findings of the final texts, fixable ones included when their fix could not be applied. */
-  remaining: Finding[];
-  /** How many passes changed something (0 when no fix applied). */
-  passes: number;
-  /** How many fixes were applied over all passes (each resolved at least one finding): "Fixed N problems". */
-  applied: number;
-  /**
-   * Fixes were still applying when MAX_FIX_PASSES passes had run: the texts are not at a fixed point (fixing them
-   * again would change them), and `remaining` may hold fixable findings. A rule fighting another; callers say so.
-   */
-  hitPassLimit: boolean;
-}
-
-/**
- * The texts fixes are applied to: documents, then included files as the host reads them, overlaid by the fixes.
- * Keyed by one absolute name per real file (model/file-identity.ts): a file reached under two paths (a
- * sites-enabled link and its sites-available target) is fixed once, and its new text is what both paths read.
- */
-class FixSession {
-  private readonly identities: FileIdentities;
-  /** By real path: the absolute name the file goes by here, a document's own first. */
-  private readonly names = new Map<string, string>();
-  /** The rest by that name. */
-  private readonly documents = new Map<string, SourceDocument>();
-  private readonly current = new Map<string, string>();
-  readonly originals = new Map<string, string>();
-  readonly host: FileHost;
-
-  constructor(
-    private readonly docs: readonly SourceDocument[],
-    private readonly baseHost: FileHost,
-  ) {
-    this.identities = new FileIdentities(baseHost.virtual === true);
-    for (const doc of docs) {
-      const name = this.nameOf(doc.path);
-      if (!this.documents.has(name)) this.documents.set(name, doc);
-    }
-    this.host = {
-      readFile: (file) => this.current.get(this.nameOf(file)) ?? baseHost.readFile(file),
-      glob: (pattern, confinement) => baseHost.glob(pattern, confinement),
-      exists: (file) => baseHost.exists(file),
-      virtual: baseHost.virtual,
-    };
-  }
-
-  /** The absolute name `file`'s real file goes by in this session: the first it was met under. */
-  nameOf(file: string): string {
-    const absolute = path.resolve(file);
-    const identity = this.identities.of(absolute);
-    let name = this.names.get(identity);
-    if (name === undefined) this.names.set(identity, (name = absolute));
-    return name;
-  }
-
-  /** By name (see nameOf); undefined when the file cannot be read. */
-  textOf(file: string): string | undefined {
-    return this.current.get(file) ?? this.documents.get(file)?.text ?? this.baseHost.readFile(file);
-  }
-
-  currentDocuments(): SourceDocument[] {
-    return this.docs.map((doc) => {
-      const text = this.current.get(this.nameOf(doc.path));
-      return text === undefined ? doc : { ...doc, text };
-    });
-  }
-
-  /** Whether any of `texts` (by name) differs from the file's current text. */
-  wouldChange(texts: Map<string, string>): boolean {
-    for (const [file, text] of texts) if (this.textOf(file) !== text) return true;
-    return false;
-  }
-
-  /** Records new texts (by name); returns false when none of them differs from what it replaces. */
-  commit(texts: Map<string, string>): boolean {
-    let changed = false;
-    for (const [file, text] of texts) {
-      const before = this.textOf(file);
-      if (before === text) continue;
-      if (!this.originals.has(file) && before !== undefined) this.originals.set(file, before);
-      this.current.set(file, text);
-      changed = true;
-    }
-    return changed;
-  }
-
-  /** Texts under the path a document was given by (as the caller wrote it), else the absolute name. */
-  result(remaining: Finding[], passes: number, applied: number, hitPassLimit = false): FixAllResult {
-    const texts = new Map<string, string>();
-    const originals = new Map<string, string>();
-    for (const [file, text] of this.current) {
-      const original = this.originals.get(file);
-      if (original === undefined || original === text) continue;
-      const name = this.documents.get(file)?.path ?? file;
-      texts.set(name, text);
-      originals.set(name, original);
-    }
-    return { texts, originals, remaining, passes, applied, hitPassLimit };
-  }
-}
-
-/** One fix's edits, by the session's name of their file (edits re-labelled with it so applyEdits sees one name). */
-type Candidate = Map<string, TextEdit[]>;
-
-function candidateOf(finding: Finding, session: FixSession): Candidate | undefined {
-  const edits = finding.fix?.edits ?? [];
-  if (edits.length === 0) return undefined;
-  const byFile: Candidate = new Map();
-  for (const edit of edits) {
-    const file = session.nameOf(edit.file);
-    // Appended in place: copying the list per edit made one fix of 150,000 edits (an upstream with that many users)
-    // quadratic.
-    const list = byFile.get(file);
-    if (list) list.push({ ...edit, file });
-    else byFile.set(file, [{ ...edit, file }]);
-  }
-  return byFile;
-}
-
-/** The texts `candidates` produce together, or undefined when their edits do not apply (out of range, overlapping). */
-function applyCandidates(candidates: readonly Candidate[], session: FixSession): Map<string, string> | undefined {
-  const byFile = new Map<string, TextEdit[]>();
-  for (const candidate of candidates) {
-    for (const [file, edits] of candidate) {
-      // A loop: spreading 150,000 edits into one push call overflows the stack.
-      let list = byFile.get(file);
-      if (!list) byFile.set(file, (list = []));
-      for (const edit of edits) list.push(edit);
-    }
-  }
-  const texts = new Map<string, string>();
-  for (const [file, edits] of byFile) {
-    const base = session.textOf(file);
-    if (base === undefined) return undefined;
-    try {
-      texts.set(file, applyEdits(base, edits));
-    } catch {
-      return undefined;
-    }
-  }
-  return texts;
-}
-
-/** Whether applyCandidates([candidate]) would succeed, without building the texts (a fix per line of a big file). */
-function appliesAlone(candidate: Candidate, session: FixSession): boolean {
-  for (const [file, edits] of candidate) {
-    const base = session.textOf(file);
-    if (base === undefined) return false;
-    try {
-      orderEdits(base, edits);
-    } catch {
-      return false;
-    }
-  }
-  return true;
-}
+export type { FixAllResult } from './fix-session.js';
 
 export interface FixAllOptions {
   /**
@@ -222,6 +69,7 @@ class Pass {
     private readonly isClean: SyntaxChecker,
     private readonly canEdit: (file: string) => boolean,
     private readonly unsafe: boolean,
+    private readonly withheld: WithheldFixes,
   ) {}
 
   /** Fixes that apply alone to editable files that parse cleanly, none colliding with an earlier one. */
@@ -229,9 +77,7 @@ class Pass {
     const taken: Candidate[] = [];
     const takenEdits = new TakenEdits();
     for (const finding of findings) {
-      // The cheap flag first: an unsafe fix left alone is never built.
-      if (!this.unsafe && isUnsafeFix(finding)) continue;
-      if (!this.unsafe && finding.fix?.safety === 'unsafe') continue;
+      if (!this.unsafe && this.refusesUnsafe(finding)) continue;
       const candidate = candidateOf(finding, this.session);
       if (!candidate || ![...candidate.keys()].every((file) => this.canEdit(file) && this.cleanBefore(file))) continue;
       if (takenEdits.collides(candidate) || !appliesAlone(candidate, this.session)) continue;
@@ -241,17 +87,22 @@ class Pass {
     return taken;
   }
 
+  /** The candidates the last apply() kept. */
+  private accepted: readonly Candidate[] = [];
+
+  /** How many of the candidates the last apply() kept. */
+  get applied(): number {
+    return this.accepted.length;
+  }
+
   /**
    * The texts of the selected fixes applied together. Usually one parse per file proves them all; when the
    * combination breaks a file, the fixes are retried one at a time so only the culprits are dropped.
    */
-  /** How many of the candidates the last apply() kept. */
-  applied = 0;
-
   apply(candidates: readonly Candidate[]): Map<string, string> {
     const together = applyCandidates(candidates, this.session);
     if (together && [...together].every(([file, text]) => this.isClean(file, text))) {
-      this.applied = candidates.length;
+      this.accepted = candidates;
       return together;
     }
     const accepted: Candidate[] = [];
@@ -262,8 +113,28 @@ class Pass {
       accepted.push(candidate);
       texts = trial;
     }
-    this.applied = accepted.length;
+    this.accepted = accepted;
     return texts;
+  }
+
+  /**
+   * The finding's fix is unsafe, now or when first offered (then it is remembered for later passes). The cheap flag
+   * first: an unsafe fix left alone is never built.
+   */
+  private refusesUnsafe(finding: Finding): boolean {
+    if (!isFixable(finding)) return false;
+    const file = this.session.nameOf(finding.file);
+    if (this.withheld.refuses(finding, file)) return true;
+    if (!isUnsafeFix(finding) && finding.fix?.safety !== 'unsafe') return false;
+    const text = this.session.textOf(file);
+    if (text !== undefined) this.withheld.note(finding, file, text);
+    return true;
+  }
+
+  /** Carries the withheld fixes' places through the edits of the candidates the last apply() kept. */
+  followWithheld(): void {
+    this.withheld.endPass();
+    for (const [file, edits] of editsByFile(this.accepted)) this.withheld.follow(file, this.session.textOf(file)!, edits);
   }
 
   private cleanBefore(file: string): boolean {
@@ -291,16 +162,18 @@ export async function fixAll(
   const isClean = await loadSyntaxChecker();
   const session = new FixSession(docs, options.host ?? createFsHost({ maxFileBytes: options.maxFileBytes }));
   const analyzeOptions: AnalyzeOptions = { ...options, host: session.host };
+  const withheld = new WithheldFixes();
   let applied = 0;
   for (let passes = 0; ; passes++) {
     const findings = await analyze(session.currentDocuments(), analyzeOptions, rules);
-    const pass = new Pass(session, isClean, canEdit, fixOptions.unsafe === true);
+    const pass = new Pass(session, isClean, canEdit, fixOptions.unsafe === true, withheld);
     const selected = pass.select(findings);
     if (passes === MAX_FIX_PASSES) {
       // Only a limit hit if something would still apply: a run settling on its last allowed pass is complete.
       return session.result(findings, passes, applied, selected.length > 0 && session.wouldChange(pass.apply(selected)));
     }
     const texts = pass.apply(selected);
+    pass.followWithheld();
     if (!session.commit(texts)) return session.result(findings, passes, applied);
     applied += pass.applied;
   }
