@@ -59,7 +59,7 @@ describe('upstream-keepalive', () => {
     expect(text.slice(finding!.span.startOffset, finding!.span.endOffset)).toBe('{{ $.APP }}');
   });
 
-  it('does not report keepalive 0 before 1.29.7 (a configuration error nginx reports itself)', async () => {
+  it('does not report keepalive 0 with no target (a configuration error before 1.29.7: the directive rule says so for such a target)', async () => {
     expect(await findings('upstream app {\n  server a;\n  keepalive 0;\n}\n')).toEqual([]);
   });
 });
@@ -98,5 +98,40 @@ describe('keepalive-order', () => {
     const text = 'upstream app {\n  keepalive 16;\n  ip_hash;\n  server a;\n}\n';
     expect((await findings(text)).map((f) => f.ruleId)).toEqual(['keepalive-order']);
     expect(await findings(text, { nginxVersion: '1.29.7' })).toEqual([]);
+  });
+});
+
+describe('the version gates of 1.29.4 and 1.29.7', () => {
+  const site = (upstreamBody: string, locationBody: string) =>
+    `upstream app {\n  server a;\n${upstreamBody}}\nserver {\n  location / {\n    proxy_pass http://app;\n${locationBody}  }\n}\n`;
+  const said = async (text: string, nginxVersion?: string) =>
+    (await findings(text, nginxVersion ? { nginxVersion } : {})).map((f) => `${f.ruleId}: ${f.message}`);
+
+  it('takes proxy_http_version 2 (1.29.4+) for a keepalive version that sends no Connection: close', async () => {
+    const http2 = site('  keepalive 16;\n', '    proxy_http_version 2;\n');
+    for (const version of [undefined, '1.29.4', '1.29.6', '1.30.5', '1.31.6']) expect(await said(http2, version)).toEqual([]);
+  });
+
+  it('leaves proxy_http_version 2 before 1.29.4 to the directive rule, which names the release', async () => {
+    const http2 = site('  keepalive 16;\n', '    proxy_http_version 2;\n');
+    expect(await said(http2, '1.29.3')).toEqual([
+      'directive: invalid value "2" in "proxy_http_version" directive: use 1.0, 1.1 ("2" needs nginx 1.29.4+)',
+    ]);
+  });
+
+  it('still reports an explicit Connection close over HTTP/2', async () => {
+    const text = site('  keepalive 16;\n', '    proxy_http_version 2;\n    proxy_set_header Connection close;\n');
+    expect((await findings(text, { nginxVersion: '1.29.4' })).map((f) => f.ruleId)).toEqual(['connection-header-missing']);
+  });
+
+  it('knows keepalive N local and keepalive 0 from 1.29.7, and what nginx says before', async () => {
+    const local = site('  keepalive 16 local;\n', '    proxy_http_version 1.1;\n    proxy_set_header Connection "";\n');
+    expect(await said(local, '1.29.6')).toEqual([
+      'directive: invalid number of arguments in "keepalive" directive: it takes 1 (2 from nginx 1.29.7)',
+    ]);
+    expect(await said(local, '1.29.7')).toEqual([]);
+    expect(await said(site('  keepalive 0;\n', ''), '1.22.1')).toEqual([
+      'directive: invalid value "0" in "keepalive" directive: use a number above 0 ("0" needs nginx 1.29.7+)',
+    ]);
   });
 });
