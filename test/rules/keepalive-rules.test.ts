@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../server/src/engine/analyze.js';
+import { fixAll } from '../../server/src/engine/fix-all.js';
 import { applyEdits } from '../../server/src/fixes/edits.js';
 import type { AnalyzeOptions } from '../../server/src/engine/types.js';
 
@@ -57,6 +58,21 @@ describe('upstream-keepalive', () => {
     const [finding] = await findings(text, {}, '/virtual/nginx.conf.sigil');
     expect(finding).toMatchObject({ ruleId: 'upstream-keepalive', severity: 'info' });
     expect(text.slice(finding!.span.startOffset, finding!.span.endOffset)).toBe('{{ $.APP }}');
+  });
+
+  it('reports keepalive 0 from 1.29.7 as information naming the cost, with a fix only --unsafe-fixes applies', async () => {
+    const text = 'upstream app {\n  server 127.0.0.1:3000;\n  keepalive 0;\n}\nserver {\n  location / {\n    proxy_pass http://app;\n  }\n}\n';
+    const host = { readFile: () => undefined, glob: () => [], exists: () => false };
+    for (const nginxVersion of ['1.29.7', '1.30.5', '1.31.6']) {
+      const [finding] = await findings(text, { nginxVersion });
+      expect(finding).toMatchObject({ ruleId: 'upstream-keepalive', severity: 'info', unsafeFix: true });
+      expect(finding!.message).toBe('"keepalive 0" opens a new connection for every request: use "keepalive 16;" unless meant');
+      expect(finding!.detail).toContain('on purpose');
+      const docs = [{ path: '/virtual/site.conf', text }];
+      expect((await fixAll(docs, { nginxVersion, host })).texts.size).toBe(0);
+      const fixed = (await fixAll(docs, { nginxVersion, host }, undefined, { unsafe: true })).texts.get('/virtual/site.conf');
+      expect(fixed).toContain('  keepalive 16;\n');
+    }
   });
 
   it('does not report keepalive 0 with no target (a configuration error before 1.29.7: the directive rule says so for such a target)', async () => {
