@@ -151,3 +151,19 @@ describe('the version gates of 1.29.4 and 1.29.7', () => {
     ]);
   });
 });
+
+describe('CONNECT tunnels (tunnel_pass, nginx 1.31.0+)', () => {
+  const tunnel = (upstreamBody: string) =>
+    `upstream egress {\n  server 10.0.0.1:3128;\n${upstreamBody}}\nserver {\n  listen 3128;\n  tunnel_pass egress;\n}\n`;
+  // tunnel_pass is not in the directive table yet (it reads releases up to 1.30): its directive finding is left out.
+  const keepaliveFindings = async (text: string, nginxVersion: string) =>
+    (await findings(text, { nginxVersion })).filter((f) => f.ruleId !== 'directive').map((f) => f.ruleId);
+
+  it('does not ask for keepalive on an upstream only tunnels use: nginx never caches a tunnel', async () => {
+    expect(await keepaliveFindings(tunnel(''), '1.31.6')).toEqual([]);
+    expect(await keepaliveFindings(tunnel('  keepalive 0;\n'), '1.31.6')).toEqual([]);
+    // A proxy_pass to the same upstream is a user keepalive helps.
+    const shared = tunnel('  keepalive 0;\n').replace('  tunnel_pass egress;\n', '  tunnel_pass egress;\n  location / {\n    proxy_pass http://egress;\n  }\n');
+    expect(await keepaliveFindings(shared, '1.31.6')).toEqual(['upstream-keepalive']);
+  });
+});

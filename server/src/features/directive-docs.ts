@@ -56,6 +56,13 @@ const DOCS: Readonly<Record<string, DirectiveDoc>> = {
     text: 'Passes requests to a gRPC server over HTTP/2; an upstream{} `keepalive` is all it needs to reuse connections.',
     ruleIds: ['upstream-keepalive'],
   },
+  tunnel_pass: {
+    text:
+      'Tunnels HTTP CONNECT requests to a server (nginx 1.31.0+). A tunnel holds its upstream connection for its whole ' +
+      'life and nginx never caches it, so keepalive cannot help; from 1.31.3 the client connection is closed after ' +
+      'the tunnel too.',
+    ruleIds: ['upstream-keepalive'],
+  },
   uwsgi_pass: {
     text: 'Passes requests to a uwsgi server. The uwsgi protocol has no keepalive: each request uses its own connection.',
     ruleIds: ['upstream-keepalive'],

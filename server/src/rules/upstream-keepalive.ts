@@ -8,7 +8,8 @@
 //
 // Reported at the upstream's name argument (the `upstream` line), once per block, when the block is used by a
 // proxy_pass, fastcgi_pass, grpc_pass or memcached_pass, or by no pass at all (it may be used from a file that was
-// not checked). Not when every user is uwsgi_pass/scgi_pass (those protocols cannot keep connections), never for
+// not checked). Not when every user is uwsgi_pass/scgi_pass (those protocols cannot keep connections) or
+// tunnel_pass (a CONNECT tunnel's connection is never cached, nginx 1.31.0+), never for
 // `stream {}` upstreams (upstreams.ts leaves them out), and not when the block may hold more than the model sees
 // (keepalive-state.ts: `unknown`). A keepalive that exists only under a template `{{ if }}` is information:
 // keepalive is off unless someone sets it (Dokku's `PROXY_KEEPALIVE`).
@@ -50,9 +51,10 @@ import { upgradeLiteralEdits } from '../fixes/upgrade-literal.js';
 import type { Rule, RuleMessage, RuleState } from '../analysis/rule-api.js';
 import { shortened } from '../util/shortened.js';
 
-const NO_KEEPALIVE_PROTOCOLS = new Set(['uwsgi', 'scgi']);
+/** uwsgi and scgi have no keepalive; a CONNECT tunnel (tunnel_pass, 1.31.0+) is never put back in the cache. */
+const NO_KEEPALIVE_PROTOCOLS = new Set(['uwsgi', 'scgi', 'tunnel']);
 
-/** Only uwsgi/scgi passes use it: keepalive could not help them. No users at all is not "only". */
+/** Only uwsgi/scgi/tunnel passes use it: keepalive could not help them. No users at all is not "only". */
 function usedOnlyWithoutKeepalive(users: readonly Pass[]): boolean {
   return users.length > 0 && users.every((pass) => NO_KEEPALIVE_PROTOCOLS.has(pass.protocol));
 }
