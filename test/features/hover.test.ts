@@ -140,6 +140,13 @@ describe('hover on a pass target', () => {
     expect(markdown).toContain('none is sent: over HTTP/2 (`proxy_http_version 2`) nginx adds no `Connection: close`');
   });
 
+  it('says a CONNECT tunnel (tunnel_pass, 1.31.0+) never reuses its upstream connection', async () => {
+    const text = 'http {\n  upstream egress {\n    server 10.0.0.1:3128;\n  }\n  server {\n    listen 3128;\n    tunnel_pass egress;\n  }\n}\n';
+    const analyzed = await analyze({ 'nginx.conf': text }, undefined, { nginxVersion: '1.31.6' });
+    const markdown = hoverAt(analyzed.ctx, analyzed.at('tunnel_pass egress', 13))!.markdown;
+    expect(markdown).toContain('a CONNECT tunnel: nginx never caches its upstream connection');
+  });
+
   it('says a literal address gets an implicit upstream', async () => {
     const { hover } = await hoverOn('http://127.0.0.1:4000', 3);
     expect(hover!.markdown).toContain('names no upstream{} block: nginx makes an implicit upstream, which never keeps connections');

@@ -59,8 +59,8 @@ const DOCS: Readonly<Record<string, DirectiveDoc>> = {
   tunnel_pass: {
     text:
       'Tunnels HTTP CONNECT requests to a server (nginx 1.31.0+). A tunnel holds its upstream connection for its whole ' +
-      'life and nginx never caches it, so keepalive cannot help; from 1.31.3 the client connection is closed after ' +
-      'the tunnel too.',
+      'life and nginx never caches it, so keepalive cannot help. From 1.31.3 nginx also closes the client connection ' +
+      'after any CONNECT request, refused ones included.',
     ruleIds: ['upstream-keepalive'],
   },
   uwsgi_pass: {

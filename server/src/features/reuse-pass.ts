@@ -188,7 +188,7 @@ function protocolChecks(workspace: Workspace, pass: Pass, upstream: Upstream, op
     case 'scgi':
       return [fail(label, `the ${pass.protocol} protocol has no keepalive: nginx closes after every request`)];
     case 'tunnel':
-      return [fail(label, 'a CONNECT tunnel: nginx never caches its upstream connection (nor, from 1.31.3, the client\'s)')];
+      return [fail(label, 'a CONNECT tunnel: nginx never caches its upstream connection')];
   }
 }
 
