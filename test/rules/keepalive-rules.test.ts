@@ -140,6 +140,17 @@ describe('the version gates of 1.29.4 and 1.29.7', () => {
     expect((await findings(text, { nginxVersion: '1.29.4' })).map((f) => f.ruleId)).toEqual(['connection-header-missing']);
   });
 
+  it('does not blame a dropped Connection "" for closing connections over HTTP/2', async () => {
+    const server = (location: string) =>
+      `upstream app {\n  server a;\n  keepalive 16;\n}\nserver {\n  proxy_set_header Connection "";\n  location / {\n    proxy_pass http://app;\n${location}  }\n}\n`;
+    const detail = async (location: string) =>
+      (await findings(server(location), { nginxVersion: '1.29.4' })).find((f) => f.ruleId === 'proxy-set-header-inheritance')?.detail;
+    expect(await detail('    proxy_http_version 1.1;\n    proxy_set_header Host $host;\n')).toContain('nginx sends "Connection: close"');
+    const http2 = await detail('    proxy_http_version 2;\n    proxy_set_header Host $host;\n');
+    expect(http2).toContain('Connection is not sent to the upstream.');
+    expect(http2).not.toContain('Connection: close');
+  });
+
   it('knows keepalive N local and keepalive 0 from 1.29.7, and what nginx says before', async () => {
     const local = site('  keepalive 16 local;\n', '    proxy_http_version 1.1;\n    proxy_set_header Connection "";\n');
     expect(await said(local, '1.29.6')).toEqual([
