@@ -22,10 +22,10 @@ import type { ResolvedOptions } from '../util/types.js';
  * Keepalive's stake in the loss: a dropped `Connection ""` means `Connection: close` before 1.29.7, except over
  * HTTP/2 (`proxy_http_version 2`), where nginx adds no Connection header on any version.
  */
-function connectionNote(drop: DroppedHeaders, options: ResolvedOptions, http2: boolean): string {
+function connectionNote(drop: DroppedHeaders, options: ResolvedOptions, overHttp2: boolean): string {
   const connection = drop.dropped.find((header) => headerKey(header.name) === 'connection');
   if (!connection) return '';
-  if (!hasModernKeepaliveDefaults(options) && !http2) {
+  if (!hasModernKeepaliveDefaults(options) && !overHttp2) {
     return '; without its Connection nginx sends "Connection: close", so upstream keepalive connections are not reused';
   }
   // From 1.29.7 nginx sends no Connection by default: losing an empty one changes nothing, any other value does.
