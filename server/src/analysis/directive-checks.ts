@@ -44,7 +44,8 @@ function releaseBefore(release: string): number[] {
 /** The first release whose form of `entry` passes `test` (entry.changes are in release order), after `version`. */
 function acceptedSince(entry: DirectiveEntry, version: readonly number[] | undefined, test: (form: DirectiveEntry) => boolean): string | undefined {
   if (!version) return undefined;
-  return (entry.changes ?? []).find((change) => !existsInVersion({ since: change.version }, version) && test(entryAtVersion(entry, change.version.split('.').map(Number))))?.version;
+  const later = (entry.changes ?? []).filter((change) => !existsInVersion({ since: change.version }, version));
+  return later.find((change) => test(entryAtVersion(entry, change.version.split('.').map(Number))))?.version;
 }
 
 /**
