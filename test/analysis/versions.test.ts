@@ -19,6 +19,8 @@ describe('versions', () => {
     ['1.29.6', false],
     ['1.29.7', true],
     ['1.30', true],
+    ['1.30.5', true],
+    ['1.31.6', true],
     ['2.0.0', true],
   ])('target %s has modern keepalive defaults: %s', (version, modern) => {
     expect(hasModernKeepaliveDefaults(resolveOptions({ nginxVersion: version }))).toBe(modern);

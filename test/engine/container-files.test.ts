@@ -9,7 +9,7 @@ import {
   oldestImage,
 } from '../../server/src/engine/container-files.js';
 import { imageVersion } from '../../server/src/engine/nginx-image.js';
-import { MAINLINE_LINE, STABLE_LINE } from '../../server/src/engine/nginx-releases.js';
+import { MAINLINE_LINE, newerThanKnownReleases, STABLE_LINE } from '../../server/src/engine/nginx-releases.js';
 import { chooseNginxTarget, describeNginxTarget } from '../../server/src/engine/nginx-target.js';
 
 const version = (reference: string) => {
@@ -23,26 +23,30 @@ describe('imageVersion: image names and tags', () => {
     ['nginx:1.27-alpine', '1.27.0 (1.27)'],
     ['nginx:1.27.3-alpine-slim', '1.27.3 (1.27.3)'],
     ['nginx:1.29', '1.29.8 (1.29)'],
+    ['nginx:1.30', '1.30.5 (1.30)'],
+    ['nginx:1.31-alpine', '1.31.6 (1.31)'],
+    ['nginx:1.31.6', '1.31.6 (1.31.6)'],
+    ['nginx:1.30.5-alpine', '1.30.5 (1.30.5)'],
     ['nginx:1.24', '1.24.0 (1.24)'],
-    ['nginx:stable', '1.30.0 (1.30)'],
-    ['nginx:stable-alpine', '1.30.0 (1.30)'],
-    ['nginx:mainline', '1.31.0 (1.31)'],
-    ['nginx:mainline-alpine', '1.31.0 (1.31)'],
-    ['nginx:latest', '1.31.0 (1.31)'],
-    ['nginx:alpine', '1.31.0 (1.31)'],
-    ['nginx:perl', '1.31.0 (1.31)'],
-    ['nginx:1', '1.31.0 (1.31)'],
-    ['nginx:1-alpine', '1.31.0 (1.31)'],
-    ['nginx', '1.31.0 (1.31)'],
+    ['nginx:stable', '1.30.5 (1.30)'],
+    ['nginx:stable-alpine', '1.30.5 (1.30)'],
+    ['nginx:mainline', '1.31.6 (1.31)'],
+    ['nginx:mainline-alpine', '1.31.6 (1.31)'],
+    ['nginx:latest', '1.31.6 (1.31)'],
+    ['nginx:alpine', '1.31.6 (1.31)'],
+    ['nginx:perl', '1.31.6 (1.31)'],
+    ['nginx:1', '1.31.6 (1.31)'],
+    ['nginx:1-alpine', '1.31.6 (1.31)'],
+    ['nginx', '1.31.6 (1.31)'],
     ['library/nginx:1.25', '1.25.0 (1.25)'],
     ['docker.io/library/nginx:1.26.2', '1.26.2 (1.26.2)'],
-    ['docker.io/nginx:stable', '1.30.0 (1.30)'],
+    ['docker.io/nginx:stable', '1.30.5 (1.30)'],
     ['public.ecr.aws/nginx/nginx:1.27', '1.27.0 (1.27)'],
     ['registry.example.com:5000/library/nginx:1.22', '1.22.0 (1.22)'],
     ['nginx:1.27@sha256:0123456789abcdef', '1.27.0 (1.27)'],
     ['nginxinc/nginx-unprivileged:1.25-alpine', '1.25.0 (1.25)'],
-    ['nginxinc/nginx-unprivileged:stable', '1.30.0 (1.30)'],
-    ['nginxinc/nginx-unprivileged', '1.31.0 (1.31)'],
+    ['nginxinc/nginx-unprivileged:stable', '1.30.5 (1.30)'],
+    ['nginxinc/nginx-unprivileged', '1.31.6 (1.31)'],
     ['openresty/openresty:1.27.1.2-alpine', '1.27.1 (1.27.1)'],
     ['openresty/openresty:1.25.3.1-bookworm', '1.25.3 (1.25.3)'],
     ['openresty/openresty:1.21.4.4', '1.21.4 (1.21.4)'],
@@ -171,8 +175,22 @@ describe('chooseNginxTarget: flag, settings file, detection, default', () => {
     const settings = { version: '1.24.0', file: '/repo/.nginx-keepalive.json' };
     expect(chooseNginxTarget({ explicit, settings, detected })).toMatchObject({ version: '1.22.1', source: 'flag' });
     expect(chooseNginxTarget({ settings, detected })).toMatchObject({ version: '1.24.0', source: 'settings' });
-    expect(chooseNginxTarget({ detected })).toMatchObject({ version: '1.30.0', label: '1.30', source: 'detected' });
+    expect(chooseNginxTarget({ detected })).toMatchObject({ version: '1.30.5', label: '1.30', source: 'detected' });
     expect(chooseNginxTarget({})).toMatchObject({ version: undefined, source: 'default' });
+  });
+
+  it('knows the releases of 15 September 2026: 1.31.6 mainline and 1.30.5 stable', () => {
+    expect(MAINLINE_LINE).toEqual([1, 31, 6]);
+    expect(STABLE_LINE).toEqual([1, 30, 5]);
+    for (const known of [[1, 31, 6], [1, 30, 5], [1, 22, 1], [1, 29, 8]] as const) expect(newerThanKnownReleases(known)).toBe(false);
+    for (const later of [[1, 31, 7], [1, 32, 0], [2, 0, 0]] as const) expect(newerThanKnownReleases(later)).toBe(true);
+  });
+
+  it('says when an explicit target is newer than every release it knows', () => {
+    const flag = (version: string) => describeNginxTarget(chooseNginxTarget({ explicit: { version, source: 'flag' } }), show);
+    expect(flag('1.31.6')).toBe('nginx 1.31.6 (--nginx-version)');
+    expect(flag('1.30.5')).toBe('nginx 1.30.5 (--nginx-version)');
+    expect(flag('1.31.7')).toBe('nginx 1.31.7 (--nginx-version; newer than 1.31.6, the newest release known on 2026-09-15)');
   });
 
   it('describes each as the reports print it', () => {

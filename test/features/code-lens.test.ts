@@ -78,7 +78,7 @@ describe('the upstream code lens', () => {
   it('from nginx 1.29.7 (HTTP/1.1 and no Connection: close by default, keepalive 32, order free)', async () => {
     expect(await titles('1.30.0')).toEqual([
       'keepalive ✓ · 1 pass needs fastcgi_keep_conn on · 1 never reuse (uwsgi) · 4 ready',
-      'keepalive ✓ (default 32) · 1 pass ready',
+      'keepalive ✓ (default 32 local) · 1 pass ready',
       'keepalive ✓ · 1 pass ready',
       'keepalive ✓ · no pass uses it',
     ]);

@@ -1,5 +1,6 @@
 // The hover and the rules agree: over every fixture, for nginx 1.22 and 1.30, each check of the upstream and pass
-// hovers that names a rule is a finding of that rule at the place it names (✗ for a warning, ? for information),
+// hovers that names a rule is a finding of that rule at the place it names (✗ for a warning, ? for information, but ✗
+// for `keepalive 0`: information, as it may be deliberate, yet certainly off),
 // and every finding of the keepalive rules shows up as such a check. The hover reads the rules' detect() states
 // (features/rule-states.ts); this test holds it to the findings analyze() prints.
 import { readFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { analyzeWorkspace } from '../../server/src/engine/analyze.js';
 import { resolveOptions } from '../../server/src/engine/options.js';
 import { passes, usersOf } from '../../server/src/analysis/passes.js';
 import { upstreams } from '../../server/src/analysis/upstreams.js';
+import { keepaliveState } from '../../server/src/analysis/keepalive-state.js';
 import { passReuse } from '../../server/src/features/reuse-pass.js';
 import { balancerCheck, keepaliveCheck, type ReuseCheck } from '../../server/src/features/reuse-upstream.js';
 import type { Finding } from '../../server/src/util/types.js';
@@ -35,7 +37,14 @@ interface Agreement {
   named: Set<string>;
 }
 
-function checkAgainst(checks: readonly ReuseCheck[], findings: Map<string, Finding>, shown: Set<string>, where: string, out: Agreement) {
+function checkAgainst(
+  checks: readonly ReuseCheck[],
+  findings: Map<string, Finding>,
+  shown: Set<string>,
+  where: string,
+  out: Agreement,
+  offSwitch = false,
+) {
   for (const check of checks) {
     if (!check.ruleId) continue;
     out.named.add(check.ruleId);
@@ -46,7 +55,8 @@ function checkAgainst(checks: readonly ReuseCheck[], findings: Map<string, Findi
       continue;
     }
     shown.add(key(check.ruleId, at.file, at.offset));
-    const expected = finding.severity === 'info' ? 'unknown' : 'fail';
+    const decided = offSwitch && check.ruleId === 'upstream-keepalive';
+    const expected = finding.severity === 'info' && !decided ? 'unknown' : 'fail';
     if (check.status !== expected) out.problems.push(`${where}: ${check.label} is ${check.status}, the finding is ${finding.severity}`);
   }
 }
@@ -63,10 +73,12 @@ async function agreement(files: string[], nginxVersion: string): Promise<Agreeme
   const out: Agreement = { problems: [], named: new Set() };
   for (const upstream of upstreams(workspace)) {
     const where = `upstream ${upstream.name}`;
-    checkAgainst([keepaliveCheck(workspace, upstream, options), balancerCheck(workspace, upstream, options)], reported, shown, where, out);
+    const offSwitch = keepaliveState(upstream, options).kind === 'zero';
+    const upstreamChecks = [keepaliveCheck(workspace, upstream, options), balancerCheck(workspace, upstream, options)];
+    checkAgainst(upstreamChecks, reported, shown, where, out, offSwitch);
     for (const pass of usersOf(workspace, upstream)) {
       const verdict = passReuse(workspace, pass, upstream, options);
-      checkAgainst(verdict.checks, reported, shown, `${pass.name} at ${pass.directive.span.start.line + 1}`, out);
+      checkAgainst(verdict.checks, reported, shown, `${pass.name} at ${pass.directive.span.start.line + 1}`, out, offSwitch);
     }
   }
   // Every pass-level finding is shown at its pass; passthrough is reported on lines no pass may read (so only the

@@ -119,6 +119,34 @@ describe('hover on a pass target', () => {
     expect(markdown).toContain('- ✓ **HTTP version**: HTTP/1.1, the default from nginx 1.29.7');
   });
 
+  it('says how the cache is shared from 1.29.7: keepalive 32 local by default, per location with local', async () => {
+    const site = (keepalive: string) =>
+      `http {\n  upstream app {\n    server 127.0.0.1:3000;\n${keepalive}  }\n  server {\n    location / {\n      proxy_pass http://app;\n    }\n  }\n}\n`;
+    const hoverFor = async (keepalive: string, nginxVersion: string) => {
+      const analyzed = await analyze({ 'nginx.conf': site(keepalive) }, undefined, { nginxVersion });
+      return hoverAt(analyzed.ctx, analyzed.at('http://app', 8))!.markdown;
+    };
+    expect(await hoverFor('', '1.30.5')).toContain('an upstream{} block has `keepalive 32 local`: 32 idle connections per worker');
+    expect(await hoverFor('    keepalive 16 local;\n', '1.31.6')).toContain('each reused only by the location that opened it (`local`)');
+    expect(await hoverFor('    keepalive 16;\n', '1.30.5')).toContain('shared by every location that uses the upstream (no `local`)');
+    expect(await hoverFor('    keepalive 16;\n', '1.22.1')).toContain('idle connections are cached per worker process\n');
+  });
+
+  it('says HTTP/2 to the upstream sends no Connection: close, before 1.29.7 too', async () => {
+    const text = 'http {\n  upstream app {\n    server 127.0.0.1:3000;\n    keepalive 16;\n  }\n  server {\n    location / {\n      proxy_http_version 2;\n      proxy_pass http://app;\n    }\n  }\n}\n';
+    const analyzed = await analyze({ 'nginx.conf': text }, undefined, { nginxVersion: '1.29.4' });
+    const markdown = hoverAt(analyzed.ctx, analyzed.at('http://app', 8))!.markdown;
+    expect(markdown).toContain('**Connections reused from location /: yes**');
+    expect(markdown).toContain('none is sent: over HTTP/2 (`proxy_http_version 2`) nginx adds no `Connection: close`');
+  });
+
+  it('says a CONNECT tunnel (tunnel_pass, 1.31.0+) never reuses its upstream connection', async () => {
+    const text = 'http {\n  upstream egress {\n    server 10.0.0.1:3128;\n  }\n  server {\n    listen 3128;\n    tunnel_pass egress;\n  }\n}\n';
+    const analyzed = await analyze({ 'nginx.conf': text }, undefined, { nginxVersion: '1.31.6' });
+    const markdown = hoverAt(analyzed.ctx, analyzed.at('tunnel_pass egress', 13))!.markdown;
+    expect(markdown).toContain('a CONNECT tunnel: nginx never caches its upstream connection');
+  });
+
   it('says a literal address gets an implicit upstream', async () => {
     const { hover } = await hoverOn('http://127.0.0.1:4000', 3);
     expect(hover!.markdown).toContain('names no upstream{} block: nginx makes an implicit upstream, which never keeps connections');
@@ -155,7 +183,7 @@ describe('hover on a directive name', () => {
   it('explains keepalive with links to its rules', async () => {
     const { hover, analyzed } = await hoverOn('keepalive 16', 2);
     expect(analyzed.text.slice(hover!.span.startOffset, hover!.span.endOffset)).toBe('keepalive');
-    expect(hover!.markdown).toContain('**keepalive**: `keepalive N;` keeps up to N idle connections');
+    expect(hover!.markdown).toContain('**keepalive**: `keepalive N [local];` keeps up to N idle connections');
     expect(hover!.markdown).toContain(`[upstream-keepalive](${docsUrl('upstream-keepalive')})`);
   });
 

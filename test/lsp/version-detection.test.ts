@@ -20,7 +20,7 @@ describe('SettingsStore: nginx version per workspace folder', () => {
     const folder = tree({ '.git/HEAD': '', 'docker/Dockerfile': 'FROM nginx:stable\n', 'nginx/site.conf': '' });
     const file = path.join(folder, 'nginx/site.conf');
     expect(store(folder).settingsFor(file, [folder])).toMatchObject({
-      nginxVersion: '1.30.0',
+      nginxVersion: '1.30.5',
       nginxTarget: { source: 'detected', label: '1.30', file: path.join(folder, 'docker/Dockerfile'), line: 1 },
     });
     expect(store(folder, { nginxVersion: '1.24' }).settingsFor(file, [folder])).toMatchObject({

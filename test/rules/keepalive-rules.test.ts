@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../server/src/engine/analyze.js';
+import { fixAll } from '../../server/src/engine/fix-all.js';
 import { applyEdits } from '../../server/src/fixes/edits.js';
 import type { AnalyzeOptions } from '../../server/src/engine/types.js';
 
@@ -59,7 +60,22 @@ describe('upstream-keepalive', () => {
     expect(text.slice(finding!.span.startOffset, finding!.span.endOffset)).toBe('{{ $.APP }}');
   });
 
-  it('does not report keepalive 0 before 1.29.7 (a configuration error nginx reports itself)', async () => {
+  it('reports keepalive 0 from 1.29.7 as information naming the cost, with a fix only --unsafe-fixes applies', async () => {
+    const text = 'upstream app {\n  server 127.0.0.1:3000;\n  keepalive 0;\n}\nserver {\n  location / {\n    proxy_pass http://app;\n  }\n}\n';
+    const host = { readFile: () => undefined, glob: () => [], exists: () => false };
+    for (const nginxVersion of ['1.29.7', '1.30.5', '1.31.6']) {
+      const [finding] = await findings(text, { nginxVersion });
+      expect(finding).toMatchObject({ ruleId: 'upstream-keepalive', severity: 'info', unsafeFix: true });
+      expect(finding!.message).toBe('"keepalive 0" opens a new connection for every request: use "keepalive 16;" unless meant');
+      expect(finding!.detail).toContain('on purpose');
+      const docs = [{ path: '/virtual/site.conf', text }];
+      expect((await fixAll(docs, { nginxVersion, host })).texts.size).toBe(0);
+      const fixed = (await fixAll(docs, { nginxVersion, host }, undefined, { unsafe: true })).texts.get('/virtual/site.conf');
+      expect(fixed).toContain('  keepalive 16;\n');
+    }
+  });
+
+  it('does not report keepalive 0 with no target (a configuration error before 1.29.7: the directive rule says so for such a target)', async () => {
     expect(await findings('upstream app {\n  server a;\n  keepalive 0;\n}\n')).toEqual([]);
   });
 });
@@ -98,5 +114,67 @@ describe('keepalive-order', () => {
     const text = 'upstream app {\n  keepalive 16;\n  ip_hash;\n  server a;\n}\n';
     expect((await findings(text)).map((f) => f.ruleId)).toEqual(['keepalive-order']);
     expect(await findings(text, { nginxVersion: '1.29.7' })).toEqual([]);
+  });
+});
+
+describe('the version gates of 1.29.4 and 1.29.7', () => {
+  const site = (upstreamBody: string, locationBody: string) =>
+    `upstream app {\n  server a;\n${upstreamBody}}\nserver {\n  location / {\n    proxy_pass http://app;\n${locationBody}  }\n}\n`;
+  const said = async (text: string, nginxVersion?: string) =>
+    (await findings(text, nginxVersion ? { nginxVersion } : {})).map((f) => `${f.ruleId}: ${f.message}`);
+
+  it('takes proxy_http_version 2 (1.29.4+) for a keepalive version that sends no Connection: close', async () => {
+    const http2 = site('  keepalive 16;\n', '    proxy_http_version 2;\n');
+    for (const version of [undefined, '1.29.4', '1.29.6', '1.30.5', '1.31.6']) expect(await said(http2, version)).toEqual([]);
+  });
+
+  it('leaves proxy_http_version 2 before 1.29.4 to the directive rule, which names the release', async () => {
+    const http2 = site('  keepalive 16;\n', '    proxy_http_version 2;\n');
+    expect(await said(http2, '1.29.3')).toEqual([
+      'directive: invalid value "2" in "proxy_http_version" directive: use 1.0, 1.1 ("2" needs nginx 1.29.4+)',
+    ]);
+  });
+
+  it('still reports an explicit Connection close over HTTP/2', async () => {
+    const text = site('  keepalive 16;\n', '    proxy_http_version 2;\n    proxy_set_header Connection close;\n');
+    expect((await findings(text, { nginxVersion: '1.29.4' })).map((f) => f.ruleId)).toEqual(['connection-header-missing']);
+  });
+
+  it('does not blame a dropped Connection "" for closing connections over HTTP/2', async () => {
+    const server = (location: string) =>
+      `upstream app {\n  server a;\n  keepalive 16;\n}\nserver {\n  proxy_set_header Connection "";\n  location / {\n    proxy_pass http://app;\n${location}  }\n}\n`;
+    const detail = async (location: string) =>
+      (await findings(server(location), { nginxVersion: '1.29.4' })).find((f) => f.ruleId === 'proxy-set-header-inheritance')?.detail;
+    expect(await detail('    proxy_http_version 1.1;\n    proxy_set_header Host $host;\n')).toContain('nginx sends "Connection: close"');
+    const http2 = await detail('    proxy_http_version 2;\n    proxy_set_header Host $host;\n');
+    expect(http2).toContain('Connection is not sent to the upstream.');
+    expect(http2).not.toContain('Connection: close');
+  });
+
+  it('knows keepalive N local and keepalive 0 from 1.29.7, and what nginx says before', async () => {
+    const local = site('  keepalive 16 local;\n', '    proxy_http_version 1.1;\n    proxy_set_header Connection "";\n');
+    expect(await said(local, '1.29.6')).toEqual([
+      'directive: invalid number of arguments in "keepalive" directive: it takes 1 (2 from nginx 1.29.7)',
+    ]);
+    expect(await said(local, '1.29.7')).toEqual([]);
+    expect(await said(site('  keepalive 0;\n', ''), '1.22.1')).toEqual([
+      'directive: invalid value "0" in "keepalive" directive: use a number above 0 ("0" needs nginx 1.29.7+)',
+    ]);
+  });
+});
+
+describe('CONNECT tunnels (tunnel_pass, nginx 1.31.0+)', () => {
+  const tunnel = (upstreamBody: string) =>
+    `upstream egress {\n  server 10.0.0.1:3128;\n${upstreamBody}}\nserver {\n  listen 3128;\n  tunnel_pass egress;\n}\n`;
+  // tunnel_pass is not in the directive table yet (it reads releases up to 1.30): its directive finding is left out.
+  const keepaliveFindings = async (text: string, nginxVersion: string) =>
+    (await findings(text, { nginxVersion })).filter((f) => f.ruleId !== 'directive').map((f) => f.ruleId);
+
+  it('does not ask for keepalive on an upstream only tunnels use: nginx never caches a tunnel', async () => {
+    expect(await keepaliveFindings(tunnel(''), '1.31.6')).toEqual([]);
+    expect(await keepaliveFindings(tunnel('  keepalive 0;\n'), '1.31.6')).toEqual([]);
+    // A proxy_pass to the same upstream is a user keepalive helps.
+    const shared = tunnel('  keepalive 0;\n').replace('  tunnel_pass egress;\n', '  tunnel_pass egress;\n  location / {\n    proxy_pass http://egress;\n  }\n');
+    expect(await keepaliveFindings(shared, '1.31.6')).toEqual(['upstream-keepalive']);
   });
 });

@@ -13,8 +13,10 @@ export type DirectiveProblem =
   | { kind: 'not-loaded'; module: string; debianPackage: string }
   | { kind: 'version'; since?: string; until?: string }
   | { kind: 'not-allowed'; context: DirectiveContext; allowed: (DirectiveContext | 'any')[] }
-  | { kind: 'arguments'; expected: string }
-  | { kind: 'value'; value: string; accepted: string[] }
+  /** `since`: a later release takes this many (`keepalive 16 local` before 1.29.7). */
+  | { kind: 'arguments'; expected: string; given: number; since?: string }
+  /** `since`: a later release accepts the value (`proxy_http_version 2` before 1.29.4). */
+  | { kind: 'value'; value: string; accepted: string[]; since?: string }
   | { kind: 'duplicate'; first: Directive };
 
 export interface CheckEnvironment {
@@ -39,6 +41,28 @@ function releaseBefore(release: string): number[] {
   return patch > 0 ? [major, minor, patch - 1] : [major, minor - 1, 999];
 }
 
+/** The first release whose form of `entry` passes `test` (entry.changes are in release order), after `version`. */
+function acceptedSince(entry: DirectiveEntry, version: readonly number[] | undefined, test: (form: DirectiveEntry) => boolean): string | undefined {
+  if (!version) return undefined;
+  const later = (entry.changes ?? []).filter((change) => !existsInVersion({ since: change.version }, version));
+  return later.find((change) => test(entryAtVersion(entry, change.version.split('.').map(Number))))?.version;
+}
+
+/**
+ * Counts nginx rejects when 0 until a release made 0 mean "off" (the table records words, not numbers): before
+ * 1.29.7 the keepalive module says `invalid value "0" in "keepalive" directive`.
+ */
+const ZERO_SINCE: Readonly<Record<string, { module: string; since: string }>> = {
+  keepalive: { module: 'ngx_http_upstream_keepalive_module', since: '1.29.7' },
+};
+
+function zeroProblem(directive: Directive, entry: DirectiveEntry, env: CheckEnvironment): DirectiveProblem | undefined {
+  const gate = ZERO_SINCE[directive.name];
+  const count = directive.args[0];
+  if (!gate || gate.module !== entry.module || !env.version || count?.value !== '0') return undefined;
+  return existsInVersion({ since: gate.since }, env.version) ? undefined : { kind: 'value', value: '0', accepted: ['a number above 0'], since: gate.since };
+}
+
 const allows = (entry: DirectiveEntry, context: DirectiveContext): boolean =>
   entry.contexts.includes(context) || entry.contexts.includes('any');
 
@@ -58,14 +82,19 @@ function argumentProblem(directive: Directive, entry: DirectiveEntry, env: Check
   if (directive.name === 'if' || directive.args.some((arg) => arg.templated || arg.value.includes('${'))) return undefined;
   const variants = forms(entry, env.version);
   if (!variants.some((form) => argumentCountValid(form, directive.args.length))) {
-    return { kind: 'arguments', expected: entry.args };
+    const since = acceptedSince(entry, env.version, (form) => argumentCountValid(form, directive.args.length));
+    const expected = env.version ? variants[0]!.args : entry.args;
+    return { kind: 'arguments', expected, given: directive.args.length, ...(since ? { since } : {}) };
   }
+  const zero = zeroProblem(directive, entry, env);
+  if (zero) return zero;
   const checked = variants.find((form) => argumentCountValid(form, directive.args.length))!;
   if (!checked.values || (checked.args !== 'flag' && checked.args !== '1' && !checked.multiple)) return undefined;
   for (const arg of checked.multiple ? directive.args : directive.args.slice(0, 1)) {
     // nginx never expands a variable here, but `$NAME` in a flag's place is a placeholder some template fills in.
     if (arg.value.startsWith('$') || variants.some((form) => valueAccepted(form, arg.value) !== false)) continue;
-    return { kind: 'value', value: arg.value, accepted: checked.values };
+    const since = acceptedSince(entry, env.version, (form) => valueAccepted(form, arg.value) === true);
+    return { kind: 'value', value: arg.value, accepted: checked.values, ...(since ? { since } : {}) };
   }
   return undefined;
 }

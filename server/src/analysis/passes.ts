@@ -36,6 +36,9 @@ export const PASS_PROTOCOLS = {
   uwsgi_pass: 'uwsgi',
   scgi_pass: 'scgi',
   memcached_pass: 'memcached',
+  // nginx 1.31.0+ (ngx_http_tunnel_module): CONNECT tunnels, whose upstream connection is never kept (the module
+  // clears keepalive once the tunnel is set up), so they are users keepalive cannot help.
+  tunnel_pass: 'tunnel',
 } as const;
 
 export type PassDirectiveName = keyof typeof PASS_PROTOCOLS;

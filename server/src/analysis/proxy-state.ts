@@ -4,6 +4,7 @@
 // disagrees with its rule.
 //
 //   httpVersionState(ws, scope, options)   ok | unknown | default-1.0 | explicit-1.0 (with the defining level)
+//   speaksHttp2(ws, scope)                 `proxy_http_version 2` (1.29.4+) is in effect, unconditionally
 //   connectionState(ws, scope, options)    ok | unknown | variable | unset | close (with the defining level)
 //   keepConnState(ws, scope)               ok | unknown | missing | explicit-off (with the defining level)
 //   forwardsUpgrade(headers)               the effective set passes the client's Upgrade header on (WebSocket)
@@ -70,6 +71,21 @@ export function httpVersionState(workspace: Workspace, scope: Scope, options: Ve
   return state === 'bad' ? { kind: 'explicit-1.0', definition: lookup } : { kind: state };
 }
 
+/**
+ * `proxy_http_version 2;` (nginx 1.29.4+, HTTP/2 to the upstream) is in effect, in every definition that applies.
+ * nginx keeps such connections like HTTP/1.1 ones, and sends no `Connection: close` over HTTP/2 on any version (the
+ * header's default is only filled in for HTTP/1.x requests). Before 1.29.4 the value is invalid: the directive rule
+ * says so, and the keepalive rules do not repeat it.
+ */
+export function speaksHttp2(workspace: Workspace, scope: Scope): boolean {
+  const lookup = lookupDirective(workspace, scope, 'proxy_http_version');
+  if (lookup.kind !== 'found' || lookup.conditional) return false;
+  return lookup.directives.every((directive) => {
+    const value = directive.args[0];
+    return value !== undefined && !isTemplated(value) && value.value === '2';
+  });
+}
+
 export function keepConnState(workspace: Workspace, scope: Scope): KeepConnState {
   const lookup = lookupDirective(workspace, scope, 'fastcgi_keep_conn');
   if (lookup.kind === 'unknown') return lookup;
@@ -93,7 +109,7 @@ export function connectionState(workspace: Workspace, scope: Scope, options: Ver
   const definition = lookup.kind === 'found' ? lookup : undefined;
   if (definition?.conditional) return { kind: 'unknown' };
   const header = effectiveHeaderSet(definition).get('connection');
-  if (!header) return hasModernKeepaliveDefaults(options) ? { kind: 'ok' } : { kind: 'unset', definition };
+  if (!header) return hasModernKeepaliveDefaults(options) || speaksHttp2(workspace, scope) ? { kind: 'ok' } : { kind: 'unset', definition };
   const values = header.directives.map((directive) => directive.args[1]);
   if (values.some(isTemplated)) return { kind: 'unknown' };
   if (values.some((value) => (value?.variables.length ?? 0) > 0)) return { kind: 'variable', header };

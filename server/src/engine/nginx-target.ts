@@ -7,6 +7,8 @@
 // The core never reads the disk for this: the CLI and the language server find Dockerfiles and compose files and hand
 // the detection in (engine/container-files.ts reads their text).
 import type { ImageMention } from './container-files.js';
+import { MAINLINE_LINE, newerThanKnownReleases, RELEASES_AS_OF } from './nginx-releases.js';
+import { formatVersion, type NginxVersion } from '../analysis/versions.js';
 
 export type NginxTargetSource = 'flag' | 'editor' | 'settings' | 'detected' | 'default';
 
@@ -68,6 +70,18 @@ export function describeNginxTarget(target: NginxTarget, show: (file: string) =>
 }
 
 export function targetOrigin(target: NginxTarget, show: (file: string) => string): string {
+  const origin = originOnly(target, show);
+  return unreleased(target) ? `${origin}; newer than ${formatVersion(MAINLINE_LINE)}, the newest release known on ${RELEASES_AS_OF}` : origin;
+}
+
+/** An X.Y.Z target past the release table: a later release (or a typo), read with the newest behaviour known. */
+function unreleased(target: NginxTarget): boolean {
+  const parts = target.version?.split('.').map(Number);
+  if (parts?.length !== 3 || parts.some((part) => !Number.isInteger(part))) return false;
+  return newerThanKnownReleases(parts as unknown as NginxVersion);
+}
+
+function originOnly(target: NginxTarget, show: (file: string) => string): string {
   switch (target.source) {
     case 'flag':
     case 'editor':

@@ -58,7 +58,7 @@ function keepalivePart(upstream: Upstream, keepalive: ReuseCheck, balancer: Reus
   const state = keepaliveState(upstream, options);
   switch (keepalive.status) {
     case 'ok':
-      return state.kind === 'default' ? 'keepalive ✓ (default 32)' : 'keepalive ✓';
+      return state.kind === 'default' ? 'keepalive ✓ (default 32 local)' : 'keepalive ✓';
     case 'unknown':
       // Reported (as information) when a template condition decides; otherwise part of the block cannot be read.
       return keepalive.ruleId ? 'keepalive only if the template renders it' : 'keepalive ?';

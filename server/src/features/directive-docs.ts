@@ -19,9 +19,10 @@ const BALANCER: DirectiveDoc = {
 const DOCS: Readonly<Record<string, DirectiveDoc>> = {
   keepalive: {
     text:
-      '`keepalive N;` keeps up to N idle connections to this upstream per worker process, so requests reuse them ' +
-      'instead of opening new ones. Before nginx 1.29.7 there is none unless written; from 1.29.7 an upstream{} block ' +
-      'gets `keepalive 32` by default and `keepalive 0` turns it off. Put it after any balancer directive.',
+      '`keepalive N [local];` keeps up to N idle connections to this upstream per worker process, so requests reuse ' +
+      'them instead of opening new ones. Before nginx 1.29.7 there is none unless written; from 1.29.7 an upstream{} ' +
+      'block gets `keepalive 32 local` by default (`local`, new in 1.29.7: a cached connection is reused only by the ' +
+      'location that opened it), and `keepalive 0` turns it off. Before 1.29.7, put it after any balancer directive.',
     ruleIds: ['upstream-keepalive', 'keepalive-order'],
   },
   upstream: {
@@ -31,7 +32,8 @@ const DOCS: Readonly<Record<string, DirectiveDoc>> = {
   proxy_http_version: {
     text:
       'The HTTP version nginx speaks to the upstream. Before nginx 1.29.7 the default is 1.0, and an HTTP/1.0 upstream ' +
-      'connection is closed after every response: set `proxy_http_version 1.1;` for keepalive.',
+      'connection is closed after every response: set `proxy_http_version 1.1;` for keepalive. `2` (HTTP/2 to the ' +
+      'upstream, nginx 1.29.4+) keeps connections too.',
     ruleIds: ['proxy-http-version'],
   },
   fastcgi_keep_conn: {
@@ -52,6 +54,13 @@ const DOCS: Readonly<Record<string, DirectiveDoc>> = {
   },
   grpc_pass: {
     text: 'Passes requests to a gRPC server over HTTP/2; an upstream{} `keepalive` is all it needs to reuse connections.',
+    ruleIds: ['upstream-keepalive'],
+  },
+  tunnel_pass: {
+    text:
+      'Tunnels HTTP CONNECT requests to a server (nginx 1.31.0+). A tunnel holds its upstream connection for its whole ' +
+      'life and nginx never caches it, so keepalive cannot help. From 1.31.3 nginx also closes the client connection ' +
+      'after any CONNECT request, refused ones included.',
     ruleIds: ['upstream-keepalive'],
   },
   uwsgi_pass: {

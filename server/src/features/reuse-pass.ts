@@ -9,7 +9,7 @@ import type { Pass } from '../analysis/passes.js';
 import { outsideHttp, type Scope } from '../analysis/scopes.js';
 import type { Upstream } from '../analysis/upstreams.js';
 import { lookupDirective } from '../analysis/effective-lookup.js';
-import { connectionState, httpVersionState, keepConnState, type Found } from '../analysis/proxy-state.js';
+import { connectionState, httpVersionState, keepConnState, speaksHttp2, type Found } from '../analysis/proxy-state.js';
 import { effectiveMaps, emptyArm, httpScopeOf, isCloseArm, upgradeMapKind } from '../analysis/upgrade-maps.js';
 import type { Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
@@ -146,6 +146,7 @@ function connectionCheck(workspace: Workspace, pass: Pass, upstream: Upstream, o
     case 'ok': {
       const written = connectionHeaderAt(workspace, pass.scope);
       if (written) return ok(CONNECTION, definedAt(written.definition, written.directive));
+      if (speaksHttp2(workspace, pass.scope)) return ok(CONNECTION, 'none is sent: over HTTP/2 (`proxy_http_version 2`) nginx adds no `Connection: close`');
       return ok(CONNECTION, 'none is sent (from nginx 1.29.7 nginx no longer adds `Connection: close`)');
     }
   }
@@ -186,6 +187,8 @@ function protocolChecks(workspace: Workspace, pass: Pass, upstream: Upstream, op
     case 'uwsgi':
     case 'scgi':
       return [fail(label, `the ${pass.protocol} protocol has no keepalive: nginx closes after every request`)];
+    case 'tunnel':
+      return [fail(label, 'a CONNECT tunnel: nginx never caches its upstream connection')];
   }
 }
 

@@ -50,16 +50,20 @@ export function keepaliveCheck(workspace: Workspace, upstream: Upstream, options
   const state = reported?.keepalive ?? keepaliveState(upstream, options);
   switch (state.kind) {
     case 'explicit':
-      return ok(label, `${at(state.directive)}: idle connections are cached per worker process`);
+      return ok(label, `${at(state.directive)}: idle connections are cached per worker process${sharing(state.directive, options)}`);
     case 'default':
-      return ok(label, 'none written; from nginx 1.29.7 an upstream{} block keeps 32 idle connections by default');
+      return ok(
+        label,
+        'none written; from nginx 1.29.7 an upstream{} block has `keepalive 32 local`: 32 idle connections per worker, ' +
+          'each reused only by the location that opened it',
+      );
     case 'guarded': {
       const reason = `${at(state.directives[0]!)} only when the template renders it (it sits under a template condition)`;
       // Reported as information: keepalive is off unless someone sets it.
       return reported ? named(unknown(label, reason), 'upstream-keepalive', reported) : unknown(label, reason);
     }
     case 'zero':
-      // Reported from 1.29.7, where 0 means "off"; before, nginx -t rejects the value (no rule of ours reports it).
+      // Reported from 1.29.7, where 0 means "off"; before, nginx -t rejects the value (the directive rule says so).
       if (!reported) return fail(label, `${at(state.directive)} is an invalid value before nginx 1.29.7 (nginx -t rejects it)`);
       return fail(label, `${at(state.directive)} disables the connection cache`, 'upstream-keepalive', reported);
     case 'none': {
@@ -70,6 +74,18 @@ export function keepaliveCheck(workspace: Workspace, upstream: Upstream, options
     case 'unknown':
       return unknown(label, 'part of the block cannot be read (an include that was not followed, or a syntax error)');
   }
+}
+
+/**
+ * From 1.29.7 the cache is per location with the `local` parameter (and by default), shared by every location using
+ * the upstream without it, as every `keepalive` was before (ngx_http_upstream_keepalive_module.c tags each cached
+ * connection with the location that used it).
+ */
+function sharing(directive: Directive, options: ResolvedOptions): string {
+  if (!hasModernKeepaliveDefaults(options)) return '';
+  return directive.args[1]?.value === 'local'
+    ? ', each reused only by the location that opened it (`local`)'
+    : ', shared by every location that uses the upstream (no `local`)';
 }
 
 export function balancerCheck(workspace: Workspace, upstream: Upstream, options: ResolvedOptions): ReuseCheck {

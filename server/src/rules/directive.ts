@@ -205,10 +205,15 @@ function headline(state: DirectiveState, context: RuleContext): string {
       return versionHeadline(name, problem, context);
     case 'not-allowed':
       return `"${name}" directive is not allowed in ${contextWord(problem.context)}: move it to ${listed(problem.allowed.map(contextWord), 2)}`;
-    case 'arguments':
-      return `invalid number of arguments in "${name}" directive: it takes ${countWords(problem.expected)}`;
-    case 'value':
-      return `invalid value "${shortened(problem.value, 16)}" in "${name}" directive: use ${listed(problem.accepted, 3)}`;
+    case 'arguments': {
+      const later = problem.since ? ` (${problem.given} from nginx ${problem.since})` : '';
+      return `invalid number of arguments in "${name}" directive: it takes ${countWords(problem.expected)}${later}`;
+    }
+    case 'value': {
+      const value = shortened(problem.value, 16);
+      const later = problem.since ? ` ("${value}" needs nginx ${problem.since}+)` : '';
+      return `invalid value "${value}" in "${name}" directive: use ${listed(problem.accepted, 3)}${later}`;
+    }
     case 'duplicate':
       return `"${name}" directive is duplicate (first on line ${problem.first.nameSpan.start.line + 1}): remove one of them`;
   }

@@ -9,6 +9,7 @@ import { passes } from '../analysis/passes.js';
 import { CLIENT_IDENTITY_HEADERS, thirdPartyHost } from '../analysis/third-party.js';
 import type { Workspace } from '../model/workspace.js';
 import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
+import { speaksHttp2 } from '../analysis/proxy-state.js';
 import { canCopyDown, copyDownEdits, droppedHeaders, type DroppedHeaders } from '../fixes/header-copy.js';
 import { holdsPass } from '../fixes/pass-home.js';
 import { headerKey } from '../analysis/inheritance.js';
@@ -17,11 +18,14 @@ import { listed, shortened } from '../util/shortened.js';
 import type { Rule, RuleState } from '../analysis/rule-api.js';
 import type { ResolvedOptions } from '../util/types.js';
 
-/** Keepalive's stake in the loss: a dropped `Connection ""` means `Connection: close` before 1.29.7. */
-function connectionNote(drop: DroppedHeaders, options: ResolvedOptions): string {
+/**
+ * Keepalive's stake in the loss: a dropped `Connection ""` means `Connection: close` before 1.29.7, except over
+ * HTTP/2 (`proxy_http_version 2`), where nginx adds no Connection header on any version.
+ */
+function connectionNote(drop: DroppedHeaders, options: ResolvedOptions, overHttp2: boolean): string {
   const connection = drop.dropped.find((header) => headerKey(header.name) === 'connection');
   if (!connection) return '';
-  if (!hasModernKeepaliveDefaults(options)) {
+  if (!hasModernKeepaliveDefaults(options) && !overHttp2) {
     return '; without its Connection nginx sends "Connection: close", so upstream keepalive connections are not reused';
   }
   // From 1.29.7 nginx sends no Connection by default: losing an empty one changes nothing, any other value does.
@@ -79,7 +83,7 @@ export const proxySetHeaderInheritanceRule: Rule<ProxySetHeaderInheritanceState>
     }
     return states;
   },
-  message({ scope, drop, stranger }, { options }) {
+  message({ scope, drop, stranger }, { workspace, options }) {
     const names = drop.dropped.map((header) => header.name);
     const one = names.length === 1;
     const source = drop.inherited.directives[0]!;
@@ -88,7 +92,7 @@ export const proxySetHeaderInheritanceRule: Rule<ProxySetHeaderInheritanceState>
       detail:
         `This ${levelLabel(scope)} sets its own proxy_set_header, so nginx inherits none from ${levelLabel(drop.inherited.level)} ` +
         `(${writtenAt(source)}): ${names.join(', ')} ${one ? 'is' : 'are'} not sent to the upstream` +
-        `${connectionNote(drop, options)}.${strangerNote(stranger)}`,
+        `${connectionNote(drop, options, speaksHttp2(workspace, scope))}.${strangerNote(stranger)}`,
     };
   },
   fix({ drop, stranger }) {

@@ -2,11 +2,14 @@
 //
 // Without `keepalive N` (before 1.29.7) the upstream module has no connection cache: every request to the group
 // opens a TCP (and TLS) connection and closes it afterwards. From 1.29.7 an upstream{} block gets `keepalive 32` by
-// default, so only an explicit `keepalive 0` (which disables it) is reported there.
+// default (`keepalive 32 local`), so only an explicit `keepalive 0` (which disables it) is reported there: as
+// information naming the cost, since some deployments turn reuse off on purpose, and with an unsafe fix (it
+// reverses a written choice, and the upstream then sees kept connections it was configured not to get).
 //
 // Reported at the upstream's name argument (the `upstream` line), once per block, when the block is used by a
 // proxy_pass, fastcgi_pass, grpc_pass or memcached_pass, or by no pass at all (it may be used from a file that was
-// not checked). Not when every user is uwsgi_pass/scgi_pass (those protocols cannot keep connections), never for
+// not checked). Not when every user is uwsgi_pass/scgi_pass (those protocols cannot keep connections) or
+// tunnel_pass (a CONNECT tunnel's connection is never cached, nginx 1.31.0+), never for
 // `stream {}` upstreams (upstreams.ts leaves them out), and not when the block may hold more than the model sees
 // (keepalive-state.ts: `unknown`). A keepalive that exists only under a template `{{ if }}` is information:
 // keepalive is off unless someone sets it (Dokku's `PROXY_KEEPALIVE`).
@@ -14,7 +17,7 @@
 // Fix (one per finding, all edits together):
 // - none: `keepalive N;` (N = keepaliveConnections) after the last server or balancer directive of the block, past
 //   the `{{ end }}` of a template range around the servers (upstream-members.ts);
-// - `keepalive 0` (>= 1.29.7): the 0 becomes N;
+// - `keepalive 0` (>= 1.29.7): the 0 becomes N (unsafe: only with --unsafe-fixes);
 // - the Dokku opt-in in a sigil: made default-on, `keepalive {{ $.PROXY_KEEPALIVE | default "N" }};`
 //   (template-opt-in.ts); other guarded shapes get no fix;
 // - none either where `keepalive` may not be inserted (fixes/placement.ts), nor when no pass in the checked files
@@ -48,9 +51,10 @@ import { upgradeLiteralEdits } from '../fixes/upgrade-literal.js';
 import type { Rule, RuleMessage, RuleState } from '../analysis/rule-api.js';
 import { shortened } from '../util/shortened.js';
 
-const NO_KEEPALIVE_PROTOCOLS = new Set(['uwsgi', 'scgi']);
+/** uwsgi and scgi have no keepalive; a CONNECT tunnel (tunnel_pass, 1.31.0+) is never put back in the cache. */
+const NO_KEEPALIVE_PROTOCOLS = new Set(['uwsgi', 'scgi', 'tunnel']);
 
-/** Only uwsgi/scgi passes use it: keepalive could not help them. No users at all is not "only". */
+/** Only uwsgi/scgi/tunnel passes use it: keepalive could not help them. No users at all is not "only". */
 function usedOnlyWithoutKeepalive(users: readonly Pass[]): boolean {
   return users.length > 0 && users.every((pass) => NO_KEEPALIVE_PROTOCOLS.has(pass.protocol));
 }
@@ -113,8 +117,13 @@ function message(state: UpstreamKeepaliveState, count: number): RuleMessage {
   }
   if (keepalive.kind === 'zero') {
     return {
-      headline: `"keepalive 0" turns this upstream's connection cache off: use "keepalive ${count};"`,
-      detail: `${name} has "keepalive 0": from nginx 1.29.7 that disables the cache an upstream{} otherwise has. ${WHY_NONE} ${passNeeds(users)}`,
+      headline: `"keepalive 0" opens a new connection for every request: use "keepalive ${count};" unless meant`,
+      detail:
+        `${name} has "keepalive 0": from nginx 1.29.7 that turns off the cache an upstream{} otherwise has ` +
+        '(`keepalive 32 local`), so every request opens a TCP (and TLS) connection and closes it, and under load the ' +
+        'closed ones pile up in TIME_WAIT until local ports run out. Some deployments set it on purpose (a backend that ' +
+        'mishandles reused connections, authentication bound to a connection): this is information, and the fix, ' +
+        `which brings reuse back, is applied only with --unsafe-fixes. ${passNeeds(users)}`,
     };
   }
   return { headline: `upstream has no keepalive: add "keepalive ${count};"${fastcgi}`, detail: `${name} has no keepalive. ${WHY_NONE} ${passNeeds(users)}` };
@@ -256,7 +265,9 @@ export const upstreamKeepaliveRule: Rule<UpstreamKeepaliveState> = {
       states.push({
         file: upstream.directive.file.path,
         span: upstream.directive.args[0]!.span,
-        severity: keepalive.kind === 'guarded' ? 'info' : undefined,
+        // Both may be deliberate: an opt-in the template's user has not taken, an off switch someone wrote.
+        severity: keepalive.kind === 'guarded' || keepalive.kind === 'zero' ? 'info' : undefined,
+        unsafeFix: keepalive.kind === 'zero' ? true : undefined,
         withheld: withheld(workspace, upstream, keepalive, users, options),
         // The upstream's own edit is one line, so it is built here to know there is one; the users' edits wait.
         noFix: ownEditPossible(workspace, upstream, keepalive, options.keepaliveConnections) ? undefined : true,
