@@ -9,7 +9,9 @@
 // for targets with nginx variables in the host, port or socket, or template actions (not guessed), and not for
 // `host:port` where an upstream{} is named `host` (nginx rejects that configuration itself: "upstream may not have
 // port"). Variables after a literal host (`https://fonts.gstatic.com/s/$file`, `http://storage:10000$request_uri`)
-// are reported alike: nginx resolves such a host per request (a "run-time" target) and never pools it either.
+// are reported alike: nginx resolves such a host per request (a "run-time" target) and never pools it either. So is
+// an envsubst placeholder in the address (`http://${BACKEND_HOST}:8080`, filled in at container start: a literal
+// address to nginx), with the fix withheld (its upstream would have to be written in template text).
 // Not reported in a WebSocket-only location (analysis/websocket-only.ts: a literal `Connection upgrade`, HTTP/1.1, an
 // Upgrade header, and a path such as `/ws` or a forced `Upgrade websocket`): nginx never caches an upgraded
 // connection, so keepalive gains nothing there. A literal `upgrade` anywhere else (`location /` with the copy-pasted
@@ -125,6 +127,8 @@ type Availability = Pick<ProxyPassNoUpstreamState, 'withheld' | 'unsafeFix' | 'r
 
 const RUNTIME = 'the target is resolved at run time; an upstream{} would resolve it once at start-up';
 
+const ENVSUBST = 'envsubst fills in the address at container start: put it in an upstream{} with keepalive in this template';
+
 /**
  * A run-time target's fix: an upstream that keeps resolving (nginx 1.27.3+, a resolver at the pass), unsafe; or why
  * none is offered.
@@ -184,6 +188,7 @@ function reuseWithheld({ workspace, options }: RuleContext, pass: Pass, setsConn
  */
 function availability(context: RuleContext, pass: Pass, target: ImplicitTarget): Availability {
   const { workspace, options } = context;
+  if (pass.target?.envsubst) return { withheld: ENVSUBST };
   if (looksLikeUpstreamName(pass)) {
     return { withheld: `"${shortened(target.host ?? '')}" may be an upstream{} in a file not checked: check them together` };
   }
