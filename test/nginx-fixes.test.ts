@@ -5,6 +5,8 @@
 // is rendered first (support/render-sigil.ts, Go's text/template with sigil's functions) with a Dokku host's
 // variables, for each variant in support/dokku.ts, and tested inside an http block. A Jinja2 `.j2` is rendered first
 // with Python's jinja2 (support/render-jinja.ts: no variables, so its fixtures render with literals and defaults).
+// An envsubst `.template` is rendered with the real envsubst and the variables its `envsubst=NAME=value` options give
+// (support/render-envsubst.ts), as the Docker image does at container start.
 // The examples are checked here too, before and after fixAll (the Dokku corpus templates: dokku.test.ts).
 //
 // A fixture whose nginx-version is newer than this nginx may use syntax of that later release (`proxy_http_version 2`
@@ -24,6 +26,7 @@ import { DokkuHost, DOKKU_APPS, describeFailures, nginxTestDokkuTemplate } from 
 import { parseFixture, type FixtureOptions } from './support/expectations.js';
 import { FIXTURES_DIR, collectCases, expectedFixedTexts, fixtureHost, type FixtureCase } from './support/fixture-cases.js';
 import { nginxContextOf } from './support/nginx-context.js';
+import { renderEnvsubst } from './support/render-envsubst.js';
 import { renderJinja } from './support/render-jinja.js';
 import { makePrefix, NGINX_BIN, nginxTestFile, requireNginx, wrapInclude } from './support/nginx.js';
 
@@ -69,6 +72,13 @@ async function nginxTestCase(fixture: FixtureCase, texts: Map<string, string>): 
     if (texts.size > 1) return [`${fixture.name}: a Jinja2 template with other files cannot be rendered by this test`];
     const rendered = renderJinja(texts.get(mainInput)!);
     mainInput = mainInput.slice(0, -'.j2'.length);
+    texts = new Map([[mainInput, rendered]]);
+  }
+  if (mainInput.endsWith('.template')) {
+    if (texts.size > 1) return [`${fixture.name}: an envsubst template with other files cannot be rendered by this test`];
+    const template = texts.get(mainInput)!;
+    const rendered = renderEnvsubst(template, optionsOf(mainInput, template).envsubst ?? {});
+    mainInput = mainInput.slice(0, -'.template'.length);
     texts = new Map([[mainInput, rendered]]);
   }
   const mainText = texts.get(mainInput)!;

@@ -56,6 +56,26 @@ describe('parsePassTarget', () => {
       templated: true,
     });
   });
+
+  it.each([
+    ['${UPSTREAM_SCHEME}backend', { scheme: undefined, host: 'backend', port: undefined, uri: undefined, templated: false }],
+    ['${S3_SERVER_PROTO}://storage_urls/s3', { scheme: undefined, host: 'storage_urls', uri: '/s3', templated: false }],
+    ['${SCHEME}127.0.0.1:8080/api/', { scheme: undefined, host: '127.0.0.1', port: '8080', uri: '/api/', templated: false }],
+    ['http://${BACKEND_HOST}:8080', { scheme: 'http', host: '${BACKEND_HOST}', port: '8080', templated: true, envsubst: true }],
+    ['http://${BACKEND}', { scheme: 'http', host: '${BACKEND}', port: undefined, templated: true, envsubst: true }],
+    ['http://app:${APP_PORT}/', { host: 'app', port: '${APP_PORT}', uri: '/', templated: true, envsubst: true }],
+    ['${PROXY_PASS}', { scheme: undefined, host: '${PROXY_PASS}', templated: true, envsubst: true }],
+    ['${PHP_HOST}:9000', { scheme: undefined, host: '${PHP_HOST}', port: '9000', templated: true, envsubst: true }],
+    ['http://unix:${SOCKET_DIR}/app.sock:/', { socket: '${SOCKET_DIR}/app.sock', uri: '/', templated: true, envsubst: true }],
+  ])('reads an envsubst placeholder as template text, not an nginx variable: %s', (text, expected) => {
+    expect(parsePassTarget(text)).toMatchObject({ ...expected, hasVariables: false });
+  });
+
+  it('keeps lower-case ${name} an nginx variable, and a Go action in the host not envsubst', () => {
+    expect(parsePassTarget('http://${backend}')).toMatchObject({ hasVariables: true, templated: false });
+    expect(parsePassTarget('${UPSTREAM_SCHEME}backend$request_uri')).toMatchObject({ host: 'backend', uriVariables: true });
+    expect(parsePassTarget('http://{{ $.APP }}-${PORT}')).toMatchObject({ templated: true, envsubst: false });
+  });
 });
 
 function summary(pass: Pass): [string, string] {
@@ -143,6 +163,27 @@ describe('passes', () => {
     const { workspace } = await checkTree({ 'nginx.conf.sigil': sigil });
     expect(passes(workspace).map(summary)).toEqual([
       ['proxy_pass http://{{$.APP}}-{{ $upstream_port }};', 'upstream {{ $.APP }}-{{ $upstream_port }}'],
+    ]);
+  });
+
+  it('links a pass whose scheme or host envsubst fills in to the upstream it names', async () => {
+    const template = [
+      'upstream backend { server 127.0.0.1:8080; }',
+      'upstream ${BACKEND} { server 127.0.0.1:8081; }',
+      'server {',
+      '  location / { proxy_pass ${UPSTREAM_SCHEME}backend; }',
+      '  location /b/ { proxy_pass http://${BACKEND}; }',
+      '  location /c/ { proxy_pass http://${OTHER}; }',
+      '  location /d/ { proxy_pass http://${OTHER}:8080; }',
+      '}',
+      '',
+    ].join('\n');
+    const { workspace } = await checkTree({ 'default.conf.template': template });
+    expect(passes(workspace).map(summary)).toEqual([
+      ['proxy_pass ${UPSTREAM_SCHEME}backend;', 'upstream backend'],
+      ['proxy_pass http://${BACKEND};', 'upstream ${BACKEND}'],
+      ['proxy_pass http://${OTHER};', 'unresolved template'],
+      ['proxy_pass http://${OTHER}:8080;', 'implicit'],
     ]);
   });
 

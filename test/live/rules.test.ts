@@ -45,6 +45,8 @@ const CASES: LiveCase[] = [
   },
   { fixture: 'keepalive-order.conf', findings: ['keepalive-order 4'], peer: 'http', websocket: false },
   { fixture: 'proxy-pass-no-upstream.conf', findings: ['proxy-pass-no-upstream 7'], peer: 'http', websocket: false },
+  // A literal `Connection "upgrade"` in `location /` is not WebSocket-only (analysis/websocket-only.ts).
+  { fixture: 'proxy-pass-no-upstream.websocket.conf', findings: ['proxy-pass-no-upstream 11'], peer: 'http', websocket: true },
   { fixture: 'fastcgi-keep-conn.conf', findings: ['fastcgi-keep-conn 15'], peer: 'fastcgi', websocket: false },
   {
     fixture: 'proxy-set-header-inheritance.conf',
@@ -94,7 +96,7 @@ function prepare({ fixture, peer }: LiveCase): Promise<Prepared> {
   let prepared = preparedCases.get(fixture);
   if (!prepared) {
     prepared = freePort().then(async (port) => {
-      const name = path.basename(fixture, '.conf');
+      const name = path.basename(fixture, '.conf').replaceAll('.', '-');
       const values = { LISTEN_PORT: port, UPSTREAM_PORT: peerOf(peer).port };
       const text = readFixture(fixture);
       const before = writeWithPlaceholders(path.join(work.dir, name, 'before'), 'site.conf', text, values);
@@ -107,10 +109,13 @@ function prepare({ fixture, peer }: LiveCase): Promise<Prepared> {
   return prepared;
 }
 
+/** The rule a live fixture is about: its name up to the first dot (`proxy-pass-no-upstream.websocket.conf`). */
+const ruleOf = (fixture: string): string => path.basename(fixture).split('.')[0]!;
+
 it('every rule about connection reuse has a live fixture, named after it', () => {
-  expect(CASES.map((c) => path.basename(c.fixture, '.conf')).sort()).toEqual([...REUSE_RULES].sort());
+  expect([...new Set(CASES.map((c) => ruleOf(c.fixture)))].sort()).toEqual([...REUSE_RULES].sort());
   for (const { fixture, findings } of CASES) {
-    expect(findings.map((f) => f.split(' ')[0])).toContain(path.basename(fixture, '.conf'));
+    expect(findings.map((f) => f.split(' ')[0])).toContain(ruleOf(fixture));
   }
 });
 

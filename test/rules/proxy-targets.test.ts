@@ -95,11 +95,17 @@ describe('proxy-pass-no-upstream: run-time targets', () => {
 });
 
 describe('proxy-pass-no-upstream: WebSocket-only locations', () => {
-  it.each(['upgrade', '"upgrade"', "'Upgrade'", 'UPGRADE'])('is silent with Connection %s', async (value) => {
-    const config = http(
-      `  server {\n    location /ws/ {\n      proxy_pass http://127.0.0.1:3000;\n      proxy_set_header Upgrade $http_upgrade;\n      proxy_set_header Connection ${value};\n    }\n  }\n`,
+  const ws = (value: string, version = '      proxy_http_version 1.1;\n') =>
+    http(
+      `  server {\n    location /ws/ {\n      proxy_pass http://127.0.0.1:3000;\n${version}      proxy_set_header Upgrade $http_upgrade;\n      proxy_set_header Connection ${value};\n    }\n  }\n`,
     );
-    expect(await findings({ 'nginx.conf': config })).toEqual([]);
+
+  it.each(['upgrade', '"upgrade"', "'Upgrade'", 'UPGRADE'])('is silent with Connection %s', async (value) => {
+    expect(await findings({ 'nginx.conf': ws(value) })).toEqual([]);
+  });
+
+  it('reports the same location without HTTP/1.1: nginx upgrades nothing over HTTP/1.0', async () => {
+    expect((await findings({ 'nginx.conf': ws('upgrade', '') })).map((f) => f.ruleId)).toEqual(['proxy-pass-no-upstream']);
   });
 
   it('still reports an inherited Connection "upgrade" that the location drops with its own set', async () => {

@@ -17,6 +17,8 @@ export interface FixtureOptions {
   context?: NginxContext;
   /** Dynamic modules the real-nginx cross-check loads (e.g. http_lua). */
   modules?: string[];
+  /** For an envsubst `.template`: the environment the real-nginx cross-check renders it with (`envsubst=NAME=value`). */
+  envsubst?: Record<string, string>;
 }
 
 export type NginxContext = 'main' | 'http' | 'server' | 'location' | 'stream';
@@ -65,6 +67,10 @@ function parseOptions(text: string, where: string, options: FixtureOptions): voi
       options.context = value as NginxContext;
     } else if (key === 'modules') {
       options.modules = value.split(',');
+    } else if (key === 'envsubst') {
+      const assign = value.indexOf('=');
+      if (assign <= 0) throw new MarkerError(`${where}: envsubst must be NAME=value, got ${value}`);
+      options.envsubst = { ...options.envsubst, [value.slice(0, assign)]: value.slice(assign + 1) };
     } else {
       throw new MarkerError(`${where}: unknown fixture option ${JSON.stringify(key)}`);
     }

@@ -1,6 +1,7 @@
 // Finds the fixture cases under test/fixtures and their fix goldens, for the fixture harness and the real-nginx checks.
 //
-// A case is one input file (`<name>.conf`, `.sigil`, `.tmpl`, Jinja2 `<name>.conf.j2`), or a directory `<name>.d/`
+// A case is one input file (`<name>.conf`, `.sigil`, `.tmpl`, Jinja2 `<name>.conf.j2`, envsubst `<name>.conf.template`),
+// or a directory `<name>.d/`
 // whose files are analyzed together (its nginx.conf first, as the main file). A fix golden is a sibling named
 // `<stem>.fixed.<ext>` (`<name>.conf.fixed.j2` for a Jinja2 input): the exact
 // text the input has after every fix is applied (fixAll to a fixpoint). Goldens are never inputs themselves, and the
@@ -13,8 +14,8 @@ import { createFsHost } from '../../server/src/util/fs-host.js';
 import type { FileHost } from '../../server/src/util/types.js';
 
 export const FIXTURES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
-const FIXTURE_FILE = /\.(conf|sigil|tmpl|j2)$/;
-const GOLDEN_FILE = /\.fixed\.(conf|sigil|tmpl|j2)$/;
+const FIXTURE_FILE = /\.(conf|sigil|tmpl|j2|template)$/;
+const GOLDEN_FILE = /\.fixed\.(conf|sigil|tmpl|j2|template)$/;
 
 export interface FixtureCase {
   /** Name shown in test titles and problem lines, relative to test/fixtures (a directory case ends in `/`). */

@@ -16,16 +16,24 @@
 // as Dokku writes both sides: `proxy_pass http://{{ $.APP }}-{{ $upstream_port }};` and
 // `upstream {{ $.APP }}-{{ $upstream_port }} {`. Upstreams under the pass's own root are preferred; failing those,
 // any root's (site files checked separately share one http block on the server).
+// An envsubst placeholder (`${NAME}` in upper case: template-text.ts) is template text, not an nginx variable: one
+// leading the target with a host right after it and no `://` of its own stands for the scheme
+// (`proxy_pass ${UPSTREAM_SCHEME}backend;` uses `upstream backend`), as does one before `://`; one in the host is
+// read as a template action there (`http://${BACKEND}` matches `upstream ${BACKEND}` by text, `http://${HOST}:8080`
+// is an address filled in at container start: implicit).
 import type { Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import { perWorkspace } from './per-workspace.js';
 import { allScopes, type Scope } from './scopes.js';
 import {
   hasNginxVariable,
+  hasPlaceholder,
   hasTemplateAction,
   indexOutsideActions,
   lastIndexOutsideActions,
+  maskPlaceholders,
   normaliseTemplateText,
+  placeholderRanges,
 } from './template-text.js';
 import { findUpstreamsFor, type Upstream } from './upstreams.js';
 
@@ -63,8 +71,10 @@ export interface PassTarget {
    * host name is looked up among upstream{} names, else resolved with `resolver`, at run time.
    */
   uriVariables: boolean;
-  /** A template action in the host or port. */
+  /** A template action or an envsubst placeholder (`${BACKEND_HOST}`) in the host, port or socket. */
   templated: boolean;
+  /** The template text in the host, port or socket is envsubst placeholders only (no Go or Jinja action). */
+  envsubst: boolean;
 }
 
 export type PassResolution =
@@ -100,11 +110,21 @@ function splitHostPort(hostPort: string): { host: string; port: string | undefin
   return { host: hostPort.slice(0, colon), port: hostPort.slice(colon + 1) };
 }
 
-function socketTarget(text: string, scheme: string | undefined, rest: string): PassTarget {
+/** Template text in `text` (a Go/Jinja action or an envsubst placeholder), and whether it is placeholders only. */
+function templating(text: string): Pick<PassTarget, 'templated' | 'envsubst'> {
+  const action = hasTemplateAction(text);
+  const placeholder = hasPlaceholder(text);
+  return { templated: action || placeholder, envsubst: placeholder && !action };
+}
+
+/** `rest` after the scheme, and `masked`, the same with its envsubst placeholders masked (same offsets). */
+function socketTarget(text: string, scheme: string | undefined, rest: string, masked: string): PassTarget {
   const pathStart = 'unix:'.length;
-  const colon = indexOutsideActions(rest, ':', pathStart);
-  const socket = colon === -1 ? rest.slice(pathStart) : rest.slice(pathStart, colon);
+  const colon = indexOutsideActions(masked, ':', pathStart);
+  const end = colon === -1 ? rest.length : colon;
+  const socket = rest.slice(pathStart, end);
   const uri = colon === -1 ? undefined : rest.slice(colon + 1);
+  const socketVariables = hasNginxVariable(masked.slice(pathStart, end));
   return {
     text,
     scheme,
@@ -112,9 +132,9 @@ function socketTarget(text: string, scheme: string | undefined, rest: string): P
     port: undefined,
     uri,
     socket,
-    hasVariables: hasNginxVariable(socket),
-    uriVariables: !hasNginxVariable(socket) && uri !== undefined && hasNginxVariable(uri),
-    templated: hasTemplateAction(socket),
+    hasVariables: socketVariables,
+    uriVariables: !socketVariables && uri !== undefined && hasNginxVariable(masked.slice(colon + 1)),
+    ...templating(socket),
   };
 }
 
@@ -140,22 +160,39 @@ function uriStart(rest: string): number {
   return variable !== undefined && URI_VARIABLES.has(variable) ? dollar : slash;
 }
 
+/**
+ * The length of an envsubst placeholder that stands for the scheme: `${UPSTREAM_SCHEME}backend` starts with one, has
+ * no `://` of its own, and a host follows right after it, so the placeholder must render to `http://` or the like
+ * (proxy_pass takes no URL without a scheme). 0 otherwise: `${BACKEND}`, `${BACKEND}:8080`, `${BACKEND}/api` have
+ * the placeholder in the host.
+ */
+function schemePlaceholderLength(text: string, masked: string): number {
+  const first = placeholderRanges(text)[0];
+  if (!first || first[0] !== 0 || masked.includes('://')) return 0;
+  return /^[A-Za-z0-9[]/.test(text.slice(first[1])) ? first[1] : 0;
+}
+
 export function parsePassTarget(text: string): PassTarget {
-  const schemeMatch = SCHEME.exec(text);
-  const separator = text.indexOf('://');
-  if (!schemeMatch && separator > 0 && hasNginxVariable(text.slice(0, separator))) {
+  // Offsets are read on `masked` (envsubst placeholders as `XXX`, no `$` in them), values taken from `text`.
+  const masked = maskPlaceholders(text);
+  const schemeMatch = SCHEME.exec(masked);
+  const separator = masked.indexOf('://');
+  if (!schemeMatch && separator > 0 && hasNginxVariable(masked.slice(0, separator))) {
     // `$scheme://$host`: nothing about the target is static.
     const unknown = { host: undefined, port: undefined, uri: undefined, socket: undefined };
-    return { text, scheme: undefined, ...unknown, hasVariables: true, uriVariables: false, templated: hasTemplateAction(text) };
+    return { text, scheme: undefined, ...unknown, hasVariables: true, uriVariables: false, ...templating(text) };
   }
-  const scheme = schemeMatch?.[1]!.toLowerCase();
-  const rest = schemeMatch ? text.slice(schemeMatch[0].length) : text;
-  if (rest.startsWith('unix:')) return socketTarget(text, scheme, rest);
-  const start = uriStart(rest);
-  const hostPort = start === -1 ? rest : rest.slice(0, start);
-  const { host, port } = splitHostPort(hostPort);
+  // `${S3_SERVER_PROTO}://storage_urls`, `${UPSTREAM_SCHEME}backend`: a scheme filled in at container start.
+  const schemeEnd = schemeMatch ? schemeMatch[0].length : schemePlaceholderLength(text, masked);
+  const scheme = schemeMatch && !hasPlaceholder(text.slice(0, schemeEnd)) ? schemeMatch[1]!.toLowerCase() : undefined;
+  const rest = text.slice(schemeEnd);
+  const restMasked = masked.slice(schemeEnd);
+  if (restMasked.startsWith('unix:')) return socketTarget(text, scheme, rest, restMasked);
+  const start = uriStart(restMasked);
+  const end = start === -1 ? rest.length : start;
+  const { host, port } = splitHostPort(rest.slice(0, end));
   const uri = start === -1 ? undefined : rest.slice(start);
-  const hasVariables = hasNginxVariable(hostPort);
+  const hasVariables = hasNginxVariable(restMasked.slice(0, end));
   return {
     text,
     scheme,
@@ -164,8 +201,8 @@ export function parsePassTarget(text: string): PassTarget {
     uri,
     socket: undefined,
     hasVariables,
-    uriVariables: !hasVariables && uri !== undefined && hasNginxVariable(uri),
-    templated: hasTemplateAction(hostPort),
+    uriVariables: !hasVariables && uri !== undefined && hasNginxVariable(restMasked.slice(start)),
+    ...templating(rest.slice(0, end)),
   };
 }
 

@@ -1,6 +1,7 @@
 // Text that may hold template actions: Go's (`{{ $.APP }}`), as in Dokku sigils, or Jinja's (`{{ item.name }}`,
 // `{% if x %}`, `{# note #}`): where the actions are, and a normal form so `{{$.APP}}` and `{{ $.APP }}` name the same
-// thing. Template text is never rendered or guessed.
+// thing; and envsubst's `${NAME}` placeholders (Docker `*.template` files), where pass targets are read. Template text
+// is never rendered or guessed.
 
 /** What closes each kind of action. */
 const CLOSERS: Readonly<Record<string, string>> = { '{': '}', '%': '}', '#': '}' };
@@ -113,4 +114,33 @@ export function normaliseTemplateText(text: string, caseFold = false): string {
   }
   const rest = text.slice(cursor);
   return out + (caseFold ? rest.toLowerCase() : rest);
+}
+
+/**
+ * `${NAME}` with NAME in upper case (letters, digits, `_`): an envsubst placeholder, as the official Docker image fills
+ * in `/etc/nginx/templates/*.template` at container start (and entrypoints run envsubst on other files). Template
+ * text, not an nginx variable: nginx's own variables are lower case, and the braced upper-case spelling is the
+ * environment's. Linear: one match per placeholder, no backtracking between the fixed delimiters.
+ */
+const ENVSUBST_PLACEHOLDER = /\$\{[A-Z_][A-Z0-9_]*\}/g;
+
+/** [start, end) offsets of each envsubst placeholder (`${UPSTREAM_SCHEME}`). */
+export function placeholderRanges(text: string): Array<[number, number]> {
+  if (!text.includes('${')) return [];
+  return [...text.matchAll(ENVSUBST_PLACEHOLDER)].map((match) => [match.index, match.index + match[0].length]);
+}
+
+export function hasPlaceholder(text: string): boolean {
+  return placeholderRanges(text).length > 0;
+}
+
+/** The text with each placeholder replaced by as many `X`: offsets kept, no `$` left to read as an nginx variable. */
+export function maskPlaceholders(text: string): string {
+  let out = '';
+  let cursor = 0;
+  for (const [start, end] of placeholderRanges(text)) {
+    out += text.slice(cursor, start) + 'X'.repeat(end - start);
+    cursor = end;
+  }
+  return out + text.slice(cursor);
 }

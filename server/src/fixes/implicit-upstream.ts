@@ -73,12 +73,14 @@ function isIpLiteral(host: string): boolean {
 
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
 
+/** The address facts of an implicit http(s) target; with an envsubst placeholder in it too (`${HOST}:8080`). */
 export function implicitTarget(pass: Pass): ImplicitTarget | undefined {
   const target = pass.target;
   const text = pass.directive.args[0]?.value;
   const written = text ? SCHEME.exec(text)?.[1] : undefined;
   if (!target || !written || (target.scheme !== 'http' && target.scheme !== 'https')) return undefined;
-  if (target.hasVariables || target.templated) return undefined;
+  // An envsubst placeholder in the address is filled in at container start: still a literal address to nginx.
+  if (target.hasVariables || (target.templated && !target.envsubst)) return undefined;
   const uri = target.uri ?? '';
   if (target.socket !== undefined) {
     const address = `unix:${target.socket}`;

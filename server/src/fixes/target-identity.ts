@@ -22,7 +22,8 @@
 //   no set anywhere -> `proxy_set_header Host ...;` alone (proxy-reuse.ts adds Connection at the same spot);
 //   the location's own set -> the line joins it;
 //   an inherited set -> the set is copied down with Host added (and, before 1.29.7, Connection cleared: `""`, or the
-//   upgrade map's variable when the set forwards Upgrade; a literal `close` copied as cleared). `setsConnection`
+//   upgrade map's variable when the set forwards Upgrade; a literal `close`, or a literal `upgrade`, copied as
+//   cleared: the rule reports no WebSocket-only location, analysis/websocket-only.ts). `setsConnection`
 //   then tells the caller not to ask proxy-reuse.ts for a Connection edit on the level above.
 //   A set with template-guarded members cannot be copied faithfully: undefined (no fix).
 // - Levels the model cannot fully see (an include that pulled in nothing, a syntax problem: effective-lookup.ts)
@@ -66,9 +67,13 @@ function word(value: string): string {
   return /^[^\s;{}"'#]+$/.test(value) ? value : `"${value.replace(/(["\\])/g, '\\$1')}"`;
 }
 
-function isClose(directive: Directive): boolean {
+/** A literal Connection value a copied set must not keep: `close` (no reuse) or `upgrade` (every request upgrades). */
+function isClosing(directive: Directive): boolean {
   const value = directive.args[1];
-  return !!value && !value.templated && value.variables.length === 0 && value.value.trim().toLowerCase() === 'close';
+  if (directive.args[0]?.value.toLowerCase() !== 'connection') return false;
+  if (!value || value.templated || value.variables.length > 0) return false;
+  const literal = value.value.trim().toLowerCase();
+  return literal === 'close' || literal === 'upgrade';
 }
 
 /** The Connection value to write in a copied set: `""`, or the upgrade map's variable when Upgrade is forwarded. */
@@ -98,7 +103,7 @@ function headerPlan(workspace: Workspace, pass: Pass, home: PassHome, options: R
   );
   if (!faithful) return new NoFix('the inherited proxy_set_header set has template-guarded lines and cannot be copied down');
   const connection = copied.filter((directive) => directive.args[0]!.value.toLowerCase() === 'connection');
-  const needsValue = connection.some(isClose) || (connection.length === 0 && !hasModernKeepaliveDefaults(options));
+  const needsValue = connection.some(isClosing) || (connection.length === 0 && !hasModernKeepaliveDefaults(options));
   // A value for Connection that must be the upgrade map's variable, where no map can be had: no fix.
   const refused = needsValue && forwardsUpgrade(effectiveProxyHeaders(pass.scope)) ? upgradeMapRefusal(home.location) : undefined;
   if (refused) return refused instanceof NoFix ? refused : new NoFix('no http level here can hold the upgrade map the header set needs');
@@ -114,7 +119,7 @@ function headerLines(workspace: Workspace, pass: Pass, plan: IdentityPlan, targe
   const { copied, connection, needsValue } = headers;
   const value = needsValue ? cleared(workspace, pass, home, options) : { text: '', edits: [] };
   const lines = copied.map((directive) =>
-    isClose(directive)
+    isClosing(directive)
       ? `proxy_set_header ${directive.args[0]!.raw} ${value.text};`
       : `proxy_set_header ${directive.args.map((argument) => argument.raw).join(' ')};`,
   );

@@ -6,9 +6,10 @@
 //
 // Reported on the Connection line (once, whatever number of passes inherit it), when the effective Connection header
 // of a proxy_pass to a keepalive upstream (analysis/keepalive-passes.ts) is the literal `upgrade` (any case, quoted
-// or not, one definition, not under a template guard: analysis/proxy-state.ts literalUpgrade). A literal address
-// with that header is a WebSocket-only location: proxy-pass-no-upstream stays silent there, and so does this rule
-// (no keepalive upstream, nothing to keep).
+// or not, one definition, not under a template guard: analysis/proxy-state.ts literalUpgrade), except in a
+// WebSocket-only location (analysis/websocket-only.ts: HTTP/1.1, an Upgrade header, and a path such as `/ws` or a
+// forced `Upgrade websocket`), where every request is a handshake and the literal is what the map would send. A
+// literal address with that header is proxy-pass-no-upstream's (its fix adds the map too), not this rule's.
 //
 // Fix: the value becomes the upgrade map's variable (fixes/connection-map.ts ensureUpgradeMap: reused or inserted),
 // and `proxy_set_header Upgrade $http_upgrade;` goes right before the Connection line when the set has no Upgrade
@@ -18,7 +19,7 @@
 // only http level is the top of a snippet whose context is unknown (fixes/placement.ts).
 import { keepalivePasses, upstreamLabel } from '../analysis/keepalive-passes.js';
 import type { ProxyHeader } from '../analysis/inheritance.js';
-import { literalUpgradeAt } from '../analysis/proxy-state.js';
+import { upgradeForEveryRequest } from '../analysis/websocket-only.js';
 import type { Pass } from '../analysis/passes.js';
 import { upgradeMapRefusal } from '../fixes/connection-map.js';
 import { upgradeLiteralEdits } from '../fixes/upgrade-literal.js';
@@ -52,7 +53,7 @@ export const connectionUpgradeLiteralRule: Rule<ConnectionUpgradeLiteralState> =
   detect({ workspace, options }) {
     const found = new Map<Directive, ConnectionUpgradeLiteralState>();
     for (const pass of keepalivePasses(workspace, 'proxy_pass', options)) {
-      const literal = literalUpgradeAt(workspace, pass.scope);
+      const literal = upgradeForEveryRequest(workspace, pass.scope, options);
       if (!literal || found.has(literal.header.directive)) continue;
       const { header, addsUpgrade } = literal;
       const { directive } = header;

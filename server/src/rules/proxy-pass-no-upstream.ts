@@ -9,10 +9,13 @@
 // for targets with nginx variables in the host, port or socket, or template actions (not guessed), and not for
 // `host:port` where an upstream{} is named `host` (nginx rejects that configuration itself: "upstream may not have
 // port"). Variables after a literal host (`https://fonts.gstatic.com/s/$file`, `http://storage:10000$request_uri`)
-// are reported alike: nginx resolves such a host per request (a "run-time" target) and never pools it either.
-// Not reported where the effective Connection header is the literal `upgrade` (a WebSocket-only location): nginx
-// never caches an upgraded connection, so keepalive gains nothing there (connection-upgrade-literal reports that
-// header where the upstream does keep connections).
+// are reported alike: nginx resolves such a host per request (a "run-time" target) and never pools it either. So is
+// an envsubst placeholder in the address (`http://${BACKEND_HOST}:8080`, filled in at container start: a literal
+// address to nginx), with the fix withheld (its upstream would have to be written in template text).
+// Not reported in a WebSocket-only location (analysis/websocket-only.ts: a literal `Connection upgrade`, HTTP/1.1, an
+// Upgrade header, and a path such as `/ws` or a forced `Upgrade websocket`): nginx never caches an upgraded
+// connection, so keepalive gains nothing there. A literal `upgrade` anywhere else (`location /` with the copy-pasted
+// WebSocket block) is reported: every ordinary request opens a connection.
 //
 // Fix, all in one:
 // - the upstream: an existing one holding exactly that one server, read by nginx before the pass's server, is
@@ -20,7 +23,9 @@
 //   (implicit-upstream.ts);
 // - the pass becomes `proxy_pass <scheme>://<name><uri>;` (scheme and URI part kept);
 // - Host, the default proxy_redirect and the TLS name the literal address implied are kept (target-identity.ts);
-// - HTTP/1.1 and a cleared Connection for the pass (proxy-reuse.ts), so the new upstream's keepalive is effective.
+// - HTTP/1.1 and a cleared Connection for the pass (proxy-reuse.ts), so the new upstream's keepalive is effective;
+//   a literal `Connection upgrade` becomes the upgrade map's variable, as connection-upgrade-literal's fix does
+//   (fixes/upgrade-literal.ts; copied as such where the set is copied down: target-identity.ts).
 // A run-time target keeps being resolved at run time: its upstream gets `zone` and `server <address> resolve`
 // (implicit-upstream.ts), and the fix is unsafe (the name is then resolved by the upstream group, as its TTL says,
 // rather than per request). That is only offered where the target nginx has `resolve` (1.27.3+) and a `resolver`
@@ -39,7 +44,9 @@ import { outsideHttp } from '../analysis/scopes.js';
 import { findUpstreamsFor } from '../analysis/upstreams.js';
 import { lookupDirective } from '../analysis/effective-lookup.js';
 import { effectiveProxyHeaders } from '../analysis/inheritance.js';
-import { connectionState, forwardsUpgrade, httpVersionState, literalUpgrade } from '../analysis/proxy-state.js';
+import { connectionState, forwardsUpgrade, httpVersionState } from '../analysis/proxy-state.js';
+import { upgradeForEveryRequest, websocketOnly } from '../analysis/websocket-only.js';
+import { upgradeLiteralEdits } from '../fixes/upgrade-literal.js';
 import { formatVersion, hasModernKeepaliveDefaults, targetAtLeast, type NginxVersion } from '../analysis/versions.js';
 import type { Fix, TextEdit } from '../util/types.js';
 import { mergeEdits } from '../fixes/edit-set.js';
@@ -94,7 +101,12 @@ function fixFor({ workspace, options }: RuleContext, state: ProxyPassNoUpstreamS
   if (!existing && (!insert || insert instanceof NoFix)) return undefined;
   const identity = targetIdentityEdits(workspace, pass, target, options);
   if (!identity) return undefined;
-  const reuse = identity.setsConnection ? http11Edits(workspace, pass, options) : proxyReuseEdits(workspace, pass, options);
+  // A literal `Connection upgrade` the location keeps (not copied down with the set) becomes the map's variable.
+  const literal = identity.setsConnection ? undefined : upgradeForEveryRequest(workspace, pass.scope, options);
+  const upgrade = literal && upgradeLiteralEdits(workspace, literal.header, literal.addsUpgrade, options);
+  if (literal && !upgrade) return undefined;
+  const version = identity.setsConnection ? http11Edits(workspace, pass, options) : proxyReuseEdits(workspace, pass, options);
+  const reuse = [...version, ...(upgrade?.edits ?? [])];
   const edits: TextEdit[] = [...(insert && !(insert instanceof NoFix) ? [insert] : []), rewritePassEdit(pass, name, target), ...reuse, ...identity.edits];
   try {
     const resolving = target.runtime ? `, resolving "${shortened(target.host ?? '')}" at run time` : '';
@@ -114,6 +126,8 @@ function fixFor({ workspace, options }: RuleContext, state: ProxyPassNoUpstreamS
 type Availability = Pick<ProxyPassNoUpstreamState, 'withheld' | 'unsafeFix' | 'resolverLine'>;
 
 const RUNTIME = 'the target is resolved at run time; an upstream{} would resolve it once at start-up';
+
+const ENVSUBST = 'envsubst fills in the address at container start: put it in an upstream{} with keepalive in this template';
 
 /**
  * A run-time target's fix: an upstream that keeps resolving (nginx 1.27.3+, a resolver at the pass), unsafe; or why
@@ -153,6 +167,9 @@ function reuseWithheld({ workspace, options }: RuleContext, pass: Pass, setsConn
     if (refused) return refused.why;
   }
   if (setsConnection) return undefined;
+  const literal = upgradeForEveryRequest(workspace, pass.scope, options);
+  const literalRefused = literal && upgradeMapRefusal(literal.header.level);
+  if (literalRefused) return literalRefused instanceof NoFix ? literalRefused.why : 'no http level here can hold the upgrade map Connection needs';
   const connection = connectionState(workspace, pass.scope, options);
   if (connection.kind === 'unknown') {
     return hiddenReason(workspace, pass.scope, 'proxy_set_header') ?? 'the Connection header here is templated or conditional';
@@ -171,6 +188,7 @@ function reuseWithheld({ workspace, options }: RuleContext, pass: Pass, setsConn
  */
 function availability(context: RuleContext, pass: Pass, target: ImplicitTarget): Availability {
   const { workspace, options } = context;
+  if (pass.target?.envsubst) return { withheld: ENVSUBST };
   if (looksLikeUpstreamName(pass)) {
     return { withheld: `"${shortened(target.host ?? '')}" may be an upstream{} in a file not checked: check them together` };
   }
@@ -209,7 +227,7 @@ export const proxyPassNoUpstreamRule: Rule<ProxyPassNoUpstreamState> = {
       // Own root first: only a name the root lacks is a cross-root lookup (analysis/lookup-record.ts).
       if (pass.target?.host && findUpstreamsFor(context.workspace, pass.target.host, pass.scope.root).length > 0) continue;
       // A WebSocket-only location: every request is upgraded, and nginx never caches an upgraded connection.
-      if (literalUpgrade(context.workspace, pass.scope)) continue;
+      if (websocketOnly(context.workspace, pass.scope, context.options)) continue;
       const file = pass.directive.file.path;
       states.push({ file, span: pass.directive.span, ...availability(context, pass, target), pass, target });
     }

@@ -8,8 +8,9 @@
 //
 // Reported at the upstream's name argument (the `upstream` line), once per block, when the block is used by a
 // proxy_pass, fastcgi_pass, grpc_pass or memcached_pass, or by no pass at all (it may be used from a file that was
-// not checked). Not when every user is uwsgi_pass/scgi_pass (those protocols cannot keep connections) or
-// tunnel_pass (a CONNECT tunnel's connection is never cached, nginx 1.31.0+), never for
+// not checked). Not when every user is uwsgi_pass/scgi_pass (those protocols cannot keep connections),
+// tunnel_pass (a CONNECT tunnel's connection is never cached, nginx 1.31.0+) or a WebSocket-only location
+// (analysis/websocket-only.ts: nginx never caches an upgraded connection), never for
 // `stream {}` upstreams (upstreams.ts leaves them out), and not when the block may hold more than the model sees
 // (keepalive-state.ts: `unknown`). A keepalive that exists only under a template `{{ if }}` is information:
 // keepalive is off unless someone sets it (Dokku's `PROXY_KEEPALIVE`).
@@ -44,7 +45,8 @@ import { clearConnectionPossible, http11Plan } from '../fixes/proxy-reuse.js';
 import { keepConnPlan } from '../fixes/keep-conn.js';
 import { emptyArmFix } from '../fixes/connection-map.js';
 import { closingMapsOf } from '../analysis/upgrade-maps.js';
-import { connectionState, httpVersionState, keepConnState, literalUpgradeAt } from '../analysis/proxy-state.js';
+import { connectionState, httpVersionState, keepConnState } from '../analysis/proxy-state.js';
+import { upgradeForEveryRequest, websocketOnly } from '../analysis/websocket-only.js';
 import { writtenAt } from '../analysis/message-parts.js';
 import { hiddenReason } from '../fixes/target-identity.js';
 import { upgradeLiteralEdits } from '../fixes/upgrade-literal.js';
@@ -54,9 +56,14 @@ import { shortened } from '../util/shortened.js';
 /** uwsgi and scgi have no keepalive; a CONNECT tunnel (tunnel_pass, 1.31.0+) is never put back in the cache. */
 const NO_KEEPALIVE_PROTOCOLS = new Set(['uwsgi', 'scgi', 'tunnel']);
 
-/** Only uwsgi/scgi/tunnel passes use it: keepalive could not help them. No users at all is not "only". */
-function usedOnlyWithoutKeepalive(users: readonly Pass[]): boolean {
-  return users.length > 0 && users.every((pass) => NO_KEEPALIVE_PROTOCOLS.has(pass.protocol));
+/**
+ * Only uwsgi/scgi/tunnel passes and WebSocket-only locations use it: keepalive could not help them (nginx never
+ * caches a tunnel's or an upgraded connection). No users at all is not "only".
+ */
+function usedOnlyWithoutKeepalive(workspace: Workspace, users: readonly Pass[], options: ResolvedOptions): boolean {
+  const without = (pass: Pass) =>
+    NO_KEEPALIVE_PROTOCOLS.has(pass.protocol) || (pass.name === 'proxy_pass' && websocketOnly(workspace, pass.scope, options));
+  return users.length > 0 && users.every(without);
 }
 
 /** The guard that makes the keepalive conditional inside the block: `{{ if $.PROXY_KEEPALIVE }}`. */
@@ -207,7 +214,7 @@ function usersPart(workspace: Workspace, users: readonly Pass[], options: Resolv
     (pass) =>
       clearConnectionPossible(workspace, pass, options) ||
       closingMapsOf(pass.scope).length > 0 ||
-      (pass.protocol === 'http' && literalUpgradeAt(workspace, pass.scope) !== undefined),
+      (pass.protocol === 'http' && upgradeForEveryRequest(workspace, pass.scope, options) !== undefined),
   );
   const keepConn = count((pass) => keepConnPlan(workspace, pass) !== undefined);
   const places = (n: number) => `${n} location${n === 1 ? '' : 's'}`;
@@ -221,7 +228,8 @@ function usersPart(workspace: Workspace, users: readonly Pass[], options: Resolv
 
 /**
  * What its proxy users send as Connection that keepalive would make wrong: the `'' close` arm of a map (it closes
- * every kept connection) and a literal `upgrade` (ordinary requests ask to upgrade), each fixed as its own rule does.
+ * every kept connection) and a literal `upgrade` outside a WebSocket-only location (ordinary requests ask to upgrade:
+ * analysis/websocket-only.ts), each fixed as its own rule does.
  */
 function connectionValueEdits(workspace: Workspace, users: readonly Pass[], options: ResolvedOptions): TextEdit[] {
   const edits: TextEdit[] = [];
@@ -231,7 +239,7 @@ function connectionValueEdits(workspace: Workspace, users: readonly Pass[], opti
       const edit = emptyArmFix(arm);
       if (edit) edits.push(edit);
     }
-    const literal = pass.protocol === 'http' ? literalUpgradeAt(workspace, pass.scope) : undefined;
+    const literal = pass.protocol === 'http' ? upgradeForEveryRequest(workspace, pass.scope, options) : undefined;
     if (!literal || literals.has(literal.header.directive)) continue;
     literals.add(literal.header.directive);
     for (const edit of upgradeLiteralEdits(workspace, literal.header, literal.addsUpgrade, options)?.edits ?? []) edits.push(edit);
@@ -261,7 +269,7 @@ export const upstreamKeepaliveRule: Rule<UpstreamKeepaliveState> = {
       if (!reportable(keepalive, options)) continue;
       // A `proxy_pass` in stream {} names a stream upstream, even when an http one has the same name.
       const users = usersOf(workspace, upstream).filter((pass) => !outsideHttp(pass.scope));
-      if (usedOnlyWithoutKeepalive(users)) continue;
+      if (usedOnlyWithoutKeepalive(workspace, users, options)) continue;
       states.push({
         file: upstream.directive.file.path,
         span: upstream.directive.args[0]!.span,
