@@ -33,6 +33,7 @@
 // its http level or location, a second proxy_pass in the location, a bare name like `http://backend` (most likely
 // an upstream{} in a file that was not checked: replacing it with a server nginx must resolve by DNS would break
 // the configuration), a snippet whose context is unknown (fixes/placement.ts).
+import { isMisread } from '../analysis/misread.js';
 import type { Pass } from '../analysis/passes.js';
 import { passes } from '../analysis/passes.js';
 import { outsideHttp } from '../analysis/scopes.js';
@@ -189,7 +190,8 @@ function availability(context: RuleContext, pass: Pass, target: ImplicitTarget):
 }
 
 function isHttpPass(pass: Pass): boolean {
-  return pass.name === 'proxy_pass' && pass.resolution.kind === 'implicit' && !outsideHttp(pass.scope);
+  // A pass read past a syntax error is the grammar's guess: nginx never reads it (analysis/misread.ts).
+  return pass.name === 'proxy_pass' && pass.resolution.kind === 'implicit' && !outsideHttp(pass.scope) && !isMisread(pass.directive);
 }
 
 export const proxyPassNoUpstreamRule: Rule<ProxyPassNoUpstreamState> = {
