@@ -8,6 +8,7 @@
 //                                      `conditional` when every definition is under a template guard the passes
 //                                      in `scope` are not under too (conditionalGuards)
 //   headerKeysOf(found)                the lower-cased header names a found proxy_set_header set sends
+//   unreadLevel(level)                 the level's statements may not be what nginx reads (a syntax error)
 //
 // Two kinds of unfollowed include are known, not guessed: a glob that matched nothing includes nothing (nginx
 // agrees), and the files distributions ship (mime.types, fastcgi_params, ...; model/includes.ts) are not in a
@@ -85,7 +86,7 @@ function scanOwnSyntaxProblems(level: Scope, file: ConfigFile): boolean {
 }
 
 /** A level whose statements may not be what nginx reads: a syntax problem of its own, or past the first (misread.ts). */
-function unreadLevel(level: Scope): boolean {
+export function unreadLevel(level: Scope): boolean {
   return hasOwnSyntaxProblem(level) || isMisreadLevel(level);
 }
 
