@@ -65,6 +65,17 @@ describe('a pass behind an include the checker could not read', () => {
     expect(await check({ 'site.conf': site('    include snippets/proxy.conf;\n', '        proxy_http_version 1.1;\n') })).toEqual([]);
   });
 
+  it('names the HTTP/1.0 set above the include as what applies otherwise', async () => {
+    const [finding] = await check({ 'site.conf': site('    proxy_http_version 1.0;\n', '        include snippets/proxy.conf;\n') });
+    expect(finding?.severity).toBe('info');
+    expect(finding?.detail).toContain('on location / (site.conf:10)');
+    expect(finding?.detail).toContain('if not, the proxy_http_version 1.0 set above it applies');
+  });
+
+  it('is not reported from nginx 1.29.7, where HTTP/1.1 is the default above the include', async () => {
+    expect(await check({ 'site.conf': site('    include snippets/proxy.conf;\n') }, () => ({ nginxVersion: '1.30.0' }))).toEqual([]);
+  });
+
   it('is not reported for a templated include path: the include rule speaks for those', async () => {
     expect(await check({ 'site.conf': site('    include /srv/{{ $.APP }}/nginx.conf.d/*.conf;\n') })).toEqual([]);
   });

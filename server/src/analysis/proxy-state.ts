@@ -169,6 +169,8 @@ export interface VersionBehindInclude {
   /** The level the include sits on. */
   level: Scope;
   problem: IncludeProblem & { kind: 'missing' | 'outside' };
+  /** What applies when the include sets nothing: nginx's 1.0 default, a 1.0 set above it, or another unknown. */
+  otherwise: 'default-1.0' | 'explicit-1.0' | 'unknown';
 }
 
 /**
@@ -186,5 +188,5 @@ export function versionBehindInclude(workspace: Workspace, scope: Scope, options
   if (!level || statementsNamed(level, 'proxy_http_version').length > 0) return undefined;
   const above = level.parent ? httpVersionState(workspace, level.parent, options).kind : hasModernKeepaliveDefaults(options) ? 'ok' : 'default-1.0';
   if (above === 'ok') return undefined;
-  return { include: cause.include, level, problem: problem as VersionBehindInclude['problem'] };
+  return { include: cause.include, level, problem: problem as VersionBehindInclude['problem'], otherwise: above };
 }

@@ -38,14 +38,20 @@ function howToRead(hidden: HiddenVersion): string {
   return 'It was not found or could not be read: check the directory holding it together with this file, or map its path with --path-map.';
 }
 
+const OTHERWISE: Record<HiddenVersion['otherwise'], string> = {
+  'default-1.0': 'nginx speaks HTTP/1.0 (the default before 1.29.7)',
+  'explicit-1.0': 'the proxy_http_version 1.0 set above it applies',
+  unknown: 'nginx may speak HTTP/1.0 (an include above it that cannot be read either decides)',
+};
+
 function hiddenMessage(pass: Pass, hidden: HiddenVersion): { headline: string; detail: string } {
   return {
     headline: 'HTTP version depends on an include that could not be read: let the checker read it',
     detail:
-      `${upstreamLabel(pass, true)} has keepalive, and no proxy_http_version applies here in the checked files; ` +
-      `${quoted(hidden.include)} on ${levelLabel(hidden.level)} (${writtenAt(hidden.include)}) may set one. If it sets ` +
-      '"proxy_http_version 1.1;" connections are reused; if not, nginx speaks HTTP/1.0 (the default before 1.29.7) and the ' +
-      `upstream closes each connection after one response. ${howToRead(hidden)}`,
+      `${upstreamLabel(pass, true)} has keepalive, and ${quoted(hidden.include)} on ${levelLabel(hidden.level)} ` +
+      `(${writtenAt(hidden.include)}) may set this pass's proxy_http_version: nothing between them does. If it sets ` +
+      `"proxy_http_version 1.1;" connections are reused; if not, ${OTHERWISE[hidden.otherwise]} and the upstream closes ` +
+      `each connection after one response. ${howToRead(hidden)}`,
   };
 }
 
