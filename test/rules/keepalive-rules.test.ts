@@ -96,6 +96,12 @@ describe('proxy-pass-no-upstream', () => {
     expect(finding?.fix).toBeUndefined();
   });
 
+  it('offers no fix into a block left open at the end of the file (it holds that error)', async () => {
+    const text = 'server {\n  location / {\n    proxy_pass http://127.0.0.1:3000;\n  }\n';
+    const [finding] = (await findings(text)).filter((f) => f.ruleId !== 'syntax');
+    expect(finding?.withheld).toBe('a block around this pass holds a syntax error, where nginx stops reading: fix that first');
+  });
+
   it('is silent in stream {}', async () => {
     const text = 'events {}\nstream { server { listen 1234; proxy_pass 127.0.0.1:5432; } }\n';
     expect(await findings(text, {}, '/virtual/nginx.conf')).toEqual([]);

@@ -26,9 +26,16 @@ export function firstSyntaxError(file: ConfigFile): number {
   return offset;
 }
 
-/** Ends past the first error: it holds the error (a block around it, the statement it is in) or comes after it. */
+/**
+ * Ends past the first error: it holds the error (a block around it, the statement it is in) or comes after it. A
+ * block left open holds an error at the end of the file too: its span ends with its last statement, not a `}` of
+ * its own (a closed block's brace always comes after its last statement).
+ */
 export function isMisread(directive: Directive): boolean {
-  return directive.span.endOffset > firstSyntaxError(directive.file);
+  const first = firstSyntaxError(directive.file);
+  if (directive.span.endOffset > first) return true;
+  const last = directive.children.at(-1);
+  return first !== Infinity && directive.blockSpan !== undefined && last !== undefined && last.span.endOffset >= directive.span.endOffset;
 }
 
 const misreadLevels = new WeakMap<Scope, boolean>();
