@@ -47,6 +47,7 @@ async function agreement(files: string[], nginxVersion: string): Promise<Agreeme
   const out: Agreement = { problems: [], named: new Set(), ready: 0, needs: 0 };
   const counted = new Set<string>();
   const usedPasses = new Set<string>();
+  const outlooks = new Map<string, string>();
   for (const file of workspace.files) {
     for (const lens of upstreamLenses({ workspace, file, options })) {
       const { upstream } = lens;
@@ -56,6 +57,7 @@ async function agreement(files: string[], nginxVersion: string): Promise<Agreeme
       for (const passLens of lens.passes) {
         const pass = passLens.pass.directive;
         usedPasses.add(`${pass.file.path}:${pass.span.startOffset}`);
+        outlooks.set(`${pass.file.path}:${pass.span.startOffset}`, passLens.outlook);
         const passWhere = `${where}: ${pass.name} at ${path.basename(pass.file.path)}:${pass.span.start.line + 1}`;
         if (passLens.outlook === 'ready') {
           out.ready++;
@@ -73,9 +75,15 @@ async function agreement(files: string[], nginxVersion: string): Promise<Agreeme
       }
     }
   }
-  // The other direction: a pass rule's finding at a pass that uses an upstream is a need in that upstream's lens.
+  // The other direction: a pass rule's finding at a pass that uses an upstream is a need in that upstream's lens; an
+  // information one (what an unread include decides) makes the pass's outlook unknown instead, unless it needs more.
   for (const finding of findings) {
     if (!PASS_RULES.has(finding.ruleId) || !usedPasses.has(`${finding.file}:${finding.span.startOffset}`)) continue;
+    if (finding.severity === 'info') {
+      const outlook = outlooks.get(`${finding.file}:${finding.span.startOffset}`);
+      if (outlook !== 'unknown' && outlook !== 'needs') out.problems.push(`${finding.ruleId} at ${path.basename(finding.file)}:${finding.span.start.line + 1} is information, but the lens says ${outlook}`);
+      continue;
+    }
     if (!counted.has(key(finding.ruleId, finding.file, finding.span.startOffset))) {
       out.problems.push(`${finding.ruleId} at ${path.basename(finding.file)}:${finding.span.start.line + 1} is in no lens`);
     }

@@ -103,6 +103,21 @@ describe('proxy-pass-no-upstream', () => {
     expect((await findings(text)).map((f) => f.ruleId)).toEqual([]);
   });
 
+  it('reports a pass before a syntax error further on in its server, but offers no fix into that block', async () => {
+    const text = 'server {\n  location / {\n    proxy_pass http://127.0.0.1:3000;\n  }\n  location /x {\n    {x_config}\n  }\n}\n';
+    const [finding, ...rest] = (await findings(text)).filter((f) => f.ruleId !== 'syntax');
+    expect(rest).toEqual([]);
+    expect(finding?.ruleId).toBe('proxy-pass-no-upstream');
+    expect(finding?.withheld).toBe('a block around this pass holds a syntax error, where nginx stops reading: fix that first');
+    expect(finding?.fix).toBeUndefined();
+  });
+
+  it('offers no fix into a block left open at the end of the file (it holds that error)', async () => {
+    const text = 'server {\n  location / {\n    proxy_pass http://127.0.0.1:3000;\n  }\n';
+    const [finding] = (await findings(text)).filter((f) => f.ruleId !== 'syntax');
+    expect(finding?.withheld).toBe('a block around this pass holds a syntax error, where nginx stops reading: fix that first');
+  });
+
   it('is silent in stream {}', async () => {
     const text = 'events {}\nstream { server { listen 1234; proxy_pass 127.0.0.1:5432; } }\n';
     expect(await findings(text, {}, '/virtual/nginx.conf')).toEqual([]);

@@ -1,12 +1,14 @@
 // The effective definition of a directive at a scope (inheritance.ts's walk), honest about what the model cannot
 // see. A level "hides" a definition when an include there pulled in nothing it should have (missing, outside the
-// checked paths, a templated path) or when its own statements did not parse: the directive may be defined there,
-// so the answer is `unknown` and the rules report nothing (they never guess).
+// checked paths, a templated path), when its own statements did not parse, or when it holds or follows its file's
+// first syntax error (misread.ts: nginx reads nothing past it): the directive may be defined there, so the answer
+// is `unknown` and the rules report nothing (they never guess).
 //
 //   lookupDirective(ws, scope, name)   found (level, directives, conditional, proxyParams) | none | unknown;
 //                                      `conditional` when every definition is under a template guard the passes
 //                                      in `scope` are not under too (conditionalGuards)
 //   headerKeysOf(found)                the lower-cased header names a found proxy_set_header set sends
+//   unreadLevel(level)                 the level's statements may not be what nginx reads (a syntax error)
 //
 // Two kinds of unfollowed include are known, not guessed: a glob that matched nothing includes nothing (nginx
 // agrees), and the files distributions ship (mime.types, fastcgi_params, ...; model/includes.ts) are not in a
@@ -18,6 +20,7 @@ import { guardsWithin, statementsNamed, unfollowedIncludes, type Scope } from '.
 import type { ConfigFile, Directive, TemplateGuard } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import { perWorkspace } from './per-workspace.js';
+import { isMisreadLevel } from './misread.js';
 
 /** What /etc/nginx/proxy_params sets on Debian and Ubuntu (all proxy_set_header). */
 export const PROXY_PARAMS_HEADERS: readonly string[] = ['Host', 'X-Real-IP', 'X-Forwarded-For', 'X-Forwarded-Proto'];
@@ -82,6 +85,11 @@ function scanOwnSyntaxProblems(level: Scope, file: ConfigFile): boolean {
   );
 }
 
+/** A level whose statements may not be what nginx reads: a syntax problem of its own, or past the first (misread.ts). */
+export function unreadLevel(level: Scope): boolean {
+  return hasOwnSyntaxProblem(level) || isMisreadLevel(level);
+}
+
 // The template guards every pass directly in a scope sits under: nginx only ever runs those passes where the
 // template rendered them, so a definition under the same guards is there for them (Dokku's `{{ if
 // $.DOKKU_APP_WEB_LISTENERS }}` wraps both `proxy_pass` and `proxy_http_version 1.1`).
@@ -114,7 +122,7 @@ export function conditionalGuards(directive: Directive, level: Scope, scope: Sco
 export function hiddenOnlyAbove(workspace: Workspace, scope: Scope, top: Scope, name: string): boolean {
   if (lookupDirective(workspace, scope, name).kind !== 'unknown') return false;
   for (const level of inheritanceChain(scope)) {
-    if (hasOwnSyntaxProblem(level) || unseenAt(workspace, level, name).kind === 'unknown') return false;
+    if (unreadLevel(level) || unseenAt(workspace, level, name).kind === 'unknown') return false;
     if (statementsNamed(level, name).length > 0) return false;
     if (level === top) return true;
   }
@@ -123,7 +131,7 @@ export function hiddenOnlyAbove(workspace: Workspace, scope: Scope, top: Scope, 
 
 export function lookupDirective(workspace: Workspace, scope: Scope, name: string): Lookup {
   for (const level of inheritanceChain(scope)) {
-    if (hasOwnSyntaxProblem(level)) return { kind: 'unknown' };
+    if (unreadLevel(level)) return { kind: 'unknown' };
     const unseen = unseenAt(workspace, level, name);
     if (unseen.kind === 'unknown') return unseen;
     const directives = [...statementsNamed(level, name)];

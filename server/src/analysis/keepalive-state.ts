@@ -14,9 +14,11 @@
 // - From 1.29.7 an explicit upstream{} without keepalive gets `keepalive 32`: `default`; a guarded one as well (the
 //   guard only chooses between the user's value and the default).
 // - `unknown` when the block could hold more than the model sees: an include in its body that pulled in nothing, or
-//   a syntax problem inside the block. Nothing is reported about an unknown upstream.
+//   a syntax problem inside the block, or a block holding or past its file's first syntax error (misread.ts).
+//   Nothing is reported about an unknown upstream.
 import type { Directive } from '../model/types.js';
 import type { ResolvedOptions } from '../util/types.js';
+import { isMisreadUpstream } from './misread.js';
 import { guardsWithin, unfollowedIncludes, type Scope } from './scopes.js';
 import { templateBlockOf } from './template-blocks.js';
 import type { Upstream } from './upstreams.js';
@@ -44,6 +46,8 @@ function isUnknown(upstream: Upstream): boolean {
 
 function hidesStatements(upstream: Upstream): boolean {
   if (upstream.bodies.some((body) => unfollowedIncludes(body).length > 0)) return true;
+  // Holding or past its file's first syntax error, the block is the grammar's guess (nginx stops there).
+  if (isMisreadUpstream(upstream)) return true;
   const block = upstream.directive.blockSpan;
   return (
     !!block &&

@@ -11,18 +11,21 @@
 //   literalUpgrade(ws, scope)              the effective Connection header when it is the literal `upgrade`
 //   unknownCause(ws, scope, name)          why lookupDirective() says unknown: the include it could not read, or
 //                                          a syntax problem (for a finding's withheld reason)
+//   versionBehindInclude(ws, scope, o)     the include the checker could not read (missing, outside the checked
+//                                          paths) that alone decides whether the pass speaks HTTP/1.1
 //   effectiveHeaderSet(found)              a found proxy_set_header set as lower-cased name -> ProxyHeader
 //
 // Unknown means "not knowable statically" (effective-lookup.ts): a template action in the value, a definition that
 // exists only when a template guard renders it (the level above applies otherwise), an include that may hide one.
 // Rules never report unknown states.
 import type { Argument, Directive } from '../model/types.js';
+import type { IncludeProblem } from '../model/workspace.js';
 import { effectiveProxyHeaders, inheritanceChain, type ProxyHeader } from './inheritance.js';
 import { statementsNamed, unfollowedIncludes, type Scope } from './scopes.js';
 import { hasModernKeepaliveDefaults } from './versions.js';
 import type { Workspace } from '../model/workspace.js';
 import type { ResolvedOptions } from '../util/types.js';
-import { conditionalGuards, lookupDirective, type Lookup } from './effective-lookup.js';
+import { conditionalGuards, lookupDirective, unreadLevel, type Lookup } from './effective-lookup.js';
 import { perWorkspace } from './per-workspace.js';
 
 export type VersionOptions = Pick<ResolvedOptions, 'nginxVersion'>;
@@ -144,7 +147,9 @@ export function literalUpgradeAt(workspace: Workspace, scope: Scope): { header: 
 }
 
 /** What hides a directive from lookupDirective(): an include it could not follow, or a syntax problem. */
-export type UnknownCause = { kind: 'include'; include: Directive; outside: boolean } | { kind: 'syntax' };
+export type UnknownCause =
+  | { kind: 'include'; include: Directive; outside: boolean; problem: IncludeProblem | undefined }
+  | { kind: 'syntax' };
 
 /**
  * Why lookupDirective(ws, scope, name) is `unknown`, for a finding's withheld reason: the first include on the way
@@ -160,14 +165,44 @@ export function unknownCause(workspace: Workspace, scope: Scope, name: string): 
   if (lookupDirective(workspace, scope, name).kind !== 'unknown') return undefined;
   const problems = includeProblemsByDirective(workspace);
   for (const level of inheritanceChain(scope)) {
+    // In lookupDirective()'s order: a level that may be misread hides before its includes do.
+    if (unreadLevel(level)) return { kind: 'syntax' };
     for (const include of unfollowedIncludes(level)) {
       const target = include.args[0];
       const problem = problems.get(include);
       if (!target || target.templated || target.variables.length > 0 || problem) {
-        return { kind: 'include', include, outside: problem?.kind === 'outside' };
+        return { kind: 'include', include, outside: problem?.kind === 'outside', problem };
       }
     }
     if (statementsNamed(level, name).length > 0) break;
   }
   return { kind: 'syntax' };
+}
+
+/** An include that could not be read and is all that stands between a pass and HTTP/1.0 (see below). */
+export interface VersionBehindInclude {
+  include: Directive;
+  /** The level the include sits on. */
+  level: Scope;
+  problem: IncludeProblem & { kind: 'missing' | 'outside' };
+  /** What applies when the include sets nothing: nginx's 1.0 default, a 1.0 set above it, or another unknown. */
+  otherwise: 'default-1.0' | 'explicit-1.0' | 'unknown';
+}
+
+/**
+ * The include that makes httpVersionState() unknown at `scope` when it is a file the checker could not read (missing,
+ * unreadable, outside the checked paths), no level from the pass up to it sets proxy_http_version, and what applies
+ * above it is not HTTP/1.1: whether the pass reuses connections is that file's to say. Undefined otherwise (a
+ * templated path, a syntax problem, a level that sets its own, HTTP/1.1 inherited from above).
+ */
+export function versionBehindInclude(workspace: Workspace, scope: Scope, options: VersionOptions): VersionBehindInclude | undefined {
+  if (httpVersionState(workspace, scope, options).kind !== 'unknown') return undefined;
+  const cause = unknownCause(workspace, scope, 'proxy_http_version');
+  const problem = cause?.kind === 'include' ? cause.problem : undefined;
+  if (cause?.kind !== 'include' || !problem || (problem.kind !== 'missing' && problem.kind !== 'outside')) return undefined;
+  const level = inheritanceChain(scope).find((candidate) => unfollowedIncludes(candidate).includes(cause.include));
+  if (!level || statementsNamed(level, 'proxy_http_version').length > 0) return undefined;
+  const above = level.parent ? httpVersionState(workspace, level.parent, options).kind : hasModernKeepaliveDefaults(options) ? 'ok' : 'default-1.0';
+  if (above === 'ok') return undefined;
+  return { include: cause.include, level, problem: problem as VersionBehindInclude['problem'], otherwise: above };
 }

@@ -18,7 +18,7 @@ import type { ResolvedOptions } from '../util/types.js';
 import { code, directiveCode } from './markdown.js';
 import { ruleStates } from './rule-states.js';
 import type { ConnectionHeaderPassthroughState } from '../rules/connection-header-passthrough.js';
-import { at, balancerCheck, fail, keepaliveCheck, ok, unknown, worstStatus, type CheckStatus, type ReuseCheck } from './reuse-upstream.js';
+import { at, balancerCheck, fail, keepaliveCheck, named, ok, unknown, worstStatus, type CheckStatus, type ReuseCheck } from './reuse-upstream.js';
 
 export interface ReuseVerdict {
   status: CheckStatus;
@@ -69,6 +69,11 @@ function httpVersionCheck(workspace: Workspace, pass: Pass, upstream: Upstream, 
   switch (state.kind) {
     case 'unknown':
       return unknown(HTTP_VERSION, unknownReason(workspace, pass.scope, 'proxy_http_version'));
+    case 'behind-include': {
+      // The rule's information (a ? naming it): only the unread include can say.
+      const reason = `${directiveCode(state.include)} on ${levelLabel(state.level)} (${writtenAt(state.include)}) could not be read and may set it`;
+      return named(unknown(HTTP_VERSION, reason), 'proxy-http-version', reported!);
+    }
     case 'default-1.0':
       return failing(
         'no `proxy_http_version` applies here and before nginx 1.29.7 the default is 1.0: ' +

@@ -1,6 +1,8 @@
-// Mistakes the grammar accepts but nginx's tokenizer and directive table reject, checked on the model.
+// Mistakes the grammar accepts but nginx's tokenizer and directive table reject, checked on the model (and a
+// statement swallowed by the one before it for want of a `;`: swallowed-statements.ts).
 import type { Span } from '../util/types.js';
 import { SIMPLE_DIRECTIVES } from './simple-directives.js';
+import { swallowedStatement } from './swallowed-statements.js';
 import type { Argument, Directive, SyntaxProblem } from './types.js';
 
 /** Directives nginx only accepts with a `{ ... }` block (ngx_conf_handler: 'directive "x" has no opening "{"'). */
@@ -63,7 +65,7 @@ export function findStructureProblems(directives: readonly Directive[]): SyntaxP
   const problems: SyntaxProblem[] = [];
   const visit = (list: readonly Directive[]) => {
     for (const directive of list) {
-      const problem = missingBlock(directive) ?? notTerminated(directive) ?? gluedToQuote(directive);
+      const problem = missingBlock(directive) ?? notTerminated(directive) ?? gluedToQuote(directive) ?? swallowedStatement(directive);
       if (problem) problems.push(problem);
       visit(directive.children);
     }

@@ -14,6 +14,7 @@
 // what the upstream sees for an upgrade request: `Connection: upgrade`. No fix where no http level can hold a map (a
 // location snippet checked on its own), and none, with the reason in the message, where the only http level is the
 // top of a snippet whose context is unknown (fixes/placement.ts): it may be included in a location.
+import { isMisread } from '../analysis/misread.js';
 import { allScopes, outsideHttp, type Scope } from '../analysis/scopes.js';
 import { headerKey } from '../analysis/inheritance.js';
 import { ensureUpgradeMap, upgradeMapRefusal } from '../fixes/connection-map.js';
@@ -80,7 +81,8 @@ export const connectionHeaderPassthroughRule: Rule<ConnectionHeaderPassthroughSt
       if (outsideHttp(scope)) continue;
       for (const directive of scope.statements) {
         const value = passthroughValue(directive);
-        if (!value) continue;
+        // Read past a syntax error, the line is the grammar's guess: nginx never reads it (analysis/misread.ts).
+        if (!value || isMisread(directive)) continue;
         const state = found.get(directive) ?? { file: directive.file.path, span: directive.span, directive, value, scopes: [] };
         state.scopes.push(scope);
         found.set(directive, state);

@@ -12,6 +12,7 @@
 // tell where they go. The map may read any source variable: what matters is the `''` arm feeding Connection.
 //
 // Fix: the `''` arm's value becomes `''` (in the quotes the key is written with).
+import { isMisread } from '../analysis/misread.js';
 import { keepaliveState, hasKeepalive } from '../analysis/keepalive-state.js';
 import { passes, type Pass } from '../analysis/passes.js';
 import type { Directive } from '../model/types.js';
@@ -56,6 +57,8 @@ export const connectionMapCloseRule: Rule<ConnectionMapCloseState> = {
   detect({ workspace, options }) {
     const byArm = new Map<Directive, ConnectionMapCloseState>();
     for (const pass of passes(workspace)) {
+      // A pass read past a syntax error is the grammar's guess (analysis/misread.ts); so is an arm there.
+      if (isMisread(pass.directive)) continue;
       for (const use of closingUses(pass, options)) {
         const state = byArm.get(use.arm.directive);
         if (state) {

@@ -11,6 +11,7 @@
 // indentation, past the `{{ end }}` of a template block around the balancer; a comment trailing the keepalive moves
 // with it). No fix when the keepalive sits in a file included into the block (shared snippets are not rewritten)
 // or under a template guard inside the block (moving it out of its `{{ if }}` would change what the template means).
+import { isMisreadUpstream } from '../analysis/misread.js';
 import { deleteDirectiveLine, lineEndOf, lineStartOf } from '../fixes/edits.js';
 import { guardsWithin } from '../analysis/scopes.js';
 import { upstreams, type Upstream } from '../analysis/upstreams.js';
@@ -76,6 +77,8 @@ export const keepaliveOrderRule: Rule<KeepaliveOrderState> = {
     if (hasModernKeepaliveDefaults(options)) return [];
     const states: KeepaliveOrderState[] = [];
     for (const upstream of upstreams(workspace)) {
+      // Past a syntax error the block is the grammar's guess: nginx never reads it (analysis/misread.ts).
+      if (isMisreadUpstream(upstream)) continue;
       for (const keepalive of upstream.keepalive) {
         const balancers = balancersAfter(upstream, keepalive);
         const last = balancers.at(-1);

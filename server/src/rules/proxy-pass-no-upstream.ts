@@ -38,12 +38,13 @@
 // its http level or location, a second proxy_pass in the location, a bare name like `http://backend` (most likely
 // an upstream{} in a file that was not checked: replacing it with a server nginx must resolve by DNS would break
 // the configuration), a snippet whose context is unknown (fixes/placement.ts).
+import { isMisread, isMisreadLevel } from '../analysis/misread.js';
 import type { Pass } from '../analysis/passes.js';
 import { passes } from '../analysis/passes.js';
 import { outsideHttp } from '../analysis/scopes.js';
 import { findUpstreamsFor } from '../analysis/upstreams.js';
 import { lookupDirective } from '../analysis/effective-lookup.js';
-import { effectiveProxyHeaders } from '../analysis/inheritance.js';
+import { effectiveProxyHeaders, inheritanceChain } from '../analysis/inheritance.js';
 import { connectionState, forwardsUpgrade, httpVersionState } from '../analysis/proxy-state.js';
 import { upgradeForEveryRequest, websocketOnly } from '../analysis/websocket-only.js';
 import { upgradeLiteralEdits } from '../fixes/upgrade-literal.js';
@@ -192,6 +193,10 @@ function availability(context: RuleContext, pass: Pass, target: ImplicitTarget):
   if (looksLikeUpstreamName(pass)) {
     return { withheld: `"${shortened(target.host ?? '')}" may be an upstream{} in a file not checked: check them together` };
   }
+  // The fix writes an upstream{} on the http level and lines in the location: never into a block nginx stops inside.
+  if (inheritanceChain(pass.scope).some(isMisreadLevel)) {
+    return { withheld: 'a block around this pass holds a syntax error, where nginx stops reading: fix that first' };
+  }
   const runtime = target.runtime ? runtimeAvailability(context, pass) : {};
   if (runtime.withheld !== undefined) return runtime;
   if (!reusableUpstream(workspace, pass, target)) {
@@ -207,7 +212,8 @@ function availability(context: RuleContext, pass: Pass, target: ImplicitTarget):
 }
 
 function isHttpPass(pass: Pass): boolean {
-  return pass.name === 'proxy_pass' && pass.resolution.kind === 'implicit' && !outsideHttp(pass.scope);
+  // A pass read past a syntax error is the grammar's guess: nginx never reads it (analysis/misread.ts).
+  return pass.name === 'proxy_pass' && pass.resolution.kind === 'implicit' && !outsideHttp(pass.scope) && !isMisread(pass.directive);
 }
 
 export const proxyPassNoUpstreamRule: Rule<ProxyPassNoUpstreamState> = {

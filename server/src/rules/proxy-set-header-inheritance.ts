@@ -4,6 +4,7 @@
 // casualty, which brings `Connection: close` back. Reported once per block, whatever the upstream, at its first
 // proxy_set_header. Fix: fixes/header-copy.ts copies the dropped headers down; unsafe when the block proxies to a
 // third-party origin and the copy includes headers carrying the client's address (analysis/third-party.ts).
+import { isMisreadLevel } from '../analysis/misread.js';
 import { allScopes, type Scope } from '../analysis/scopes.js';
 import { passes } from '../analysis/passes.js';
 import { CLIENT_IDENTITY_HEADERS, thirdPartyHost } from '../analysis/third-party.js';
@@ -76,6 +77,8 @@ export const proxySetHeaderInheritanceRule: Rule<ProxySetHeaderInheritanceState>
       const drop = droppedHeaders(workspace, scope);
       // A guarded header or a level that may not take one: no copy is offered (canCopyDown).
       if (!drop) continue;
+      // Either level holding or past a syntax error is the grammar's guess past where nginx stops (analysis/misread.ts).
+      if (isMisreadLevel(scope) || isMisreadLevel(drop.inherited.level)) continue;
       const noFix = canCopyDown(drop) ? undefined : (true as const);
       const stranger = strangerOf(workspace, scope, drop);
       const unsafeFix = stranger ? (true as const) : undefined;

@@ -26,6 +26,7 @@
 // - plus, in every case, what each user needs to reuse the connections: HTTP/1.1 and a cleared Connection for
 //   proxy_pass, `fastcgi_keep_conn on` for fastcgi_pass (upstream-users.ts), and the `'' ''` arm for a map whose
 //   `'' close` is a user's Connection header, so the fix leaves no new finding. Its title names those places.
+import { isMisread } from '../analysis/misread.js';
 import { keepaliveState, type KeepaliveState } from '../analysis/keepalive-state.js';
 import { usersOf, type Pass } from '../analysis/passes.js';
 import { replaceSpan } from '../fixes/edits.js';
@@ -192,6 +193,7 @@ function withheld(
 function usersUnknown(workspace: Workspace, users: readonly Pass[], options: ResolvedOptions): string | undefined {
   for (const pass of users) {
     const where = `${pass.name} at ${writtenAt(pass.directive)}`;
+    if (isMisread(pass.directive)) return `${where} comes after a syntax error, where nginx stops reading: fix that first`;
     const hidden = (name: string) => hiddenReason(workspace, pass.scope, name) ?? `${name} for ${where} is templated or conditional`;
     if (pass.name === 'proxy_pass') {
       // Unknown only above the pass's location: the fix writes the location's own proxy_http_version 1.1.
