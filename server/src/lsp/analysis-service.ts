@@ -90,8 +90,8 @@ export class AnalysisService {
 
   /** Files changed on disk (created, changed or deleted): re-analyze the documents that read them. */
   filesChanged(paths: readonly string[], structural: boolean): void {
-    // A Dockerfile or compose file may have changed: the nginx version is detected again (lsp/settings-store.ts).
-    this.deps.settings.forgetDetections();
+    // No Dockerfile or compose file among them (watched-files.ts sends those to everythingChanged): the detected nginx
+    // versions stand. Forgetting them here made every saved file walk the workspace again.
     for (const file of paths) this.deps.models.forget(file);
     this.deps.graph.invalidate();
     this.markDirty(structural ? this.deps.documents.all() : paths.flatMap((file) => this.affectedBy(file)));

@@ -117,7 +117,12 @@ class LanguageServer {
       guardNotification(log, 'didChangeWatchedFiles', ({ changes }: DidChangeWatchedFilesParams) => {
         // A file created or deleted may change what a glob matches; a changed one cannot.
         if (changes.some((change) => change.type !== FileChangeType.Changed)) this.globs.clear();
-        const settingsChanged = applyFileEvents(changes, { index: this.index, documents: this.documents, analyses: this.analyses });
+        const settingsChanged = applyFileEvents(changes, {
+          index: this.index,
+          documents: this.documents,
+          analyses: this.analyses,
+          settings: this.settings,
+        });
         this.delivery.workspaceChanged();
         if (settingsChanged) this.logEffectiveSettings();
       }),
