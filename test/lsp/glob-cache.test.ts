@@ -2,7 +2,11 @@
 // keystroke reuse the expansion, with the links and bounds it reported, until a file is created or deleted.
 import { describe, expect, it } from 'vitest';
 import type { FileHost, GlobConfinement } from '../../server/src/util/types.js';
+import path from 'node:path';
 import { GlobCache } from '../../server/src/lsp/glob-cache.js';
+import { DirectoryListings } from '../../server/src/util/directory-listings.js';
+import { createFsHost } from '../../server/src/util/fs-host.js';
+import { tempTree } from '../model/support.js';
 
 /** A disk whose glob reports one refused link and a cut, counting its expansions. */
 function countingHost(): FileHost & { expansions: number } {
@@ -64,5 +68,20 @@ describe('GlobCache', () => {
     now = 1001;
     cache.host.glob('/ws/*.conf', confinement('a').value);
     expect(disk.expansions).toBe(6);
+  });
+
+  it('lists a directory once for many patterns over it, and again after clear() or once the listing is too old', () => {
+    const root = tempTree(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`conf.d/s${i}.conf`, ''])));
+    let now = 0;
+    const listings = new DirectoryListings(1000, () => now);
+    const cache = new GlobCache(createFsHost({ listings }), 1000, () => now, listings);
+    for (let i = 0; i < 50; i++) expect(cache.host.glob(path.join(root, `conf.d/s${i}.con[f]`), confinement('a').value)).toHaveLength(1);
+    expect(listings.reads).toBe(1);
+    cache.clear();
+    cache.host.glob(path.join(root, 'conf.d/s1.con[f]'), confinement('a').value);
+    expect(listings.reads).toBe(2);
+    now = 1001;
+    cache.host.glob(path.join(root, 'conf.d/s2.con[f]'), confinement('a').value);
+    expect(listings.reads).toBe(3);
   });
 });

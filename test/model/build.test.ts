@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveEscapes } from '../../server/src/model/arguments.js';
 import { buildConfigFile, buildPlainConfigFile, buildTreeConfigFile } from '../../server/src/model/build.js';
 import { parseFile } from '../../server/src/model/file-loader.js';
+import { MAX_TEMPLATE_NESTING } from '../../server/src/model/template-guards.js';
 import type { ConfigFile, Directive } from '../../server/src/model/types.js';
 import { loadNginxParser } from '../../server/src/parser/loader.js';
 import { allDirectives, findDirective, parseModel } from './support.js';
@@ -167,6 +168,35 @@ describe('buildConfigFile: template guards', () => {
     expect(other.guards).toHaveLength(1);
     expect(other.guards[0]!.inElse).toBe(true);
     expect(other.guards[0]!.branch).toMatchObject({ keyword: 'else if', pipeline: '$.B' });
+  });
+
+  it('keeps at most MAX_TEMPLATE_NESTING guards per directive and reports the first level beyond it', async () => {
+    // 3,000 nested `{{ if }}`, a directive at every level: full guard lists would hold 4.5 million entries (memory and
+    // copying quadratic in the nesting); capped, the model stays linear. The levels within the cap are exact.
+    const depth = 3_000;
+    const text = Array.from({ length: depth }, (_, i) => `{{ if $.L${i} }}\nlisten ${i};\n`).join('') + '{{ end }}\n'.repeat(depth);
+    const file = await parseModel(text, '/virtual/deep.conf.sigil');
+    const listens = allDirectives(file.directives);
+    expect(listens).toHaveLength(depth);
+    const entries = listens.reduce((sum, directive) => sum + directive.guards.length, 0);
+    expect(entries).toBeLessThanOrEqual(MAX_TEMPLATE_NESTING * depth);
+    expect(listens[MAX_TEMPLATE_NESTING - 1]!.guards.map((guard) => guard.control.pipeline)).toEqual(
+      Array.from({ length: MAX_TEMPLATE_NESTING }, (_, i) => `$.L${i}`),
+    );
+    expect(file.syntaxProblems).toEqual([
+      {
+        message: `template blocks nested more than ${MAX_TEMPLATE_NESTING} levels deep are not tracked (this one and any deeper)`,
+        span: file.templateControls[MAX_TEMPLATE_NESTING]!.span,
+      },
+    ]);
+  });
+
+  it('an else or end beyond the cap leaves the guards within it alone', async () => {
+    const deep = '{% if a %}\n'.repeat(MAX_TEMPLATE_NESTING + 5) + '{% else %}\n' + '{% endif %}\n'.repeat(MAX_TEMPLATE_NESTING + 4);
+    const file = await parseModel(`${deep}listen 1;\n{% else %}\nlisten 2;\n{% endif %}\nlisten 3;\n`, '/virtual/t.conf.j2');
+    expect(findDirective(file, 'listen', 0).guards.map((guard) => guard.inElse)).toEqual([false]);
+    expect(findDirective(file, 'listen', 1).guards.map((guard) => guard.inElse)).toEqual([true]);
+    expect(findDirective(file, 'listen', 2).guards).toEqual([]);
   });
 
   it('tolerates unbalanced actions', async () => {

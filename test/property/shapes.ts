@@ -5,6 +5,9 @@
 //     `include`, before `: value` (a YAML-looking template) or a stray `!`: what made the file sniff and the --jobs
 //     include scan backtrack exponentially;
 //   - template control actions nested deep inside one argument (`http://{{ if .A }}{{ if .B }}…{{ end }}{{ end }}`);
+//   - template blocks nested deep at statement level (`{{ if }}` / `{% if %}` × n, with else branches and directives
+//     between): what made the open-scope list quadratic (issue 26);
+//   - unclosed Go comments (`{{/*` × n): what made the grammar's scanner read to the end of the file once each;
 //   - huge statement counts (`{}` × n, `;` × n, n locations proxying to one upstream): what overflowed
 //     `push(...array)` and made fix merging quadratic.
 import fc from 'fast-check';
@@ -59,6 +62,40 @@ export const nestedTemplateArgument: fc.Arbitrary<string> = fc
     return directive === 'upstream ' ? `${directive}${open}app${close} { server 127.0.0.1; }\n` : body;
   });
 
+/** Template blocks nested `depth` deep at statement level, in either dialect, some levels with a branch or a directive. */
+export const nestedTemplateStatements: fc.Arbitrary<string> = fc
+  .record({
+    depth: shapeSize.map((size) => Math.min(size, 30_000)),
+    dialect: fc.constantFrom(
+      { open: '{{ if .A }}', branch: '{{ else }}', end: '{{ end }}' },
+      { open: '{{ range .L }}', branch: '{{ else if .B }}', end: '{{ end }}' },
+      { open: '{% if a %}', branch: '{% elif b %}', end: '{% endif %}' },
+      { open: '{% for x in y %}', branch: '{% else %}', end: '{% endfor %}' },
+    ),
+    every: fc.constantFrom(0, 1, 7),
+    closed: fc.boolean(),
+  })
+  .map(({ depth, dialect, every, closed }) => {
+    const lines: string[] = ['server {'];
+    for (let i = 0; i < depth; i++) {
+      lines.push(dialect.open);
+      if (every > 0 && i % every === 0) lines.push(`listen ${1 + (i % 60_000)};`, dialect.branch, 'listen 81;');
+    }
+    lines.push('location / { proxy_pass http://app; }');
+    if (closed) for (let i = 0; i < depth; i++) lines.push(dialect.end);
+    lines.push('}', 'upstream app { server 127.0.0.1:8081; }', '');
+    return lines.join('\n');
+  });
+
+/** Unclosed Go comments, n of them, each followed by a little text: a scanner that seeks `*\/}}` must not rescan. */
+export const unclosedComments: fc.Arbitrary<string> = fc
+  .record({
+    size: shapeSize.map((size) => Math.min(size, 20_000)),
+    opener: fc.constantFrom('{{/*', '{{- /*', '{{/* x *', '{{/* */ }'),
+    between: fc.constantFrom(' ', '\n', 'listen 80;\n', '*/', '}}'),
+  })
+  .map(({ size, opener, between }) => `server {\n${`${opener}${between}`.repeat(size)}\n}\n`);
+
 /** Huge numbers of statements: empty blocks, empty statements, or locations sharing one upstream without keepalive. */
 export const hugeStatements: fc.Arbitrary<string> = fc
   .record({ kind: fc.constantFrom('braces', 'semicolons', 'locations', 'upstreams'), size: shapeSize })
@@ -82,5 +119,5 @@ export const hugeStatements: fc.Arbitrary<string> = fc
 
 /** Any of the shapes, optionally wrapped in an http block so the rules that need one see it. */
 export const hostileShape: fc.Arbitrary<string> = fc
-  .tuple(fc.oneof(templateRun, nestedTemplateArgument, hugeStatements), fc.boolean())
+  .tuple(fc.oneof(templateRun, nestedTemplateArgument, nestedTemplateStatements, unclosedComments, hugeStatements), fc.boolean())
   .map(([text, wrap]) => (wrap ? `http {\n${text}\n}\n` : text));

@@ -98,7 +98,7 @@ describe('unterminated constructs at the end of a file', () => {
     expect(result.status).toBe(1);
     expect(reported(root, result.stdout).map(({ file, line, column, message }) => ({ file, line, column, message }))).toEqual([
       { file: 'app/nginx.conf.sigil', line: 3, column: 34, message: 'unterminated template action' },
-      { file: 'comment.sigil', line: 1, column: 21, message: 'unterminated template action' },
+      { file: 'comment.sigil', line: 1, column: 21, message: 'unclosed template comment' },
       { file: 'quote.conf', line: 1, column: 32, message: UNCLOSED_STRING(1) },
       { file: 'single.conf', line: 3, column: 20, message: UNCLOSED_STRING(3) },
       expect.objectContaining({ file: 'z.conf', message: expect.stringContaining('no keepalive') }),

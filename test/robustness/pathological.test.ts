@@ -1,10 +1,11 @@
 // Shapes no person writes but generators and attackers do: nesting ten thousand deep, a hundred thousand directives
 // on one line, thousands of findings on one line, glob classes RegExp rejects. Each must end (a hang or a quadratic
 // blow-up would hit the test timeout), with a clear finding and no internal error, and the other files reported.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_NESTING_DEPTH } from '../../server/src/model/nesting-limit.js';
+import { MAX_TEMPLATE_NESTING } from '../../server/src/model/template-guards.js';
 import { reported, rulesByFile, runCli, useTempTrees } from './support.js';
 
 const tree = useTempTrees();
@@ -46,6 +47,23 @@ describe('deep nesting', () => {
     const result = runCli(root, ['check', 'deep.conf', '--fix']);
     expect(result.status).toBe(1);
     expect(result.stderr).toBe('');
+  });
+
+  it('30,000 nested template blocks: reported past the limit, and --fix leaves the file alone', () => {
+    const depth = 30_000;
+    const text = `http {\nupstream deep { server 127.0.0.1:1; }\nserver {\n${'{{ if .X }}\n'.repeat(depth)}location / { proxy_pass http://deep; }\n${'{{ end }}\n'.repeat(depth)}}\n}\n`;
+    const root = tree({ 'deep.conf.sigil': text });
+    const result = runCli(root, ['check', 'deep.conf.sigil', '--fix', '--format', 'json']);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(1);
+    expect(reported(root, result.stdout)).toContainEqual({
+      file: 'deep.conf.sigil',
+      line: 4 + MAX_TEMPLATE_NESTING,
+      column: 1,
+      ruleId: 'syntax',
+      message: `template blocks nested more than ${MAX_TEMPLATE_NESTING} levels deep are not tracked (this one and any deeper)`,
+    });
+    expect(readFileSync(path.join(root, 'deep.conf.sigil'), 'utf8')).toBe(text);
   });
 
   it('a chain of includes, each file nested just below the limit, is cut by the include limit, not the stack', () => {

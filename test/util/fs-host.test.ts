@@ -1,8 +1,10 @@
 import fc from 'fast-check';
-import { symlinkSync } from 'node:fs';
+import { readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DirectoryListings } from '../../server/src/util/directory-listings.js';
 import { compareBytes, createFsHost, globOnDisk } from '../../server/src/util/fs-host.js';
+import { compileGlob } from '../../server/src/util/glob.js';
 import type { GlobConfinement } from '../../server/src/util/types.js';
 import { tempTree } from '../model/support.js';
 
@@ -105,6 +107,47 @@ describe('globOnDisk: confinement and bounds (issue 10, items 4 and 13)', () => 
     const { confinement, limits } = recordingConfinement(() => true, { maxMatches: 3 });
     expect(globOnDisk(path.join(root, '*.conf'), confinement).map((p) => path.basename(p))).toEqual(['a.conf', 'b.conf', 'c.conf']);
     expect(limits).toEqual(['matches']);
+  });
+});
+
+describe('include globs over one large directory (issue 26, item 6)', () => {
+  it('one host lists a directory once, whatever the number of globs over it', () => {
+    const count = 300;
+    const root = tempTree(Object.fromEntries(Array.from({ length: count }, (_, i) => [`conf.d/site${i}.conf`, ''])));
+    const listings = new DirectoryListings();
+    const host = createFsHost({ listings });
+    for (let i = 0; i < count; i++) {
+      expect(host.glob(path.join(root, `conf.d/site${i}.con[f]`)).map((p) => path.basename(p))).toEqual([`site${i}.conf`]);
+    }
+    const all = host.glob(path.join(root, 'conf.d/*.conf')).map((p) => path.basename(p));
+    expect(all).toEqual(Array.from({ length: count }, (_, i) => `site${i}.conf`).sort(compareBytes));
+    expect(listings.reads).toBe(1);
+    // A glob with its own listings (the default of globOnDisk) reads the directory again.
+    globOnDisk(path.join(root, 'conf.d/site1.con[f]'));
+    expect(listings.reads).toBe(1);
+    listings.clear();
+    host.glob(path.join(root, 'conf.d/site1.con[f]'));
+    expect(listings.reads).toBe(2);
+  });
+
+  it('matches, looking only at the names with its literal prefix, exactly what testing every name matches', () => {
+    const names = ['a', 'ab', 'abc', 'a[b', 'a]', 'b', '.a', '.ab', 'é', 'éa', '😀', '😀a', 'a.conf', 'ab.conf', 'z'];
+    const root = tempTree(Object.fromEntries(names.map((name) => [`d/${name}`, ''])));
+    const listed = readdirSync(path.join(root, 'd'));
+    const part = fc.constantFrom('a', 'b', 'é', '😀', '.', '*', '?', '[ab]', '[!a]', '[', ']', 'conf', '.conf');
+    const segment = fc.array(part, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
+    const host = createFsHost();
+    fc.assert(
+      fc.property(segment, (pattern) => {
+        fc.pre(pattern !== '.' && pattern !== '..'); // the directory itself and its parent, not names in it
+        const matcher = compileGlob(pattern, { globstar: false });
+        const everyName = listed
+          .filter((name) => (pattern.startsWith('.') || !name.startsWith('.')) && matcher.test(name))
+          .sort(compareBytes);
+        expect(host.glob(path.join(root, 'd', pattern)).map((p) => path.basename(p))).toEqual(everyName);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
 

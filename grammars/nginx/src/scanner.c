@@ -351,12 +351,18 @@ static bool scan_template_pipeline(TSLexer *lexer, bool has_content) {
   return has_content;
 }
 
+// After `{{` and blanks, at `/`: a Go comment's text `/* ... */`. An unclosed comment takes the rest of the file, as
+// in Go's text/template (which fails with "unclosed comment": nothing after it is rendered); the grammar then reports
+// the missing `}}`. Declining it instead made every later `{{/*` read to the end of the file again (quadratic).
 static bool scan_template_comment(TSLexer *lexer) {
   advance(lexer);
   if (lexer->lookahead != '*') return false;
   advance(lexer);
   for (;;) {
-    if (lexer->eof(lexer)) return false;
+    if (lexer->eof(lexer)) {
+      lexer->mark_end(lexer);
+      return true;
+    }
     int32_t c = lexer->lookahead;
     advance(lexer);
     if (c == '*' && lexer->lookahead == '/') {

@@ -3,7 +3,8 @@
 //
 // Where it looks, nearest first, stopping at the first place that names an nginx image:
 //   1. inside the directories being checked (walked as the check walks them: links only within the checked paths,
-//      .git and node_modules skipped); several images there: the oldest;
+//      .git and node_modules skipped, at most MAX_DETECTION_DIRECTORIES directories, nearest first); several images
+//      there: the oldest;
 //   2. the directory of the first checked path (a file's directory; for a directory, its parent), then each directory
 //      above it, up to the repository root (the first one holding `.git`); several images in one directory: the oldest.
 //      No repository root: step 2 reads the first path's own directory only.
@@ -29,6 +30,14 @@ import { walkFiles } from './walk.js';
 /** A Dockerfile or compose file is a few kilobytes; a larger file with such a name is not one worth reading. */
 export const MAX_CONTAINER_FILE_BYTES = 256 * 1024;
 
+/**
+ * Directories step 1 lists at most when it walks the checked directories itself (the language server's workspace
+ * folders; the CLI hands over its own walk's files): breadth first, so in a huge tree the shallow directories, where
+ * Dockerfiles and compose files live, are the ones searched. Without a bound, a 200,000-file workspace cost a second
+ * of walking per detection.
+ */
+export const MAX_DETECTION_DIRECTORIES = 2_000;
+
 export interface DetectionScope {
   /** Absolute directories being checked: searched through (step 1). */
   directories: readonly string[];
@@ -41,6 +50,8 @@ export interface DetectionScope {
    * reads these instead of walking the tree a second time.
    */
   listed?: readonly string[];
+  /** Directories step 1's own walk lists at most. Default: MAX_DETECTION_DIRECTORIES. */
+  maxDirectories?: number;
 }
 
 export function isContainerFileName(name: string): boolean {
@@ -109,15 +120,18 @@ function directoriesAbove(first: string): string[] {
   }
 }
 
-/** Step 1's files when nobody listed them: a walk of the checked directories, as the check walks them. */
+/**
+ * Step 1's files when nobody listed them: a walk of the checked directories, as the check walks them, of at most
+ * MAX_DETECTION_DIRECTORIES directories in all, nearest first.
+ */
 function containerFilesBelow(scope: DetectionScope): string[] {
-  const inside: string[] = [];
-  for (const directory of scope.directories) {
-    for (const file of walkFiles(directory, { allows: scope.allows }).files) {
-      if (isContainerFileName(path.basename(file))) inside.push(file);
-    }
-  }
-  return inside;
+  const walked = walkFiles(scope.directories, {
+    allows: scope.allows,
+    accept: (file) => isContainerFileName(path.basename(file)),
+    breadthFirst: true,
+    maxDirectories: scope.maxDirectories ?? MAX_DETECTION_DIRECTORIES,
+  });
+  return walked.files;
 }
 
 export function detectNginxImage(scope: DetectionScope): DetectedImage | undefined {

@@ -2,12 +2,19 @@
 // file in their include graph); one worker analyzes dirty documents, one root at a time. A burst of changes is
 // coalesced: the worker waits until a turn of the event loop passes without a new change, then analyzes the latest
 // texts once. Diagnostics are only ever published for a document's current version.
+//
+// Node runs one thing at a time, so an analysis is one stretch of work nothing else can interrupt. What can make one
+// long is parsing a long text whole (a first open; rules and models are linear): that parse runs in slices
+// (OpenDocument.prepareModel), in the background, and meanwhile the worker analyzes the other dirty documents and
+// requests about them are answered between slices. Only requests about the documents of that unit wait for it.
 import path from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver/node.js';
 import type { FileHost, PathMapping } from '../util/types.js';
 import type { AnalyzeOptions } from '../engine/types.js';
 import type { ReusableAnalysis } from '../engine/finding-reuse.js';
 import type { ParserLike } from '../model/file-loader.js';
+import type { NginxParser } from '../parser/loader.js';
+import { WholeParses } from './whole-parses.js';
 import { isUnder } from '../model/read-scope.js';
 import { analyzeUnit, type UnitResult } from './analyze-unit.js';
 import { analysisFailedDiagnostic, toDiagnostic, tooLargeDiagnostic } from './diagnostics.js';
@@ -30,7 +37,7 @@ export interface AnalysisDeps {
   settings: SettingsStore;
   index: WorkspaceIndex;
   graph: IncludeGraph;
-  parser: ParserLike;
+  parser: ParserLike & Pick<NginxParser, 'parseInSlices'>;
   /** Resolves once settings and the workspace index are loaded: nothing is analyzed with half the settings. */
   ready: Promise<void>;
   publish(document: OpenDocument, diagnostics: Diagnostic[]): void;
@@ -61,8 +68,12 @@ export class AnalysisService {
   private running = false;
   /** Waiting for the open documents to be analyzed (workspace diagnostics go after them: typing comes first). */
   private idleWaiters: Array<() => void> = [];
+  /** Whole parses in slices under way in the background, started by the worker (see the header). */
+  private readonly wholeParses: WholeParses;
 
-  constructor(private readonly deps: AnalysisDeps) {}
+  constructor(private readonly deps: AnalysisDeps) {
+    this.wholeParses = new WholeParses(deps.parser, deps.logError);
+  }
 
   opened(document: OpenDocument): void {
     // The open document's model replaces the one cached for its text on disk.
@@ -90,8 +101,8 @@ export class AnalysisService {
 
   /** Files changed on disk (created, changed or deleted): re-analyze the documents that read them. */
   filesChanged(paths: readonly string[], structural: boolean): void {
-    // A Dockerfile or compose file may have changed: the nginx version is detected again (lsp/settings-store.ts).
-    this.deps.settings.forgetDetections();
+    // No Dockerfile or compose file among them (watched-files.ts sends those to everythingChanged): the detected nginx
+    // versions stand. Forgetting them here made every saved file walk the workspace again.
     for (const file of paths) this.deps.models.forget(file);
     this.deps.graph.invalidate();
     this.markDirty(structural ? this.deps.documents.all() : paths.flatMap((file) => this.affectedBy(file)));
@@ -170,8 +181,10 @@ export class AnalysisService {
     try {
       while (this.dirty.size > 0) {
         await this.settle();
-        const next = this.dirty.values().next().value;
+        const next = this.nextReady();
         if (next) await this.analyzeSafely(next);
+        // Every dirty document waits for a parse in slices: the next one to finish.
+        else await this.wholeParses.anyDone();
       }
     } finally {
       this.running = false;
@@ -179,6 +192,26 @@ export class AnalysisService {
       this.idleWaiters = [];
       for (const resolve of waiters) resolve();
     }
+  }
+
+  /**
+   * The first dirty document whose unit (by the graph as it stands) needs no whole parse; each one that does has its
+   * parses started in the background. Undefined when every dirty document waits for one.
+   */
+  private nextReady(): OpenDocument | undefined {
+    for (const document of this.dirty) {
+      if (this.deps.documents.get(document.uri) !== document) return document; // closed: analyze() drops it at once
+      const unparsed = this.unitOf(document).filter((member) => member.needsWholeParse);
+      if (unparsed.length === 0) return document;
+      for (const member of unparsed) this.wholeParses.start(member);
+    }
+    return undefined;
+  }
+
+  /** The open documents analyzed with `document`: those the graph gives its root. */
+  private unitOf(document: OpenDocument): OpenDocument[] {
+    const root = this.deps.graph.rootFor(document.path);
+    return this.deps.documents.all().filter((member) => member === document || (!member.isTooLarge && this.deps.graph.rootFor(member.path) === root));
   }
 
   /** Waits while changes keep arriving, so a burst ends in one analysis of the final text. */
@@ -191,6 +224,7 @@ export class AnalysisService {
   }
 
   private async analyzeSafely(document: OpenDocument): Promise<void> {
+    const version = document.version;
     try {
       await this.analyze(document);
     } catch (error) {
@@ -199,15 +233,21 @@ export class AnalysisService {
       const reason = error instanceof Error ? error.message : String(error);
       if (this.deps.documents.get(document.uri) === document) this.deps.publish(document, [analysisFailedDiagnostic(reason)]);
     } finally {
-      // Whatever happened, this version was tried: retrying in a loop would only fail again.
-      this.dirty.delete(document);
+      // Whatever happened, this version was tried: retrying in a loop would only fail again. A newer one (edited
+      // while a long text was parsed in slices) was not.
+      if (document.version === version) this.dirty.delete(document);
     }
   }
 
   private async analyze(document: OpenDocument): Promise<void> {
     await this.deps.ready;
     if (this.deps.documents.get(document.uri) !== document) return;
+    // Long texts parsed whole are parsed in slices first (the graph reads the edited documents' models too).
+    await this.wholeParses.prepare([document, ...this.editedSinceGraph]);
     this.refreshGraph();
+    await this.wholeParses.prepare(this.unitOf(document));
+    // Edited during a parse: its next analysis starts over (the worker's, since it stays dirty).
+    if (this.deps.documents.get(document.uri) !== document || this.unitOf(document).some((member) => member.needsWholeParse)) return;
     if (document.isTooLarge) {
       this.dirty.delete(document);
       this.states.set(document, { snapshot: undefined, unitFiles: new Set([document.path]) });

@@ -3,7 +3,9 @@
 // of directories, and the one analysis worker would pay that on every keystroke, with every other document's
 // diagnostics and every request waiting behind it. An expansion is kept until the disk changes as the server hears
 // of it (files created or deleted, folder and settings changes), and at most a few seconds: a client that watches no
-// files still sees a new file in conf.d/ soon, at the cost of one expansion per pattern per few seconds.
+// files still sees a new file in conf.d/ soon, at the cost of one expansion per pattern per few seconds. The directory
+// listings the expansions read are kept alike (cleared together, expiring at the same age), so a thousand patterns
+// over one directory list it once.
 import type { FileHost, GlobConfinement } from '../util/types.js';
 
 /** Expansions kept at most (each up to the include limit of paths); past it the cache starts over. */
@@ -28,6 +30,8 @@ export class GlobCache {
     private readonly base: FileHost,
     private readonly maxAgeMs = GLOB_CACHE_MAX_AGE_MS,
     private readonly now: () => number = () => performance.now(),
+    /** The directory listings under `base` (util/directory-listings.ts): cleared with the expansions. */
+    private readonly listings?: { clear(): void },
   ) {}
 
   /** `base` with its globs answered from the cache. */
@@ -43,6 +47,7 @@ export class GlobCache {
   clear(): void {
     this.expansions.clear();
     this.size = 0;
+    this.listings?.clear();
   }
 
   private glob(pattern: string, confinement: GlobConfinement | undefined): string[] {

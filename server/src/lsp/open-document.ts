@@ -6,6 +6,7 @@ import type { Tree } from 'web-tree-sitter';
 import { buildPlainConfigFile, buildTreeConfigFile, unparsedConfigFile } from '../model/build.js';
 import { composeChange, updatedModel, type ChangedStretch } from '../model/incremental-model.js';
 import type { ParserLike } from '../model/file-loader.js';
+import type { NginxParser } from '../parser/loader.js';
 import type { ConfigFile } from '../model/types.js';
 import { clampRange, treeEditOf } from './text-edits.js';
 
@@ -16,6 +17,12 @@ export const liveTreeCount = (): number => liveTrees;
 export function tooLargeReason(length: number, maxLength: number): string {
   return `the file is too large to analyze (${length} characters; the limit is ${maxLength}, setting nginxKeepalive.maxFileSize)`;
 }
+
+/**
+ * Texts at least this long are parsed in slices when they are parsed whole (prepareModel): a shorter one parses in a
+ * few milliseconds. Only long texts can hold a parse that keeps the server from answering other documents.
+ */
+export const SLICED_PARSE_MIN_LENGTH = 32 * 1024;
 
 export class OpenDocument {
   private document: TextDocument;
@@ -30,6 +37,9 @@ export class OpenDocument {
   /** The last model built, and what changed in the text since: the next model re-reads only the edited block. */
   private previousModel: ConfigFile | undefined;
   private changedStretch: ChangedStretch | undefined;
+  private disposed = false;
+  /** The parse in slices under way (prepareModel), shared by everyone who waits for it. */
+  private preparing: Promise<void> | undefined;
   /** How models were built: by re-reading one edited block, or the whole text (stats and tests read them). */
   readonly modelBuilds = { incremental: 0, full: 0 };
   /** False once a '\r' may be in the text: then tree-sitter rows must be counted rather than read off LSP lines. */
@@ -97,7 +107,55 @@ export class OpenDocument {
     return this.model;
   }
 
+  /**
+   * True when the next model needs a whole parse of a long text, with no tree to re-parse from and no previous model
+   * to update: prepareModel can then parse it in slices, letting requests about other documents through meanwhile.
+   */
+  get needsWholeParse(): boolean {
+    return this.model === undefined && this.tree === undefined && this.previousModel === undefined && !this.isTooLarge && this.text.length >= SLICED_PARSE_MIN_LENGTH;
+  }
+
+  /**
+   * Builds the model needsWholeParse speaks of, parsing in slices (parser.parseInSlices); does nothing otherwise.
+   * When the text changes during the parse, the tree is thrown away: the next model is built from the new text.
+   */
+  prepareModel(parser: Pick<NginxParser, 'parseInSlices'>): Promise<void> {
+    if (!this.needsWholeParse) return this.preparing ?? Promise.resolve();
+    this.preparing ??= this.parseWhole(parser).finally(() => (this.preparing = undefined));
+    return this.preparing;
+  }
+
+  private async parseWhole(parser: Pick<NginxParser, 'parseInSlices'>): Promise<void> {
+    const { version, text } = this;
+    const plain = buildPlainConfigFile(this.path, text);
+    if (plain) {
+      this.modelBuilds.full++;
+      this.model = plain;
+      return;
+    }
+    let tree: Tree;
+    try {
+      tree = await parser.parseInSlices(text);
+    } catch (error) {
+      if (this.version !== version || this.model !== undefined) return;
+      this.modelBuilds.full++;
+      const reason = error instanceof Error ? error.message : String(error);
+      this.model = unparsedConfigFile(this.path, text, `the file could not be parsed: ${reason}`);
+      return;
+    }
+    // Changed meanwhile (or disposed, or a model built another way): this tree is of a text that is gone.
+    if (this.version !== version || this.model !== undefined || this.tree !== undefined || this.disposed) {
+      tree.delete();
+      return;
+    }
+    this.modelBuilds.full++;
+    this.tree = tree;
+    liveTrees++;
+    this.model = buildTreeConfigFile(this.path, text, tree);
+  }
+
   dispose(): void {
+    this.disposed = true;
     this.dropTree();
     this.model = undefined;
     this.previousModel = undefined;

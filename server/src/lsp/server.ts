@@ -23,6 +23,7 @@ import path from 'node:path';
 import { VERSION } from '../engine/version.js';
 import { CONFIG_FILE_NAME } from '../engine/config-file.js';
 import { createFsHost } from '../util/fs-host.js';
+import { DirectoryListings } from '../util/directory-listings.js';
 import { loadNginxParser } from '../parser/loader.js';
 import { AnalysisService } from './analysis-service.js';
 import { readClientFeatures, type ClientFeatures } from './client-capabilities.js';
@@ -38,7 +39,7 @@ import {
   fixAllInWorkspace,
   type WorkspaceFixContext,
 } from './fix-workspace-command.js';
-import { GlobCache } from './glob-cache.js';
+import { GLOB_CACHE_MAX_AGE_MS, GlobCache } from './glob-cache.js';
 import { describeError, guardNotification, guardRequest } from './guard.js';
 import { IncludeGraph } from './include-graph.js';
 import { languageFeatureCapabilities, registerLanguageFeatures } from './language-features.js';
@@ -66,7 +67,8 @@ class LanguageServer {
   private readonly index = new WorkspaceIndex();
   private readonly host;
   /** Include globs, expanded once per change on disk the server hears of (see glob-cache.ts). */
-  private readonly globs = new GlobCache(createFsHost());
+  private readonly listings = new DirectoryListings(GLOB_CACHE_MAX_AGE_MS);
+  private readonly globs = new GlobCache(createFsHost({ listings: this.listings }), GLOB_CACHE_MAX_AGE_MS, undefined, this.listings);
   private features!: ClientFeatures;
   private analyses!: AnalysisService;
   private edits!: WorkspaceEditBuilder;
@@ -115,7 +117,12 @@ class LanguageServer {
       guardNotification(log, 'didChangeWatchedFiles', ({ changes }: DidChangeWatchedFilesParams) => {
         // A file created or deleted may change what a glob matches; a changed one cannot.
         if (changes.some((change) => change.type !== FileChangeType.Changed)) this.globs.clear();
-        const settingsChanged = applyFileEvents(changes, { index: this.index, documents: this.documents, analyses: this.analyses });
+        const settingsChanged = applyFileEvents(changes, {
+          index: this.index,
+          documents: this.documents,
+          analyses: this.analyses,
+          settings: this.settings,
+        });
         this.delivery.workspaceChanged();
         if (settingsChanged) this.logEffectiveSettings();
       }),

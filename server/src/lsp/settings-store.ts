@@ -104,9 +104,15 @@ export class SettingsStore {
     return { ...merged, nginxVersion: nginxTarget.version, nginxTarget };
   }
 
-  /** Files changed on disk, or folders or settings did: Dockerfiles and compose files are looked at again. */
+  /** A Dockerfile, compose file or settings file changed, or folders or settings did: they are looked at again. */
   forgetDetections(): void {
     this.detections.clear();
+  }
+
+  /** Whether a detected image was read from a file at or below `directory` (deleting it changes the detection). */
+  detectedUnder(directory: string): boolean {
+    for (const detected of this.detections.values()) if (detected && isWithin(detected.file, directory)) return true;
+    return false;
   }
 
   /**

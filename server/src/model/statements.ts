@@ -14,7 +14,7 @@ import type { Tree, TreeCursor } from 'web-tree-sitter';
 import { isTemplateActionType, readArgument, type TokenSource } from './arguments.js';
 import { exactArray } from './exact-array.js';
 import { interned } from './interned.js';
-import { readTemplateControl, TemplateScopeStack } from './template-guards.js';
+import { MAX_TEMPLATE_NESTING, readTemplateControl, TemplateScopeStack } from './template-guards.js';
 import {
   CLOSE_BRACE,
   DOUBLE_QUOTE,
@@ -245,6 +245,14 @@ class StatementWalk {
     if (!frame.named) directive.nameSpan = lines.span(frame.start, end);
   }
 
+  /** One problem at the first template block nested beyond MAX_TEMPLATE_NESTING, if any. */
+  reportDeepTemplates(): void {
+    const opener = this.scopes.tooDeep;
+    if (!opener) return;
+    const message = `template blocks nested more than ${MAX_TEMPLATE_NESTING} levels deep are not tracked (this one and any deeper)`;
+    this.file.syntaxProblems.push({ message, span: opener.span });
+  }
+
   private templateControl(): void {
     this.sawTemplateAction = true;
     const control = readTemplateControl(this.cursor, this.source.text, this.source.lines, this.dialect);
@@ -266,6 +274,7 @@ export function readStatements(file: ConfigFile, tree: Tree, source: TokenSource
   try {
     const walk = new StatementWalk(file, cursor, source, dialect);
     const directives = walk.run();
+    walk.reportDeepTemplates();
     return { directives, sawTemplateAction: walk.sawTemplateAction };
   } finally {
     cursor.delete();

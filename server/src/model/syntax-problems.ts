@@ -109,8 +109,14 @@ function missingProblem(node: Node, source: Source): SyntaxProblem {
     case ')':
       return { message: 'missing ")" in condition', span: spanOfNode(node) };
     case '}}':
-    case '-}}':
+    case '-}}': {
+      const comment = node.parent?.type === 'template_comment' ? node.parent : undefined;
+      const opener = comment?.child(0);
+      if (comment && opener && !source.text.includes('*/', opener.endIndex)) {
+        return { message: 'unclosed template comment', span: spanOfNode(opener) };
+      }
       return { message: 'unterminated template action', span: spanOfNode(node) };
+    }
     default:
       return isAtEndOfFile(node, source)
         ? { message: 'unexpected end of file', span: source.endOfFile() }
@@ -160,16 +166,20 @@ const OPENS_ACTION: ReadonlyMap<string, string> = new Map([
 ]);
 
 /**
- * A `{{` (or Jinja `{%`) with no `}}` (`%}`) anywhere after it: the action runs to the end of the file. Tree-sitter recovers by starting an
- * ERROR region at the enclosing directive (or reading the action's words as directives), so the region's first
- * token says nothing about the mistake; the unclosed `{{` is it.
+ * A `{{` (or Jinja `{%`) with no `}}` (`%}`) anywhere after it: the action runs to the end of the file. Tree-sitter
+ * recovers by starting an ERROR region at the enclosing directive (or reading the action's words as directives), so
+ * the region's first token says nothing about the mistake; the unclosed `{{` is it. A Go comment `{{/*` with no `*\/`
+ * after it takes the rest of the file (the grammar's scanner reads it so, once): Go's own error, "unclosed comment".
  */
-function unterminatedAction(node: Node, text: string): Node | undefined {
-  const visit = (parent: Node): Node | undefined => {
+function unterminatedAction(node: Node, text: string): SyntaxProblem | undefined {
+  const visit = (parent: Node): SyntaxProblem | undefined => {
     for (const child of parent.children) {
       if (!child || child.isMissing) continue;
       const close = OPENS_ACTION.get(child.type);
-      if (close && !text.includes(close, child.endIndex)) return child;
+      if (close === '}}' && UNCLOSED_COMMENT_START.test(text.slice(child.endIndex, child.endIndex + 64))) {
+        if (!text.includes('*/', child.endIndex)) return { message: 'unclosed template comment', span: spanOfNode(child) };
+      }
+      if (close && !text.includes(close, child.endIndex)) return { message: 'unterminated template action', span: spanOfNode(child) };
       const inner = child.isError ? visit(child) : undefined;
       if (inner) return inner;
     }
@@ -177,6 +187,9 @@ function unterminatedAction(node: Node, text: string): Node | undefined {
   };
   return visit(node);
 }
+
+/** What follows `{{` in a Go comment: blanks (after a `{{-`) and `/*`. Bounded, so it never scans far. */
+const UNCLOSED_COMMENT_START = /^[ \t\r\n]{0,60}\/\*/;
 
 /**
  * `location /a {` then `{placeholder}` on the next line: nginx fails on the second `{` (a statement cannot start with
@@ -239,7 +252,7 @@ export function collectSyntaxProblems(tree: Tree, text: string = tree.rootNode.t
     }
     const openAction = node.isError ? unterminatedAction(node, text) : undefined;
     if (openAction) {
-      add({ message: 'unterminated template action', span: spanOfNode(openAction) });
+      add(openAction);
       break;
     }
     if (node.isMissing && isQuote(node)) {

@@ -115,35 +115,66 @@ export function readTemplateControl(
 }
 
 /**
+ * Template blocks nested deeper than this keep the guards of their outermost levels only (real templates nest a
+ * handful deep): a directive's guard list is a copy, so an unbounded one would cost memory quadratic in the nesting
+ * when every level holds a directive. The model reports the file (`templateNestingProblem`).
+ */
+export const MAX_TEMPLATE_NESTING = 100;
+
+/**
  * The template scopes open at the current point of a document-order walk. Unbalanced actions are tolerated:
  * an `end` or `else` with nothing open is ignored, and scopes still open at the end of the file simply stay open.
+ * Each action costs O(1): the open guards live in one array changed in place, and `current()` copies it only when a
+ * directive asks after a change (copying at every action made nested blocks quadratic).
  */
 export class TemplateScopeStack {
-  private open: TemplateGuard[] = [];
   /** Every open scope, innermost last: a guard, or a Jinja `scope` that an `end` closes but that guards nothing. */
-  private scopes: Array<TemplateGuard | 'scope'> = [];
+  private readonly scopes: Array<TemplateGuard | 'scope'> = [];
+  /** The open guards, outermost first; only the first MAX_TEMPLATE_NESTING are kept. */
+  private readonly open: TemplateGuard[] = [];
+  /** How many guards are open, counting those beyond the limit. */
+  private depth = 0;
+  private snapshot: TemplateGuard[] | undefined = [];
+  /** The first opener that went beyond the limit. */
+  tooDeep: TemplateControl | undefined;
 
   apply(control: TemplateControl): void {
     if (control.keyword === 'scope') {
       this.scopes.push('scope');
     } else if (OPENERS.has(control.keyword)) {
-      this.open = [...this.open, { control, inElse: false }];
-      this.scopes.push(this.open.at(-1)!);
+      const guard: TemplateGuard = { control, inElse: false };
+      this.scopes.push(guard);
+      this.setGuard(this.depth++, guard);
     } else if (control.keyword === 'else' || control.keyword === 'else if') {
       const top = this.scopes.at(-1);
       if (top && top !== 'scope') {
         const branch: TemplateGuard = { control: top.control, inElse: true, branch: control };
-        this.open = [...this.open.slice(0, -1), branch];
         this.scopes[this.scopes.length - 1] = branch;
+        this.setGuard(this.depth - 1, branch);
       }
     } else if (control.keyword === 'end') {
       const top = this.scopes.pop();
-      if (top && top !== 'scope') this.open = this.open.slice(0, -1);
+      if (top && top !== 'scope') {
+        this.depth--;
+        if (this.depth < MAX_TEMPLATE_NESTING) {
+          this.open.pop();
+          this.snapshot = undefined;
+        }
+      }
     }
   }
 
-  /** Outermost first. The array is replaced, never mutated, so directives can share it safely. */
+  private setGuard(level: number, guard: TemplateGuard): void {
+    if (level >= MAX_TEMPLATE_NESTING) {
+      this.tooDeep ??= guard.control;
+      return;
+    }
+    this.open[level] = guard;
+    this.snapshot = undefined;
+  }
+
+  /** Outermost first. The array is never mutated after it is returned, so directives share it safely. */
   current(): TemplateGuard[] {
-    return this.open;
+    return (this.snapshot ??= this.open.slice());
   }
 }

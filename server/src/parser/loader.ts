@@ -22,7 +22,18 @@ export interface NginxParser {
   readonly language: Language;
   /** Parses `text`, reusing `oldTree` (already edited) for an incremental re-parse. The caller owns the result. */
   parse(text: string, oldTree?: Tree | null, timeoutMs?: number): Tree;
+  /**
+   * The same parse, run `sliceMs` at a time with the event loop let through between slices (tree-sitter resumes a
+   * parse it was told to stop), so a server stays free to answer other requests during a long one. It uses a parser
+   * of its own: parses on the shared one may run between its slices. `timeoutMs` counts the slices' time only.
+   */
+  parseInSlices(text: string, oldTree?: Tree | null, options?: { timeoutMs?: number; sliceMs?: number }): Promise<Tree>;
 }
+
+/** How long one slice of parseInSlices runs before it lets the event loop through. */
+export const PARSE_SLICE_MS = 10;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function moduleDirectory(): string {
   // Bundled as CommonJS (the language server) `__dirname` exists; as ESM (the CLI, vitest) import.meta.url does.
@@ -91,6 +102,26 @@ async function createParser(): Promise<NginxParser> {
         throw new ParseTimeoutError(timeoutMs);
       }
       return tree;
+    },
+    async parseInSlices(text, oldTree, options = {}) {
+      const timeoutMs = options.timeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS;
+      const sliceMs = options.sliceMs ?? PARSE_SLICE_MS;
+      const own = new Parser();
+      try {
+        own.setLanguage(language);
+        let spent = 0;
+        for (;;) {
+          const start = performance.now();
+          const sliceEnd = start + Math.min(sliceMs, timeoutMs - spent);
+          const tree = own.parse(text, oldTree ?? null, { progressCallback: () => performance.now() > sliceEnd });
+          spent += performance.now() - start;
+          if (tree) return tree;
+          if (spent >= timeoutMs) throw new ParseTimeoutError(timeoutMs);
+          await nextTurn();
+        }
+      } finally {
+        own.delete();
+      }
     },
   };
 }

@@ -1,8 +1,10 @@
 // The FileHost of the real file system (the CLI's; the language server overlays open documents on top of it).
-import { existsSync, readdirSync, realpathSync, type Dirent } from 'node:fs';
+import { existsSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_MAX_FILE_BYTES } from './byte-size.js';
-import { compileGlob, hasGlobMagic, type GlobMatcher } from './glob.js';
+import { compareBytes, withPrefix } from './byte-order.js';
+import { DirectoryListings, type Listing } from './directory-listings.js';
+import { compileGlob, hasGlobMagic, literalPrefix, type GlobMatcher } from './glob.js';
 import { readRegularFile } from './read-file.js';
 import type { FileHost, GlobConfinement } from './types.js';
 
@@ -15,43 +17,18 @@ export const MAX_GLOB_DIRECTORIES = 10_000;
 /** Matches one glob returns at most when the caller gives no bound (includes pass the include limit). */
 export const MAX_GLOB_MATCHES = 100_000;
 
+export { compareBytes } from './byte-order.js';
+
 /**
- * nginx sorts glob(3) results with the C locale: by bytes, not by UTF-16 code units or locale rules. UTF-8's byte
- * order is its code points' order, so this compares code points (a lone surrogate as U+FFFD, as the UTF-8 encoder
- * writes it) without encoding: the same answer as comparing the UTF-8 bytes, and no Buffer (the virtual hosts run
- * in a browser too).
+ * The entries of a listing whose names match one glob segment, in byte order: only the names starting with the
+ * segment's literal prefix are tested.
  */
-export function compareBytes(a: string, b: string): number {
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const x = utf8CodePoint(a, i);
-    const y = utf8CodePoint(b, j);
-    if (x !== y) return x < y ? -1 : 1;
-    i += x > 0xffff ? 2 : 1;
-    j += y > 0xffff ? 2 : 1;
-  }
-  return (i < a.length ? 1 : 0) - (j < b.length ? 1 : 0);
-}
-
-/** The code point UTF-8 encodes at `index`: a surrogate left alone becomes U+FFFD. */
-function utf8CodePoint(text: string, index: number): number {
-  const code = text.codePointAt(index)!;
-  return code >= 0xd800 && code <= 0xdfff ? 0xfffd : code;
-}
-
-
-/** The entries of `directory` whose names match one glob segment, sorted by name in byte order. */
-function matchingEntries(directory: string, pattern: GlobMatcher, includeHidden: boolean): Dirent[] {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(directory, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries
-    .filter((dirent) => (includeHidden || !dirent.name.startsWith('.')) && pattern.test(dirent.name))
-    .sort((a, b) => compareBytes(a.name, b.name));
+function matchingEntries(entries: readonly Dirent[], segment: string, pattern: GlobMatcher): Dirent[] {
+  // Like glob(3), `*` and `?` do not match a leading dot.
+  const includeHidden = segment.startsWith('.');
+  return withPrefix(entries, literalPrefix(segment), (dirent) => dirent.name).filter(
+    (dirent) => (includeHidden || !dirent.name.startsWith('.')) && pattern.test(dirent.name),
+  );
 }
 
 const UNCONFINED: GlobConfinement = { allows: () => true };
@@ -63,7 +40,10 @@ class GlobWalk {
   readonly matches: string[] = [];
   private stopped = false;
 
-  constructor(private readonly confinement: GlobConfinement) {
+  constructor(
+    private readonly confinement: GlobConfinement,
+    private readonly listings: DirectoryListings,
+  ) {
     this.directoriesLeft = confinement.maxDirectories ?? MAX_GLOB_DIRECTORIES;
     this.maxMatches = confinement.maxMatches ?? MAX_GLOB_MATCHES;
   }
@@ -75,11 +55,10 @@ class GlobWalk {
     const entered = new Set<string>();
     const magic = hasGlobMagic(segment);
     const pattern = magic ? compileGlob(segment, { globstar: false }) : undefined;
-    // Like glob(3), `*` and `?` do not match a leading dot.
-    const includeHidden = segment.startsWith('.');
     for (const base of bases) {
       if (this.stopped) break;
-      if (!this.enter(base, entered)) continue;
+      const listing = this.enter(base, entered);
+      if (!listing) continue;
       if (!pattern) {
         const candidate = path.join(base, segment);
         // Not tested yet when not last: the next level enters it, or finds it missing.
@@ -90,7 +69,7 @@ class GlobWalk {
       const found: string[] = [];
       // In byte order, as nginx reads them: the matches kept at a bound, and the link reported, do not depend on
       // the order the file system lists a directory in.
-      for (const dirent of matchingEntries(base, pattern, includeHidden)) {
+      for (const dirent of matchingEntries(listing.entries, segment, pattern)) {
         const entry = path.join(base, dirent.name);
         if (!last) {
           if (dirent.isDirectory() || dirent.isSymbolicLink()) next.push(entry);
@@ -103,26 +82,25 @@ class GlobWalk {
     return next;
   }
 
-  /** Whether the glob may look inside `directory`: inside the confinement, a directory not entered yet, budget left. */
-  private enter(directory: string, entered: Set<string>): boolean {
+  /**
+   * The listing of `directory` when the glob may look inside it (inside the confinement, a real directory not entered
+   * yet at this level, budget left); undefined otherwise.
+   */
+  private enter(directory: string, entered: Set<string>): Listing | undefined {
     if (this.directoriesLeft === 0) {
       this.stop('directories');
-      return false;
+      return undefined;
     }
     this.directoriesLeft--;
     if (!this.confinement.allows(directory)) {
       this.confinement.outside?.(directory);
-      return false;
+      return undefined;
     }
-    let real: string;
-    try {
-      real = realpathSync.native(directory);
-    } catch {
-      return false; // missing, a dangling link or a loop: nothing to list
-    }
-    if (entered.has(real)) return false;
-    entered.add(real);
-    return true;
+    const listing = this.listings.list(directory);
+    // Missing, a dangling link or a loop: nothing to list.
+    if (listing.real === undefined || entered.has(listing.real)) return undefined;
+    entered.add(listing.real);
+    return listing;
   }
 
   /** A link (or a literal name) at the end of the pattern: matched when inside the confinement and existing. */
@@ -153,7 +131,11 @@ class GlobWalk {
  * checked against the read scope) down. Every directory is checked against the confinement before anything in it
  * is listed or tested, so a link to /etc is never listed, nor /etc/shadow tested for existence through it.
  */
-export function globOnDisk(pattern: string, confinement: GlobConfinement = UNCONFINED): string[] {
+export function globOnDisk(
+  pattern: string,
+  confinement: GlobConfinement = UNCONFINED,
+  listings: DirectoryListings = new DirectoryListings(),
+): string[] {
   const absolute = path.resolve(pattern);
   const { root } = path.parse(absolute);
   const segments = absolute.slice(root.length).split(path.sep).filter((segment) => segment !== '');
@@ -161,7 +143,7 @@ export function globOnDisk(pattern: string, confinement: GlobConfinement = UNCON
   const firstMagic = segments.findIndex(hasGlobMagic);
   // Without a wildcard, the last segment is the one tested.
   const from = firstMagic === -1 ? segments.length - 1 : firstMagic;
-  const walk = new GlobWalk(confinement);
+  const walk = new GlobWalk(confinement, listings);
   let bases = [path.join(root, ...segments.slice(0, from))];
   for (let index = from; index < segments.length && bases.length > 0; index++) {
     bases = walk.level(bases, segments[index]!, index === segments.length - 1);
@@ -172,17 +154,24 @@ export function globOnDisk(pattern: string, confinement: GlobConfinement = UNCON
 export interface FsHostOptions {
   /** Included files larger than this are not read (reported as unreadable). Default: DEFAULT_MAX_FILE_BYTES. */
   maxFileBytes?: number;
+  /**
+   * Where the host's globs keep the directories they list. Default: listings kept for the host's life, right for a
+   * host made for one run (the CLI's, each analyze()'s); a long-lived host passes listings it clears when the disk
+   * changes.
+   */
+  listings?: DirectoryListings;
 }
 
 export function createFsHost(options: FsHostOptions = {}): FileHost {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const listings = options.listings ?? new DirectoryListings();
   return {
     readFile(filePath) {
       // Not readFileSync: an include naming a FIFO would block forever, one naming a huge file would exhaust memory.
       const read = readRegularFile(filePath, maxFileBytes);
       return read.kind === 'read' ? read.bytes.toString('utf8') : undefined;
     },
-    glob: globOnDisk,
+    glob: (pattern, confinement) => globOnDisk(pattern, confinement, listings),
     exists: (filePath) => existsSync(filePath),
   };
 }

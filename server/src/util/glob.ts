@@ -21,6 +21,16 @@ export function hasGlobMagic(pattern: string): boolean {
 }
 
 /**
+ * What every name a glob (or one segment of it) matches starts with: its text before the first `*`, `?` or `[`, and
+ * before any lone surrogate, which compareBytes orders as U+FFFD: past one, the names starting with the text would
+ * not be one run of a list in that order.
+ */
+export function literalPrefix(pattern: string): string {
+  const end = pattern.search(/[*?[]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+  return end === -1 ? pattern : pattern.slice(0, end);
+}
+
+/**
  * One element of a pattern. `star` is `*` (any run without `/`), `globstar` a `**` (any run), `globstarSlash` a `**`
  * followed by `/` (nothing, or any run ending in `/`: `a/**\/b` also matches `a/b`).
  */
