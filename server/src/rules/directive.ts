@@ -198,6 +198,7 @@ function headline(state: DirectiveState, context: RuleContext): string {
   const problem = state.problem;
   switch (problem.kind) {
     case 'unknown':
+      if (problem.suggestion) return `unknown directive "${name}": did you mean "${problem.suggestion}"?`;
       return `unknown directive "${name}": fix the name, or add it to "directives.extra"`;
     case 'not-loaded':
       return `"${name}" is from ${problem.module}, which is not loaded: add its load_module line`;
