@@ -16,7 +16,8 @@ export type DirectiveProblem =
   | { kind: 'not-allowed'; context: DirectiveContext; allowed: (DirectiveContext | 'any')[] }
   | { kind: 'arguments'; expected: string }
   | { kind: 'value'; value: string; accepted: string[] }
-  | { kind: 'duplicate'; first: Directive };
+  | { kind: 'duplicate'; first: Directive }
+  | { kind: 'upstream-port'; host: string; port: number; upstream: Directive; otherRoot: boolean };
 
 export interface CheckEnvironment {
   /** [major, minor, patch], or undefined: any release the table knows counts. */

@@ -8,7 +8,7 @@
 // host and port, or socket, are literal, and no upstream{} of that name exists anywhere in the include graph. Not
 // for targets with nginx variables in the host, port or socket, or template actions (not guessed), and not for
 // `host:port` where an upstream{} is named `host` (nginx rejects that configuration itself: "upstream may not have
-// port"). Variables after a literal host (`https://fonts.gstatic.com/s/$file`, `http://storage:10000$request_uri`)
+// port", which the `directive` rule reports). Variables after a literal host (`https://fonts.gstatic.com/s/$file`, `http://storage:10000$request_uri`)
 // are reported alike: nginx resolves such a host per request (a "run-time" target) and never pools it either.
 // Not reported where the effective Connection header is the literal `upgrade` (a WebSocket-only location): nginx
 // never caches an upgraded connection, so keepalive gains nothing there (connection-upgrade-literal reports that
