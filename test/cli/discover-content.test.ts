@@ -1,6 +1,8 @@
 // Discovery by content (issue 11, item 1): a directory check reads the configs users have under any name (Debian
 // site files without an extension, envsubst `*.conf.template`, Jinja2 `*.j2`), never data, code or documents, says
 // what it skipped when asked (--debug, and a count under the stylish summary), and fails when it finds nothing.
+import { execFileSync } from 'node:child_process';
+import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discoverFiles } from '../../server/src/cli/discover.js';
@@ -136,6 +138,17 @@ describe('what a walk skipped, and a walk that finds nothing', () => {
       'nginx-keepalive: debug: skipped notes: no nginx directive',
     ]);
     expect(runCli(root, ['check', '--format', 'json', '.']).stderr).not.toContain('debug:');
+  });
+
+  it('--debug names a FIFO and a dangling link too, which the walk never opens', () => {
+    const root = tree({ 'site': site('x', 1) });
+    execFileSync('mkfifo', [path.join(root, 'pipe.conf')]);
+    symlinkSync('missing.conf', path.join(root, 'dangling.conf'));
+    const result = runCli(root, ['check', '--debug', '--format', 'json', '.']);
+    expect(result.stderr.split('\n').filter((line) => line.includes('debug:'))).toEqual([
+      'nginx-keepalive: debug: skipped dangling.conf: a symbolic link to no regular file or directory, not read',
+      'nginx-keepalive: debug: skipped pipe.conf: a FIFO (named pipe), not read',
+    ]);
   });
 
   it('counts the skipped files under the stylish summary', () => {

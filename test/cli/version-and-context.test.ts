@@ -23,6 +23,22 @@ describe('nginx version detection', () => {
     expect(modern).toMatchObject({ status: 0, stdout: '' });
   });
 
+  it('prints an image reference escaped, and takes nothing from a tag that is not one (summary line and SARIF)', () => {
+    const root = repo({ Dockerfile: 'FROM nginx:1.24\x1b[2J\n' });
+    const said = 'assuming nginx before 1.29.7 (default: Dockerfile:1 "nginx:1.24\\x1b[2J", its tag is not a valid image tag)';
+    const stylish = runCli(root, ['check', 'deploy/nginx']);
+    expect(stylish.stdout).toContain(said);
+    expect(stylish.stdout + stylish.stderr).not.toContain('\x1b');
+    const sarif = JSON.parse(runCli(root, ['check', '--format', 'sarif', 'deploy/nginx']).stdout);
+    const target = sarif.runs[0].properties.nginxTarget;
+    expect(target.image).toBe('"nginx:1.24\\x1b[2J"');
+    expect(JSON.stringify(target)).not.toContain('\\u001b');
+    const compose = repo({ 'compose.yaml': 'services:\n  web:\n    image: "ev\x1b]0;x\x07il.io/nginx:1.22"\n' });
+    expect(runCli(compose, ['check', '.']).stdout).toContain('assuming nginx 1.22 (compose.yaml:3)');
+    const composeSarif = JSON.parse(runCli(compose, ['check', '--format', 'sarif', '.']).stdout);
+    expect(composeSarif.runs[0].properties.nginxTarget.image).toBe('"ev\\x1b]0;x\\x07il.io/nginx:1.22"');
+  });
+
   it('reads compose files, and the oldest nginx image inside the checked directory wins', () => {
     const root = repo({
       'compose.yaml': 'services:\n  web:\n    image: nginx:stable\n',

@@ -38,30 +38,36 @@ beforeAll(async () => {
   parser = await loadNginxParser();
 });
 
+/** The server's view of APP opened with `appText`: analyzeNow() checks each incremental analysis against a fresh one. */
+function session(appText: string, mainText = MAIN_TEXT) {
+  const document = new OpenDocument(`file://${APP}`, APP, 1, appText, () => 10_000_000);
+  const mainModel = parseFile(parser, MAIN, mainText);
+  const analyzeNow = async (previous?: WorkspaceAnalysis) => {
+    const model = document.currentModel(parser);
+    const text = document.text;
+    const docs = [{ path: MAIN, text: mainText }];
+    const host = memoryHost([...docs, { path: APP, text }]);
+    // As the server's model store does: the unchanged file keeps its model, the edited one has its incremental one.
+    const models: ModelCache = {
+      get: (asked, askedText) => (asked === APP && askedText === text ? model : asked === MAIN ? mainModel : undefined),
+    };
+    const fresh = await analyzeWorkspace(docs, { host });
+    const incremental = await analyzeWorkspace(docs, { host, models }, undefined, previous);
+    expect(incremental.findings).toEqual(fresh.findings);
+    return incremental;
+  };
+  /** Replaces the first `from` after `after` with `to`. */
+  const edit = (after: string, from: string, to: string, version: number) => {
+    const start = document.text.indexOf(from, document.text.indexOf(after));
+    const range = { start: document.textDocument.positionAt(start), end: document.textDocument.positionAt(start + from.length) };
+    document.applyChanges([{ range, text: to }], version);
+  };
+  return { document, analyzeNow, edit };
+}
+
 describe('re-running the rules within an edited block', () => {
   it('gives a fresh analysis\'s findings, running whole only the rules whose reading the edit changed', async () => {
-    const document = new OpenDocument(`file://${APP}`, APP, 1, APP_TEXT, () => 10_000_000);
-    const mainModel = parseFile(parser, MAIN, MAIN_TEXT);
-    const analyzeNow = async (previous?: WorkspaceAnalysis) => {
-      const model = document.currentModel(parser);
-      const text = document.text;
-      const docs = [{ path: MAIN, text: MAIN_TEXT }];
-      const host = memoryHost([...docs, { path: APP, text }]);
-      // As the server's model store does: the unchanged file keeps its model, the edited one has its incremental one.
-      const models: ModelCache = {
-        get: (asked, askedText) => (asked === APP && askedText === text ? model : asked === MAIN ? mainModel : undefined),
-      };
-      const fresh = await analyzeWorkspace(docs, { host });
-      const incremental = await analyzeWorkspace(docs, { host, models }, undefined, previous);
-      expect(incremental.findings).toEqual(fresh.findings);
-      return incremental;
-    };
-    /** Replaces the first `from` after `after` with `to`. */
-    const edit = (after: string, from: string, to: string, version: number) => {
-      const start = document.text.indexOf(from, document.text.indexOf(after));
-      const range = { start: document.textDocument.positionAt(start), end: document.textDocument.positionAt(start + from.length) };
-      document.applyChanges([{ range, text: to }], version);
-    };
+    const { document, analyzeNow, edit } = session(APP_TEXT);
     try {
       let analysis = await analyzeNow();
       const findingsOf = (ruleId: string) => analysis.findings.filter((finding) => finding.ruleId === ruleId).map((finding) => finding.message);
@@ -107,6 +113,31 @@ describe('re-running the rules within an edited block', () => {
       expect(analysis.ranWhole).toBeUndefined();
       expect(findingsOf('proxy-http-version')).toEqual([]);
       expect(findingsOf('directive')).toEqual([]);
+    } finally {
+      document.dispose();
+    }
+  });
+
+  it('re-decides a port on an upstream{} name at every pass when the edit renames the upstream', async () => {
+    const text = 'upstream backend { server 127.0.0.1:3000; keepalive 8; }\nserver {\n    listen 8080;\n    location / { proxy_pass http://backend:8000; proxy_http_version 1.1; proxy_set_header Connection ""; }\n}\n';
+    const { document, analyzeNow, edit } = session(text);
+    const refused = ['upstream "backend" may not have port 8000: remove the port from proxy_pass'];
+    try {
+      let analysis = await analyzeNow();
+      const findingsOf = (ruleId: string) => analysis.findings.filter((finding) => finding.ruleId === ruleId).map((finding) => finding.message);
+      expect(findingsOf('directive')).toEqual(refused);
+      edit('upstream', 'backend', 'backenx', 2);
+      analysis = await analyzeNow(analysis);
+      expect(findingsOf('directive')).toEqual([]);
+      edit('upstream', 'backenx', 'backend', 3);
+      analysis = await analyzeNow(analysis);
+      expect(findingsOf('directive')).toEqual(refused);
+      // The pass's port, within its location: the directive rule re-decides it there (the keepalive rules read it too).
+      edit('proxy_pass', '8000', '8001', 4);
+      analysis = await analyzeNow(analysis);
+      expect(analysis.ranWhole).toBeDefined();
+      expect(analysis.ranWhole).not.toContain('directive');
+      expect(findingsOf('directive')).toEqual(['upstream "backend" may not have port 8001: remove the port from proxy_pass']);
     } finally {
       document.dispose();
     }

@@ -70,6 +70,15 @@ describe('imageVersion: image names and tags', () => {
     expect(version('nginx:1.x')).toBe('unknown');
   });
 
+  it('reads no version from what is not a tag by Docker\'s grammar, and never quotes it back', () => {
+    for (const tag of ['1.27\x1b[31m', '1.27 beta', '', '-1.27', '.1.27', 'é', 'x'.repeat(129)]) {
+      expect(imageVersion(`nginx:${tag}`), JSON.stringify(tag)).toEqual({ kind: 'unknown', why: 'its tag is not a valid image tag' });
+    }
+    // 128 characters is a tag still (a word tag: the mainline line), and so is one starting with `_`.
+    expect(version(`nginx:a${'x'.repeat(127)}`)).not.toBe('unknown');
+    expect(version('nginx:_x.Y-1')).not.toBe('unknown');
+  });
+
   it('reads floating tags from the release table', () => {
     expect(imageVersion('nginx:stable')).toMatchObject({ version: STABLE_LINE });
     expect(imageVersion('nginx:latest')).toMatchObject({ version: MAINLINE_LINE });

@@ -124,3 +124,20 @@ describe('OpenDocument', () => {
     document.dispose();
   });
 });
+
+describe('the model under a changed maxFileSize', () => {
+  it('is built afresh when the limit moves across the text length, either way', () => {
+    let limit = 20;
+    const document = new OpenDocument('file:///w/a.conf', '/w/a.conf', 1, BASE, () => limit);
+    try {
+      const tooLarge = (model: ConfigFile) => model.syntaxProblems.some((problem) => problem.message.includes('too large'));
+      expect(tooLarge(document.currentModel(parser))).toBe(true);
+      limit = 10_000;
+      expect(shape(document.currentModel(parser))).toEqual(shape(parseFile(parser, '/w/a.conf', BASE)));
+      limit = 20;
+      expect(tooLarge(document.currentModel(parser))).toBe(true);
+    } finally {
+      document.dispose();
+    }
+  });
+});

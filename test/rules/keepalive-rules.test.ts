@@ -98,9 +98,9 @@ describe('upstream-keepalive in a stream snippet checked alone', () => {
 });
 
 describe('proxy-pass-no-upstream', () => {
-  it('leaves `host:port` alone when an upstream is named `host` (nginx rejects it: "may not have port")', async () => {
+  it('leaves `host:port` to the directive rule when an upstream is named `host` (nginx rejects it: "may not have port")', async () => {
     const text = 'upstream app { server 127.0.0.1:3000; keepalive 8; }\nserver { location / { proxy_http_version 1.1; proxy_set_header Connection ""; proxy_pass http://app:8080; } }\n';
-    expect((await findings(text)).map((f) => f.ruleId)).toEqual([]);
+    expect((await findings(text)).map((f) => f.ruleId)).toEqual(['directive']);
   });
 
   it('reports a pass before a syntax error further on in its server, but offers no fix into that block', async () => {

@@ -17,7 +17,7 @@
 //
 // Recorded along the way: `publications` (every publishDiagnostics), `messages` (window/showMessage), `logs`
 // (window/logMessage), `registrations` (client/registerCapability), `appliedEdits` (workspace/applyEdit requests,
-// all accepted), `stderr`. `applyEdits(text, edits)` applies LSP text edits to a string and `editsFor(edit, uri)`
+// accepted unless `answerApplyEdit` says otherwise), `stderr`. `applyEdits(text, edits)` applies LSP text edits to a string and `editsFor(edit, uri)`
 // picks one document's edits out of a WorkspaceEdit, for checking code actions by their result.
 // Call `LspClient.stopAll()` in afterEach: it stops (and if need be kills) every client a test started.
 // Nothing here sleeps: waits end on the notification or response itself; the vitest timeout is the only bound.
@@ -26,6 +26,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
+  type CancellationToken,
   createMessageConnection,
   ErrorCodes,
   ResponseError,
@@ -35,6 +36,7 @@ import {
 } from 'vscode-jsonrpc/node.js';
 import type {
   ApplyWorkspaceEditParams,
+  ApplyWorkspaceEditResult,
   ConfigurationParams,
   InitializeResult,
   LogMessageParams,
@@ -102,6 +104,8 @@ export class LspClient {
   readonly logs: LogMessageParams[] = [];
   readonly registrations: Registration[] = [];
   readonly appliedEdits: ApplyWorkspaceEditParams[] = [];
+  /** How workspace/applyEdit is answered (default: applied); a test may hold the answer, or do something first. */
+  answerApplyEdit: (params: ApplyWorkspaceEditParams) => ApplyWorkspaceEditResult | Promise<ApplyWorkspaceEditResult> = () => ({ applied: true });
   /** Every workspace/configuration request's items, in order. */
   readonly configurationRequests: ConfigurationParams[] = [];
   /** How many workspace/diagnostic/refresh requests the server sent. */
@@ -144,7 +148,7 @@ export class LspClient {
     connection.onRequest('window/workDoneProgress/create', () => null);
     connection.onRequest('workspace/applyEdit', (params: ApplyWorkspaceEditParams) => {
       this.appliedEdits.push(params);
-      return { applied: true };
+      return this.answerApplyEdit(params);
     });
     connection.listen();
   }
@@ -236,8 +240,9 @@ export class LspClient {
     return folder === undefined ? this.settings : this.folderSettings[folder]!;
   }
 
-  request<R>(method: string, params?: unknown): Promise<R> {
-    return this.connection.sendRequest(method, params) as Promise<R>;
+  /** With `token`: cancelling it sends $/cancelRequest for this request (the answer is still awaited). */
+  request<R>(method: string, params?: unknown, token?: CancellationToken): Promise<R> {
+    return (token ? this.connection.sendRequest(method, params, token) : this.connection.sendRequest(method, params)) as Promise<R>;
   }
 
   notify(method: string, params?: unknown): void {

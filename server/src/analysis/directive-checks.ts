@@ -6,10 +6,11 @@ import type { DirectiveContext, DirectiveEntry } from '../model/directive-table.
 import { argumentCountValid, directiveEntries, entryAtVersion, existsInVersion, moduleInfo, valueAccepted } from '../model/directive-table.js';
 import type { Directive } from '../model/types.js';
 import { DUPLICATE_REJECTED } from './directive-duplicates.js';
+import { suggestDirective } from './directive-suggestion.js';
 import type { BlockFrame } from './directive-walk.js';
 
 export type DirectiveProblem =
-  | { kind: 'unknown' }
+  | { kind: 'unknown'; suggestion?: string }
   | { kind: 'not-loaded'; module: string; debianPackage: string }
   | { kind: 'version'; since?: string; until?: string }
   | { kind: 'not-allowed'; context: DirectiveContext; allowed: (DirectiveContext | 'any')[] }
@@ -17,7 +18,8 @@ export type DirectiveProblem =
   | { kind: 'arguments'; expected: string; given: number; since?: string }
   /** `since`: a later release accepts the value (`proxy_http_version 2` before 1.29.4). */
   | { kind: 'value'; value: string; accepted: string[]; since?: string }
-  | { kind: 'duplicate'; first: Directive };
+  | { kind: 'duplicate'; first: Directive }
+  | { kind: 'upstream-port'; host: string; port: number; upstream: Directive; otherRoot: boolean };
 
 export interface CheckEnvironment {
   /** [major, minor, patch], or undefined: any release the table knows counts. */
@@ -67,7 +69,11 @@ const allows = (entry: DirectiveEntry, context: DirectiveContext): boolean =>
   entry.contexts.includes(context) || entry.contexts.includes('any');
 
 function nameProblem(name: string, entries: readonly DirectiveEntry[], env: CheckEnvironment): DirectiveProblem | undefined {
-  if (entries.length === 0) return env.unknownModuleLoaded ? undefined : { kind: 'unknown' };
+  if (entries.length === 0) {
+    if (env.unknownModuleLoaded) return undefined;
+    const suggestion = suggestDirective(name);
+    return suggestion ? { kind: 'unknown', suggestion } : { kind: 'unknown' };
+  }
   if (env.version && !entries.some((entry) => existsInVersion(entry, env.version!))) {
     const since = entries.map((entry) => entry.since).filter((v): v is string => v !== undefined)[0];
     const until = entries.map((entry) => entry.until).filter((v): v is string => v !== undefined)[0];

@@ -15,8 +15,11 @@ export interface BlockFrame {
 
 export type DirectiveVisitor = (directive: Directive, frame: BlockFrame) => void;
 
-/** A directive name nginx could read as a word: template actions (`{{ $x }}`, `{% x %}`, `${X}`, `<%= %>`) are not. */
-export const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * A name that is (or holds) a template action or placeholder (`{{ $x }}`, `{% x %}`, `${X}`, `<%= x %>`, `@X@`): not
+ * a directive until rendered. Any other word is one to nginx, a typo like `proxy-pass` included ("unknown directive").
+ */
+export const TEMPLATED_NAME = /[${}%<>@]/;
 
 /** Include chains deeper than this (or cycles) are not followed: the include rule reports them. */
 const MAX_INCLUDE_DEPTH = 16;
@@ -33,7 +36,7 @@ export function walkRoot(root: WorkspaceRoot, top: DirectiveContext, visit: Dire
   for (let up = within?.parent; up; up = up.parent) ancestors.add(up);
   const walkList = (list: readonly Directive[], frame: BlockFrame, depth: number, inside: boolean): void => {
     for (const directive of list) {
-      if (!PLAIN_NAME.test(directive.name)) continue;
+      if (TEMPLATED_NAME.test(directive.name)) continue;
       const entered = inside || directive === within;
       // Outside `within` in its own file, only the blocks holding it lead to it (its file is open: includes there
       // cannot reach it again); other files may include it anywhere.

@@ -109,6 +109,7 @@ export function discoverFiles(patterns: string[], cwd: string): Discovery {
       for (const directory of walked.skippedDirectories ?? []) {
         skipped.push({ path: directory, reason: 'dependencies or version control', directory: true });
       }
+      for (const other of walked.skippedOthers ?? []) skipped.push({ path: other.path, reason: `${other.what}, not read` });
       // As ESLint's "no files matching": a walk that finds nothing to check is a mistake to tell (a wrong directory,
       // or configs under names and contents this tool does not know), not a clean run.
       if (nginxFiles.length === 0 && walked.failures.length === 0) errors.push(noNginxFiles(arg.pattern, walked.files.length));

@@ -10,6 +10,7 @@ import { EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, type ExitCode } from './exit-c
 import { readDocuments } from './read-documents.js';
 import { readStdinDocuments, stdinPath, waitingNote } from './stdin.js';
 import { unifiedDiff } from '../util/unified-diff.js';
+import { isNginxDump } from '../engine/nginx-dump.js';
 import { writeFixedFile, WriteRefused } from './write-fixes.js';
 import { editorConfigFor, mergeFormatOptions, MAX_EDITORCONFIG_BYTES } from '../features/format-editorconfig.js';
 import { formatDocument, type FormatOptions } from '../features/format.js';
@@ -72,6 +73,15 @@ function diffOf(file: string, original: string, formatted: string, cwd: string):
   return unifiedDiff(original, formatted, oldName, newName);
 }
 
+/**
+ * A saved `nginx -T` dump is several files in one, with nginx's markers between them: formatted as one file, its
+ * markers and its files' boundaries would be re-indented as if they were one configuration. It is refused (not split:
+ * its files are on the server, where they are formatted).
+ */
+function dumpRefusal(shown: string): string {
+  return `${shown}: not formatted: an nginx -T dump (several files in one); format the files themselves`;
+}
+
 export async function runFormat(options: FormatCommandOptions, io: FormatIo): Promise<ExitCode> {
   const parser = await loadNginxParser();
   return options.stdin ? formatStdin(parser, options, io) : formatFiles(parser, options, io);
@@ -86,8 +96,12 @@ async function formatStdin(parser: NginxParser, options: FormatCommandOptions, i
   const document = read.documents[0];
   if (!document) return read.errors.length > 0 ? EXIT_FAILURE : EXIT_CLEAN;
   const resolve = optionsResolver(options, [...new Set([path.dirname(file), io.cwd])]);
-  const result = formatDocument(parser, file, document.text, resolve(file));
   const shown = displayPath(file, io.cwd);
+  if (isNginxDump(document.text)) {
+    io.stderrLine(dumpRefusal(shown));
+    return EXIT_FAILURE;
+  }
+  const result = formatDocument(parser, file, document.text, resolve(file));
   if (result.kind === 'refused') {
     io.stderrLine(`${shown}:${result.line}:${result.column}: not formatted: ${result.reason}`);
     return EXIT_FAILURE;
@@ -148,6 +162,7 @@ function formatOne(
   write: (text: string) => void,
 ): Outcome {
   const shown = displayPath(document.path, cwd);
+  if (isNginxDump(document.text)) return { changed: false, error: dumpRefusal(shown) };
   const result = formatDocument(parser, document.path, document.text, options);
   if (result.kind === 'refused') return { changed: false, error: `${shown}:${result.line}:${result.column}: not formatted: ${result.reason}` };
   if (result.text === document.text) return { changed: false };

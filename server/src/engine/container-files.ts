@@ -18,9 +18,14 @@
 // - Line-based scanning without RegExps that could backtrack: these files come from the repository being checked.
 import { imageVersion, type ImageVersion } from './nginx-image.js';
 import { compareVersions } from '../analysis/versions.js';
+import { printablePath } from '../util/paths.js';
 
 export interface ImageMention {
-  /** The image reference after variable substitution, e.g. `nginx:1.27-alpine`. */
+  /**
+   * The image reference after variable substitution, e.g. `nginx:1.27-alpine`, as reports print it: quoted and
+   * escaped (util/paths.ts printablePath) when it holds a control character, which a registry name or an invalid
+   * tag may.
+   */
   image: string;
   /** 1-based line of the instruction that names it. */
   line: number;
@@ -151,7 +156,7 @@ export function dockerfileNginxImage(text: string): ImageMention | undefined {
     const base = stages.get(image.toLowerCase()) ?? { image, line: instruction.line };
     if (as?.toLowerCase() === 'as' && alias !== undefined) stages.set(alias.toLowerCase(), base);
     const version = imageVersion(base.image);
-    if (version) found = { image: base.image, line: base.line, version };
+    if (version) found = { image: printablePath(base.image), line: base.line, version };
   }
   return found;
 }
@@ -167,7 +172,7 @@ export function composeNginxImages(text: string): ImageMention[] {
     if (comment !== -1) value = value.slice(0, comment).trim();
     const image = substituteVariables(unquote(value), () => undefined);
     const version = imageVersion(image);
-    if (version) found.push({ image, line: index + 1, version });
+    if (version) found.push({ image: printablePath(image), line: index + 1, version });
   });
   return found;
 }

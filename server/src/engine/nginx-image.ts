@@ -7,7 +7,9 @@
 //
 // The tag decides, as the official images name them: a numeric tag is that version or release line (`1.27` is the
 // newest 1.27.x), `stable*` the stable line, any other tag (`latest`, `mainline`, `alpine`, `perl`, `bookworm`, `1`)
-// the mainline line; no tag means `latest`. OpenResty's four-part versions name the nginx core they bundle.
+// the mainline line; no tag means `latest`. OpenResty's four-part versions name the nginx core they bundle. What is
+// not a tag by Docker's grammar (`[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}`: a terminal escape, a space, an empty tag) names
+// no version: the default target stands, and the reason says the tag is invalid without repeating it.
 import type { NginxVersion } from '../analysis/versions.js';
 import {
   LAST_PATCH,
@@ -124,11 +126,23 @@ export function isNginxImage(reference: string): boolean {
   return Object.hasOwn(REPOSITORIES, splitReference(reference.trim()).repository);
 }
 
+const isTagCharacter = (code: number, first: boolean): boolean =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || (!first && (code === 46 || code === 45));
+
+/** Docker's tag grammar: `[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}`. */
+export function isImageTag(tag: string): boolean {
+  if (tag.length === 0 || tag.length > 128) return false;
+  for (let i = 0; i < tag.length; i++) if (!isTagCharacter(tag.charCodeAt(i), i === 0)) return false;
+  return true;
+}
+
 export function imageVersion(reference: string): ImageVersion | undefined {
   const { repository, tag, digest } = splitReference(reference.trim());
   if (!Object.hasOwn(REPOSITORIES, repository)) return undefined;
   if (tag !== undefined && tag.includes('$')) return { kind: 'unknown', why: 'its tag is a variable with no default' };
+  // Not a tag at all (docker refuses the reference): no version is read from it, and it is never quoted back.
+  if (tag !== undefined && !isImageTag(tag)) return { kind: 'unknown', why: 'its tag is not a valid image tag' };
   if (tag === undefined && digest) return { kind: 'unknown', why: 'a digest names no version' };
-  const effectiveTag = tag === undefined || tag === '' ? 'latest' : tag;
+  const effectiveTag = tag ?? 'latest';
   return REPOSITORIES[repository] === 'openresty' ? openrestyTagVersion(effectiveTag) : nginxTagVersion(effectiveTag);
 }

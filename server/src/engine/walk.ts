@@ -21,6 +21,8 @@ export interface WalkResult {
   escaped: string[];
   /** Directories not entered because of their name (node_modules, .git...), for --debug; walkFiles always sets it. */
   skippedDirectories?: string[];
+  /** Entries neither a regular file nor a directory (a FIFO, a socket, a device, a dangling link), for --debug. */
+  skippedOthers?: Array<{ path: string; what: string }>;
   /** True when a limit (maxFiles, maxDirectories) stopped the walk: `files` then holds those found first. */
   truncated?: boolean;
 }
@@ -54,7 +56,8 @@ export type EntryTypes = Pick<Dirent, 'isFile' | 'isDirectory' | 'isSymbolicLink
 export function walkFiles(roots: string | readonly string[], options: WalkOptions = {}): WalkResult {
   const rootList = typeof roots === 'string' ? [roots] : roots;
   const skippedDirectories: string[] = [];
-  const result: WalkResult = { files: [], failures: [], escaped: [], skippedDirectories };
+  const skippedOthers: Array<{ path: string; what: string }> = [];
+  const result: WalkResult = { files: [], failures: [], escaped: [], skippedDirectories, skippedOthers };
   const allows = options.allows ?? insideOf(rootList);
   const maxFiles = options.maxFiles ?? Infinity;
   const maxEscaped = options.maxEscaped ?? Infinity;
@@ -104,6 +107,8 @@ export function walkFiles(roots: string | readonly string[], options: WalkOption
       } else if (kind === 'directory' && mayDescend) {
         if (SKIPPED_DIRECTORIES.has(name)) skippedDirectories.push(entry);
         else subdirectories.push(entry);
+      } else if (kind === 'other') {
+        skippedOthers.push({ path: entry, what: otherKind(dirent) });
       }
     }
     if (options.breadthFirst) {
@@ -115,6 +120,15 @@ export function walkFiles(roots: string | readonly string[], options: WalkOption
     }
   }
   return result;
+}
+
+/** What an entry that is neither a file nor a directory is (never opened: reading a FIFO would block). */
+function otherKind(types: Pick<Dirent, 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice' | 'isSymbolicLink'>): string {
+  if (types.isFIFO()) return 'a FIFO (named pipe)';
+  if (types.isSocket()) return 'a socket';
+  if (types.isCharacterDevice() || types.isBlockDevice()) return 'a device';
+  if (types.isSymbolicLink()) return 'a symbolic link to no regular file or directory';
+  return 'not a regular file';
 }
 
 function insideOf(roots: readonly string[]): (link: string) => boolean {

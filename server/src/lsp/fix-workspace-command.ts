@@ -3,6 +3,9 @@
 // together with that folder's settings (its `.nginx-keepalive.json`, its editor settings), as one CLI run per folder
 // would; a file belongs to the deepest folder holding it. Answers how many files changed and how many fixes that took
 // (`{ files, fixes }`), for the client's summary.
+//
+// Cancelled, it stops before the edit is sent (a cancellation that arrived while the fixes were computed is read
+// first); once the edit is sent, the answer is what it did, even if a cancellation comes in while the client applies it.
 import type { CancellationToken, WorkspaceEdit } from 'vscode-languageserver/node.js';
 import type { FileHost, SourceDocument } from '../util/types.js';
 import type { AnalyzeOptions } from '../engine/types.js';
@@ -10,7 +13,7 @@ import { FileIdentities } from '../model/file-identity.js';
 import { createReadScope } from '../model/read-scope.js';
 import type { OpenDocuments } from './documents.js';
 import { fixFilesCounted } from './fix-document.js';
-import { cancelledError } from './guard.js';
+import { cancelledError, Done } from './guard.js';
 import { deepestFolder, isFileUri } from './paths.js';
 import type { FileEdits } from './workspace-edit.js';
 import type { WorkspaceEditBuilder } from './workspace-edit.js';
@@ -37,7 +40,16 @@ export interface WorkspaceFixSummary {
   fixes: number;
 }
 
-export async function fixAllInWorkspace(context: WorkspaceFixContext, token: CancellationToken): Promise<WorkspaceFixSummary> {
+/**
+ * Two turns of the event loop, so that input which arrived while the fixes were computed (a $/cancelRequest, which
+ * the connection applies to the token as it reads it) has been read: the second turn follows a poll for input.
+ */
+const readPendingMessages = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+
+export async function fixAllInWorkspace(
+  context: WorkspaceFixContext,
+  token: CancellationToken,
+): Promise<WorkspaceFixSummary | Done<WorkspaceFixSummary>> {
   const { documents, index, host } = context;
   const openFiles = documents.all().filter((document) => isFileUri(document.uri)).map((document) => document.path);
   const folders = index.folders;
@@ -64,12 +76,13 @@ export async function fixAllInWorkspace(context: WorkspaceFixContext, token: Can
     for (const file of fixed.files) files.push(file);
     applied += fixed.applied;
   }
-  if (token.isCancellationRequested) throw cancelledError();
   const edit = files.length === 0 ? undefined : context.edits.build(files);
   // A document edited while the fixes were computed: its edit would be stale; the user can run the command again.
   const none: WorkspaceFixSummary = { files: 0, fixes: 0 };
+  await readPendingMessages();
+  if (token.isCancellationRequested) throw cancelledError();
   if (!edit) return none;
-  return (await context.applyEdit(edit)) ? { files: files.length, fixes: applied } : none;
+  return new Done((await context.applyEdit(edit)) ? { files: files.length, fixes: applied } : none);
 }
 
 /**

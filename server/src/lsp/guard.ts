@@ -14,15 +14,24 @@ export function cancelledError(): ResponseError<void> {
   return new ResponseError(LSPErrorCodes.RequestCancelled, 'request cancelled');
 }
 
+/**
+ * A result that stands even if the request is cancelled before it is answered: what it reports has happened (an
+ * edit the client was sent), and answering "cancelled" would tell the client nothing did.
+ */
+export class Done<R> {
+  constructor(readonly value: R) {}
+}
+
 export function guardRequest<P, R>(
   log: ErrorLog,
   method: string,
-  handler: (params: P, token: CancellationToken) => R | Promise<R>,
+  handler: (params: P, token: CancellationToken) => R | Done<R> | Promise<R | Done<R>>,
 ): (params: P, token: CancellationToken) => Promise<R | ResponseError<void>> {
   return async (params, token) => {
     try {
       if (token.isCancellationRequested) return cancelledError();
       const result = await handler(params, token);
+      if (result instanceof Done) return result.value;
       return token.isCancellationRequested ? cancelledError() : result;
     } catch (error) {
       if (error instanceof ResponseError) return error as ResponseError<void>;

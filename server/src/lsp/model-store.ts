@@ -1,6 +1,7 @@
 // The models analyze() reuses instead of parsing: open documents' (re-parsed incrementally) and, for closed files,
-// the last model built for each path, kept while its text is unchanged. A keystroke in one file of a large include
-// graph then parses that file alone.
+// the last model built for each path, kept while its text is unchanged and it is on the same side of the file's
+// maxFileSize (a "too large" model is not kept once the limit is raised, nor a parsed one once it is lowered). A
+// keystroke in one file of a large include graph then parses that file alone.
 import { unparsedConfigFile } from '../model/build.js';
 import { parseFile, type ParserLike } from '../model/file-loader.js';
 import type { ConfigFile, ModelCache } from '../model/types.js';
@@ -11,9 +12,15 @@ import { tooLargeReason } from './open-document.js';
 export const MAX_CACHED_CLOSED_MODELS = 2000;
 export const MAX_CACHED_CLOSED_CHARACTERS = 64 * 1024 * 1024;
 
+interface CachedModel {
+  model: ConfigFile;
+  /** Built as too large to analyze (an unparsed model saying so). */
+  tooLarge: boolean;
+}
+
 export class ModelStore implements ModelCache {
   /** Insertion order is use order: a hit moves its entry to the end. */
-  private readonly closed = new Map<string, ConfigFile>();
+  private readonly closed = new Map<string, CachedModel>();
   private cachedCharacters = 0;
 
   constructor(
@@ -26,32 +33,30 @@ export class ModelStore implements ModelCache {
   get(filePath: string, text: string): ConfigFile {
     const open = this.documents.atPath(filePath);
     if (open && open.text === text) return open.currentModel(this.parser);
+    const limit = this.maxFileSize(filePath);
+    const tooLarge = text.length > limit;
     const cached = this.closed.get(filePath);
-    if (cached && cached.text === text) {
+    if (cached && cached.model.text === text && cached.tooLarge === tooLarge) {
       this.closed.delete(filePath);
       this.closed.set(filePath, cached);
-      return cached;
+      return cached.model;
     }
-    const limit = this.maxFileSize(filePath);
-    const model =
-      text.length > limit
-        ? unparsedConfigFile(filePath, text, tooLargeReason(text.length, limit))
-        : parseFile(this.parser, filePath, text);
-    this.remember(filePath, model);
+    const model = tooLarge ? unparsedConfigFile(filePath, text, tooLargeReason(text.length, limit)) : parseFile(this.parser, filePath, text);
+    this.remember(filePath, { model, tooLarge });
     return model;
   }
 
   forget(filePath: string): void {
-    const model = this.closed.get(filePath);
-    if (!model) return;
+    const cached = this.closed.get(filePath);
+    if (!cached) return;
     this.closed.delete(filePath);
-    this.cachedCharacters -= model.text.length;
+    this.cachedCharacters -= cached.model.text.length;
   }
 
-  private remember(filePath: string, model: ConfigFile): void {
+  private remember(filePath: string, cached: CachedModel): void {
     this.forget(filePath);
-    this.closed.set(filePath, model);
-    this.cachedCharacters += model.text.length;
+    this.closed.set(filePath, cached);
+    this.cachedCharacters += cached.model.text.length;
     while (this.closed.size > this.capacity || (this.cachedCharacters > MAX_CACHED_CLOSED_CHARACTERS && this.closed.size > 1)) {
       this.forget(this.closed.keys().next().value!);
     }

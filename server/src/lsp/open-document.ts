@@ -34,6 +34,8 @@ export class OpenDocument {
   private tree: Tree | undefined;
   /** The model of the current text; undefined after a change until someone asks for it. */
   private model: ConfigFile | undefined;
+  /** Whether `model` was built as too large to analyze: a limit changed since then makes it stale. */
+  private modelTooLarge = false;
   /** The last model built, and what changed in the text since: the next model re-reads only the edited block. */
   private previousModel: ConfigFile | undefined;
   private changedStretch: ChangedStretch | undefined;
@@ -103,7 +105,13 @@ export class OpenDocument {
 
   /** The model of the current text, re-parsing incrementally when the text changed since the last call. */
   currentModel(parser: ParserLike): ConfigFile {
-    this.model ??= this.buildModel(parser);
+    const tooLarge = this.isTooLarge;
+    // nginxKeepalive.maxFileSize moved across this text's length: the model is of the other kind, built afresh.
+    if (this.model && this.modelTooLarge !== tooLarge) this.model = undefined;
+    if (!this.model) {
+      this.model = this.buildModel(parser);
+      this.modelTooLarge = tooLarge;
+    }
     return this.model;
   }
 

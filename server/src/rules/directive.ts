@@ -7,6 +7,8 @@
 // it could be included in, as the corpus's `nginx -t` tried them, and judged in the one where it does best: a
 // snippet is only wrong when it is wrong wherever it could go. Template actions never count as directives, and an
 // argument a template renders is not counted. No fix: the right change (spelling, module, place) is the author's.
+// Also a pass to `name:port` where an upstream{} is called `name` (analysis/upstream-port.ts), which nginx refuses
+// whichever file holds the upstream.
 import type { Rule, RuleContext, RuleState } from '../analysis/rule-api.js';
 import type { DirectiveContext } from '../model/directive-table.js';
 import { directiveEntries, moduleInfo, allDirectives } from '../model/directive-table.js';
@@ -16,6 +18,8 @@ import { listed, shortened } from '../util/shortened.js';
 import { checkDirective, type CheckEnvironment, type DirectiveProblem } from '../analysis/directive-checks.js';
 import { DUPLICATE_REJECTED } from '../analysis/directive-duplicates.js';
 import { walkRoot } from '../analysis/directive-walk.js';
+import { writtenAt } from '../analysis/message-parts.js';
+import { upstreamPortConflicts } from '../analysis/upstream-port.js';
 import { preciseContext } from '../model/directive-context.js';
 
 export interface DirectiveState extends RuleState {
@@ -198,6 +202,7 @@ function headline(state: DirectiveState, context: RuleContext): string {
   const problem = state.problem;
   switch (problem.kind) {
     case 'unknown':
+      if (problem.suggestion) return `unknown directive "${name}": did you mean "${problem.suggestion}"?`;
       return `unknown directive "${name}": fix the name, or add it to "directives.extra"`;
     case 'not-loaded':
       return `"${name}" is from ${problem.module}, which is not loaded: add its load_module line`;
@@ -216,7 +221,31 @@ function headline(state: DirectiveState, context: RuleContext): string {
     }
     case 'duplicate':
       return `"${name}" directive is duplicate (first on line ${problem.first.nameSpan.start.line + 1}): remove one of them`;
+    case 'upstream-port':
+      return `upstream "${shortened(problem.host, 28)}" may not have port ${problem.port}: remove the port from ${name}`;
   }
+}
+
+function detail(state: DirectiveState): string | undefined {
+  if (state.problem.kind !== 'upstream-port') return undefined;
+  const { host, upstream, otherRoot } = state.problem;
+  const apart = otherRoot ? ` (checked apart from this file: nginx refuses this where it reads both in one http{})` : '';
+  return (
+    `"${shortened(host)}" names the upstream{} at ${writtenAt(upstream)}${apart}, and nginx refuses a port on a pass to an ` +
+    "upstream{}: the upstream's server lines carry theirs. If a host of that name was meant, rename the upstream."
+  );
+}
+
+/** The passes nginx refuses for a port on an upstream{} name; `within` a block, only those in it. */
+function upstreamPortStates(context: RuleContext, within?: Directive): DirectiveState[] {
+  const states: DirectiveState[] = [];
+  for (const { pass, host, port, upstream, otherRoot } of upstreamPortConflicts(context.workspace, within)) {
+    const directive = pass.directive;
+    if (directive.span.startOffset >= firstSyntaxError(directive.file)) continue;
+    const problem: DirectiveProblem = { kind: 'upstream-port', host, port, upstream: upstream.directive, otherRoot };
+    states.push({ file: directive.file.path, span: directive.nameSpan, name: directive.name, problem });
+  }
+  return states;
 }
 
 /** One state per place: the first root's (roots in workspace order), as a root reaching a file first judges it. */
@@ -240,19 +269,24 @@ export const directiveRule: Rule<DirectiveState> = {
     fixable: false,
   },
   detect(context) {
-    return firstByPlace(context.workspace.roots.map((root) => rootStates(root, environment(root, context))));
+    const perRoot = context.workspace.roots.map((root) => rootStates(root, environment(root, context)));
+    return firstByPlace([...perRoot, upstreamPortStates(context)]);
   },
   detectWithin(context, block) {
     // A block whose name nginx refuses twice is checked against its siblings, which a walk within it does not see;
-    // a root judged in its best candidate context is judged by all its findings together.
+    // a root judged in its best candidate context is judged by all its findings together. An upstream{}'s name,
+    // which decides findings at passes anywhere (upstream-port.ts), is never between the braces of the block asked
+    // about (model/incremental-model.ts re-reads only a block holding the whole edit, never http{}).
     const roots = context.workspace.roots;
     if (DUPLICATE_REJECTED.has(block.name) || !roots.every(isCertain)) return undefined;
-    return firstByPlace(
-      roots.map((root) => {
-        const top = preciseContext(root.context);
-        return top ? statesUnder(root, top, environment(root, context), block) : [];
-      }),
-    );
+    const perRoot = roots.map((root) => {
+      const top = preciseContext(root.context);
+      return top ? statesUnder(root, top, environment(root, context), block) : [];
+    });
+    return firstByPlace([...perRoot, upstreamPortStates(context, block)]);
   },
-  message: (state, context) => ({ headline: headline(state, context) }),
+  message: (state, context) => {
+    const why = detail(state);
+    return why === undefined ? { headline: headline(state, context) } : { headline: headline(state, context), detail: why };
+  },
 };

@@ -8,10 +8,11 @@
 // host and port, or socket, are literal, and no upstream{} of that name exists anywhere in the include graph. Not
 // for targets with nginx variables in the host, port or socket, or template actions (not guessed), and not for
 // `host:port` where an upstream{} is named `host` (nginx rejects that configuration itself: "upstream may not have
-// port"). Variables after a literal host (`https://fonts.gstatic.com/s/$file`, `http://storage:10000$request_uri`)
-// are reported alike: nginx resolves such a host per request (a "run-time" target) and never pools it either. So is
-// an envsubst placeholder in the address (`http://${BACKEND_HOST}:8080`, filled in at container start: a literal
-// address to nginx), with the fix withheld (its upstream would have to be written in template text).
+// port", which the `directive` rule reports). Variables after a literal host (`https://fonts.gstatic.com/s/$file`,
+// `http://storage:10000$request_uri`) are reported alike: nginx resolves such a host per request (a "run-time"
+// target) and never pools it either. So is an envsubst placeholder in the address (`http://${BACKEND_HOST}:8080`,
+// filled in at container start: a literal address to nginx), with the fix withheld (its upstream would have to be
+// written in template text).
 // Not reported in a WebSocket-only location (analysis/websocket-only.ts: a literal `Connection upgrade`, HTTP/1.1, an
 // Upgrade header, and a path such as `/ws` or a forced `Upgrade websocket`): nginx never caches an upgraded
 // connection, so keepalive gains nothing there. A literal `upgrade` anywhere else (`location /` with the copy-pasted

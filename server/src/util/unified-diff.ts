@@ -1,6 +1,8 @@
 // Unified diffs (what `diff -u` and `git diff` print) for --fix-dry-run, so the output reads like any patch and can be
 // applied with `git apply` or `patch -p1`. Lines are compared with their line breaks, so a `\r\n` file diffs as its
-// bytes are, and a missing final newline is marked as diff marks it.
+// bytes are, and a missing final newline is marked as diff marks it. File names in the `---`/`+++` header are quoted
+// as git quotes them (quotePatchName): a tab, a newline or a terminal escape in a name can neither misname the file
+// nor forge a header line nor reach the terminal.
 
 export const DEFAULT_CONTEXT_LINES = 3;
 
@@ -100,12 +102,33 @@ function range(start: number, count: number): string {
   return count === 1 ? `${shown}` : `${shown},${count}`;
 }
 
-/** Empty when the texts are equal. `oldName`/`newName` go into the `---`/`+++` header as given. */
+const C_ESCAPES: Readonly<Record<number, string>> = { 7: 'a', 8: 'b', 9: 't', 10: 'n', 11: 'v', 12: 'f', 13: 'r', 34: '"', 92: '\\' };
+
+/**
+ * `name` as git writes it in a patch (quote_c_style, with core.quotePath's default): as it is when it holds only
+ * printable ASCII other than `"` and `\`; otherwise in double quotes, with C escapes (`\t`, `\n`, `\"`, `\\`...)
+ * and every other control byte or byte of a non-ASCII character (UTF-8) as three octal digits. `git apply` and GNU
+ * `patch` read the quoted form back to the same bytes.
+ */
+export function quotePatchName(name: string): string {
+  const bytes = new TextEncoder().encode(name);
+  if (bytes.every((byte) => byte >= 0x20 && byte < 0x7f && byte !== 34 && byte !== 92)) return name;
+  let out = '"';
+  for (const byte of bytes) {
+    const escape = C_ESCAPES[byte];
+    if (escape !== undefined) out += `\\${escape}`;
+    else if (byte < 0x20 || byte >= 0x7f) out += `\\${byte.toString(8).padStart(3, '0')}`;
+    else out += String.fromCharCode(byte);
+  }
+  return `${out}"`;
+}
+
+/** Empty when the texts are equal. `oldName`/`newName` name the files in the `---`/`+++` header (quoted if need be). */
 export function unifiedDiff(oldText: string, newText: string, oldName: string, newName: string, context = DEFAULT_CONTEXT_LINES): string {
   if (oldText === newText) return '';
   const ops = diffLines(splitKeepingBreaks(oldText), splitKeepingBreaks(newText));
   const changed = ops.flatMap((op, index) => (op.kind === 'equal' ? [] : [index]));
-  let out = `--- ${oldName}\n+++ ${newName}\n`;
+  let out = `--- ${quotePatchName(oldName)}\n+++ ${quotePatchName(newName)}\n`;
   // Hunks: runs of changes closer than 2 * context lines share one hunk.
   let first = 0;
   while (first < changed.length) {

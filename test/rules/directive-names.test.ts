@@ -1,0 +1,47 @@
+// Names that are not identifiers are directives to nginx too (`proxy-pass` is "unknown directive"), unless they are a
+// template's placeholder; an unknown name gets the table's name it most likely meant ("did you mean").
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../server/src/engine/analyze.js';
+import type { FileHost } from '../../server/src/util/types.js';
+import { nginxTestSnippets } from '../support/nginx.js';
+
+const isolated: FileHost = { readFile: () => undefined, glob: () => [], exists: () => false };
+const inLocation = (line: string) => `server {\n    listen 127.0.0.1:8080;\n    location / {\n        ${line}\n    }\n}\n`;
+
+async function directiveMessages(text: string, path = '/virtual/site.conf'): Promise<string[]> {
+  const findings = await analyze([{ path, text }], { host: isolated });
+  return findings.filter((finding) => finding.ruleId === 'directive').map((finding) => `${finding.span.start.line + 1}: ${finding.message}`);
+}
+
+describe('directive names', () => {
+  it('reports a name with a dash as nginx does, suggesting the directive it resembles', async () => {
+    const text = inLocation('proxy-pass http://127.0.0.1:3000;');
+    expect(nginxTestSnippets([text]).errors[0]?.message).toBe('unknown directive "proxy-pass"');
+    expect(await directiveMessages(text)).toEqual(['4: unknown directive "proxy-pass": did you mean "proxy_pass"?']);
+  });
+
+  it('suggests the one name one edit away, and nothing when none or several are', async () => {
+    expect(await directiveMessages(inLocation('proxy_passs http://127.0.0.1:3000;'))).toEqual([
+      '4: unknown directive "proxy_passs": did you mean "proxy_pass"?',
+    ]);
+    expect(await directiveMessages(inLocation('proxy_psas http://127.0.0.1:3000;'))).toEqual([
+      '4: unknown directive "proxy_psas": did you mean "proxy_pass"?',
+    ]);
+    expect(await directiveMessages(inLocation('Proxy_Pass http://127.0.0.1:3000;'))).toEqual([
+      '4: unknown directive "Proxy_Pass": did you mean "proxy_pass"?',
+    ]);
+    expect(await directiveMessages(inLocation('frobnicate on;'))).toEqual([
+      '4: unknown directive "frobnicate": fix the name, or add it to "directives.extra"',
+    ]);
+    // http, http2 and http3 are each one edit away.
+    expect(await directiveMessages(inLocation('httpX on;'))).toEqual([
+      '4: unknown directive "httpX": fix the name, or add it to "directives.extra"',
+    ]);
+  });
+
+  it('leaves placeholders alone: envsubst, ERB and @X@ names are not directives until rendered', async () => {
+    for (const line of ['${DIRECTIVE} on;', '<%= directive %> on;', '@DIRECTIVE@ on;']) {
+      expect(await directiveMessages(inLocation(line)), line).toEqual([]);
+    }
+  });
+});
