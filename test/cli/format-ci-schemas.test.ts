@@ -1,5 +1,6 @@
 // The GitLab Code Quality and reviewdog (rdjson) formats: each validated against its published schema
 // (test/cli/schemas), end to end through dist/cli.js on real files, and the formatters' choices on hand-made findings.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import { docsUrl } from '../../server/src/engine/docs-url.js';
 import { rules } from '../../server/src/rules/registry.js';
 import type { Finding } from '../../server/src/util/types.js';
 import { schemaErrors } from '../support/json-schema.js';
-import { findingAt, runCli, useTempTrees } from './helpers.js';
+import { CLI, findingAt, runCli, useTempTrees } from './helpers.js';
 
 const GITLAB_SCHEMA = new URL('./schemas/gitlab-codeclimate.json', import.meta.url);
 const RDJSON_SCHEMA = new URL('./schemas/reviewdog-DiagnosticResult.json', import.meta.url);
@@ -149,6 +150,44 @@ describe('--format rdjson', () => {
     const { diagnostics } = rdjson(runCli(root, ['check', '--format', 'rdjson']).stdout);
     const keepalive = diagnostics.find((d) => d.code.value === 'upstream-keepalive')!;
     expect(applySuggestion(SITE.replace('  include missing.conf;\n', ''), keepalive.suggestions![0]!)).toContain('keepalive 16;');
+  });
+});
+
+describe('on the corpus', () => {
+  const repoRoot = path.resolve(import.meta.dirname, '../..');
+  /** The whole corpus's report, beyond runCli's 1 MB of output. */
+  const checkCorpus = (format: string) =>
+    spawnSync(process.execPath, [CLI, 'check', '--format', format, 'test/corpus'], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).stdout;
+
+  it('every GitLab issue passes the schema and has its own fingerprint', () => {
+    const issues = JSON.parse(checkCorpus('gitlab')) as Issue[];
+    expect(issues.length).toBeGreaterThan(1000);
+    expect(issues.flatMap((issue) => schemaErrors(GITLAB_SCHEMA, issue))).toEqual([]);
+    expect(new Set(issues.map((issue) => issue.fingerprint)).size).toBe(issues.length);
+  });
+
+  it("every rdjson suggestion, applied as reviewdog does, gives the text SARIF's fix gives", () => {
+    const { diagnostics } = rdjson(checkCorpus('rdjson'));
+    type Replacement = { deletedRegion: { charOffset: number; charLength: number }; insertedContent: { text: string } };
+    const sarif = JSON.parse(checkCorpus('sarif'));
+    const results = sarif.runs[0].results as Array<{ ruleId: string; fixes?: Array<{ artifactChanges: Array<{ replacements: Replacement[] }> }> }>;
+    expect(results.length).toBe(diagnostics.length);
+    let compared = 0;
+    diagnostics.forEach((diagnostic, index) => {
+      const result = results[index]!;
+      expect(result.ruleId).toBe(diagnostic.code.value);
+      if (!diagnostic.suggestions) return;
+      const text = readFileSync(path.join(repoRoot, diagnostic.location.path), 'utf8');
+      const replacements = [...result.fixes![0]!.artifactChanges[0]!.replacements].sort((a, b) => b.deletedRegion.charOffset - a.deletedRegion.charOffset);
+      const fixed = replacements.reduce(
+        (current, { deletedRegion: { charOffset, charLength }, insertedContent }) =>
+          current.slice(0, charOffset) + insertedContent.text + current.slice(charOffset + charLength),
+        text,
+      );
+      expect(applySuggestion(text, diagnostic.suggestions[0]!), `${diagnostic.location.path} ${diagnostic.code.value}`).toBe(fixed);
+      compared++;
+    });
+    expect(compared).toBeGreaterThan(100);
   });
 });
 

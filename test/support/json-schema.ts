@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 
 type AjvClass = typeof import('ajv').default;
+type Validate = ReturnType<InstanceType<AjvClass>['compile']>;
 const require = createRequire(import.meta.url);
 const Ajv = (require('ajv') as { default: AjvClass }).default;
 
@@ -13,8 +14,20 @@ const Ajv = (require('ajv') as { default: AjvClass }).default;
  * both, so the `$schema` line is dropped and Ajv's default draft reads them.
  */
 export function schemaErrors(schemaFile: string | URL, value: unknown): string[] {
-  const { $schema: _draft, ...schema } = JSON.parse(readFileSync(schemaFile, 'utf8')) as Record<string, unknown>;
-  const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  const validate = validator(String(schemaFile));
   if (validate(value)) return [];
   return (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`);
+}
+
+const compiled = new Map<string, Validate>();
+
+function validator(schemaFile: string): Validate {
+  let validate = compiled.get(schemaFile);
+  if (!validate) {
+    const file = schemaFile.startsWith('file:') ? new URL(schemaFile) : schemaFile;
+    const { $schema: _draft, ...schema } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    compiled.set(schemaFile, validate);
+  }
+  return validate;
 }
