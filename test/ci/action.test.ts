@@ -85,6 +85,13 @@ describe('action.yml', () => {
     expect(unknown.succeeded).toBe(false);
   });
 
+  it('checks several paths and globs, which reach the CLI unexpanded', () => {
+    const files = { 'a/x.conf': SITE, 'b/deep/y.conf': SITE, 'c/z.conf': SITE };
+    const { result } = run(files, { paths: 'a b/**/*.conf' });
+    const annotated = step(result, 'Check nginx configurations').stdout!.match(/file=[^,]+/g);
+    expect(annotated).toEqual(['file=a/x.conf', 'file=b/deep/y.conf']);
+  });
+
   it('passes nginx-version to the CLI', () => {
     const { result, workspace } = run({ 'nginx.conf': SITE }, { 'nginx-version': '1.29.7', 'sarif-file': 'out.sarif' });
     const sarif = JSON.parse(readFileSync(path.join(workspace, 'out.sarif'), 'utf8'));
