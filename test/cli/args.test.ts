@@ -90,10 +90,12 @@ describe('parseCommandLine', () => {
     expect(() => parse('rules', '--fix')).toThrow(/--fix does not apply to the "rules" command/);
   });
 
-  it('takes --fix-dry-run, the sarif and github formats, and --max-warnings 0', () => {
+  it('takes --fix-dry-run, the CI formats, and --max-warnings 0', () => {
     expect(checkOptions('check', '--fix-dry-run').fix).toBe('dry-run');
     expect(checkOptions('check', '-f', 'sarif').format).toBe('sarif');
     expect(checkOptions('check', '--format=github').format).toBe('github');
+    expect(checkOptions('check', '-f', 'gitlab').format).toBe('gitlab');
+    expect(checkOptions('check', '--format', 'rdjson').format).toBe('rdjson');
     expect(checkOptions('check', '--max-warnings', '0').maxWarnings).toBe(0);
     expect(checkOptions('check', '-c', '/abs/x.json').configPath).toBe('/abs/x.json');
   });
@@ -121,7 +123,7 @@ describe('parseCommandLine', () => {
     [[], /missing command/],
     [['lint'], /unknown command "lint" \(expected "check", "format", "rules" or "rule <id>"\)/],
     [['check', '--bogus'], /unknown option '--bogus'$/],
-    [['check', '--format', 'xml'], /unknown format "xml" \(expected one of: stylish, json, sarif, github\)/],
+    [['check', '--format', 'xml'], /unknown format "xml" \(expected one of: stylish, json, sarif, github, gitlab, rdjson\)/],
     [['check', '--fix', '--fix-dry-run'], /--fix and --fix-dry-run cannot be combined/],
     [['check', '--fix-dry-run', '--format', 'json'], /--fix-dry-run prints a unified diff; --format does not apply/],
     [['check', '--max-warnings', 'many'], /invalid --max-warnings "many" \(expected an integer >= 0\)/],

@@ -151,6 +151,15 @@ describe('check --jobs', () => {
     expect(two).toEqual(one);
   });
 
+  it('prints the same rdjson, suggestions included, for --jobs 1 and --jobs 2 on the whole corpus', () => {
+    // rdjson's suggestions are fixes too: the workers must build them as they do for SARIF.
+    const one = check(['--format', 'rdjson', '--jobs', '1', 'test/corpus']);
+    const two = check(['--format', 'rdjson', '--jobs', '2', 'test/corpus']);
+    const diagnostics = (JSON.parse(one.stdout) as { diagnostics: Array<{ suggestions?: unknown[] }> }).diagnostics;
+    expect(diagnostics.filter((diagnostic) => diagnostic.suggestions !== undefined).length).toBeGreaterThan(100);
+    expect(two).toEqual(one);
+  });
+
   it.each(['0', 'two', '65'])('rejects --jobs %s', (value) => {
     const result = check(['--jobs', value, 'test/corpus/nginx']);
     expect(result.status).toBe(2);

@@ -109,7 +109,7 @@ describe('an nginx -T dump', () => {
   });
 
   it('names the original absolute paths and lines in every format, exactly as checking the files does', () => {
-    for (const format of ['stylish', 'sarif', 'github']) {
+    for (const format of ['stylish', 'sarif', 'github', 'gitlab', 'rdjson']) {
       const fromFiles = runCli(elsewhere, ['check', '--format', format, path.join(prefix.dir, 'nginx.conf')]);
       const fromDump = runCli(elsewhere, ['check', '--format', format, '-'], {}, dump);
       expect(fromDump.stdout, format).toBe(fromFiles.stdout);

@@ -12,7 +12,7 @@ import { reported, useTempTrees } from './support.js';
 const tree = useTempTrees();
 
 const SECRET = 'nginx-keepalive-test-secret-5f1c';
-const FORMATS = ['stylish', 'json', 'sarif', 'github'];
+const FORMATS = ['stylish', 'json', 'sarif', 'github', 'gitlab', 'rdjson'];
 
 describe("the issue's repro: a settings file mapping /etc and /proc/self", () => {
   const files = {

@@ -23,7 +23,7 @@ function repository(nginxConf: string): string {
 describe('includes into version-control metadata', () => {
   it('are not followed, as written, by glob or through a link, and print nothing of the file', () => {
     const root = repository('include .git/config;\ninclude .g*/conf*;\ninclude meta/config;\ninclude .hg/hgrc;\n');
-    for (const format of ['stylish', 'json', 'sarif', 'github']) {
+    for (const format of ['stylish', 'json', 'sarif', 'github', 'gitlab', 'rdjson']) {
       const result = runCli(root, ['check', '--format', format, 'nginx.conf']);
       expect(result.stdout + result.stderr).not.toContain(TOKEN);
       expect(result.stdout + result.stderr).not.toContain('extraheader');

@@ -11,7 +11,7 @@ import type { PathMapping, SeveritySetting } from '../util/types.js';
 import { findRule } from '../rules/registry.js';
 import { shouldUseColor, type ColorEnvironment } from './color.js';
 
-export const OUTPUT_FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
+export const OUTPUT_FORMATS = ['stylish', 'json', 'sarif', 'github', 'gitlab', 'rdjson'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** `write`: --fix; `dry-run`: --fix-dry-run (a diff, nothing written). */

@@ -12,7 +12,9 @@ import { EXIT_FAILURE, type ExitCode } from './exit-codes.js';
 import { exitStatus } from './exit-status.js';
 import { runFix } from './fix-run.js';
 import { formatGithub } from './format-github.js';
+import { formatGitlab } from './format-gitlab.js';
 import { formatJson } from './format-json.js';
+import { formatRdjson } from './format-rdjson.js';
 import { formatSarif } from './format-sarif.js';
 import { formatStylish } from './format-stylish.js';
 import { formatStatistics } from './format-statistics.js';
@@ -81,7 +83,7 @@ export async function runCheck(options: CheckOptions, io: CheckIo): Promise<Exit
   let unsettled = false;
   const unsafe = options.unsafeFixes;
   if (options.fix === 'off') {
-    findings = documents.length === 0 ? [] : await analyzeWithJobs(documents, analyzeOptions, options.jobs, { fixes: options.format === 'sarif' });
+    findings = documents.length === 0 ? [] : await analyzeWithJobs(documents, analyzeOptions, options.jobs, { fixes: readsFixes(options.format) });
   } else if (fixedToStdout) {
     const fixed = documents[0] ? await fixStdin(documents[0], analyzeOptions, io, unsafe) : { findings: [], documents, hitPassLimit: false };
     ({ findings, documents } = fixed);
@@ -162,5 +164,14 @@ function format(
       return formatSarif(reports, { cwd, rules: registeredRules.map((rule) => rule.meta), nginxTarget: target });
     case 'github':
       return formatGithub(reports, cwd);
+    case 'gitlab':
+      return formatGitlab(reports, cwd);
+    case 'rdjson':
+      return formatRdjson(reports, { cwd, rules: registeredRules.map((rule) => rule.meta), unsafeFixes: options.unsafeFixes });
   }
+}
+
+/** The formats that print fixes' edits: only they have the analysis build them (in the workers, with --jobs). */
+function readsFixes(kind: OutputFormat): boolean {
+  return kind === 'sarif' || kind === 'rdjson';
 }

@@ -28,8 +28,9 @@ Paths (default: .):
 
 Options:
   -f, --format <name>           stylish (default), json (ESLint's JSON shape, info findings at
-                                severity 0), sarif (SARIF 2.1.0, for GitHub code scanning) or
-                                github (workflow-command annotations)
+                                severity 0), sarif (SARIF 2.1.0, for GitHub code scanning),
+                                github (workflow-command annotations), gitlab (GitLab Code Quality
+                                report) or rdjson (reviewdog, fixes as suggested changes)
       --fix                     apply the fixes and write the files (atomically; only inside the
                                 checked paths; a file changed since it was read is left alone), then
                                 report what remains

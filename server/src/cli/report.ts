@@ -1,5 +1,6 @@
 // Findings grouped per file, the shape both formatters print.
 import path from 'node:path';
+import { leavesDirectory } from '../util/paths.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../util/byte-size.js';
 import { readRegularFile } from '../util/read-file.js';
 import type { Finding, Severity, SourceDocument } from '../util/types.js';
@@ -47,6 +48,15 @@ export function groupByFile(documents: SourceDocument[], findings: Finding[], cw
   }
   for (const report of reports.values()) report.findings.sort(bySourcePosition);
   return [...reports.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * A report's path for CI services that resolve it against the repository (GitLab, reviewdog): relative to the
+ * working directory with forward slashes, or absolute (forward slashes too) outside it.
+ */
+export function repositoryPath(file: string, cwd: string): string {
+  const relative = path.relative(cwd, file);
+  return (relative === '' || leavesDirectory(relative) ? file : relative).split(path.sep).join('/');
 }
 
 export function countSeverities(findings: Iterable<Finding>): SeverityCounts {
