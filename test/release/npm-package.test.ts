@@ -98,6 +98,14 @@ describe('the npm package', () => {
     expect(readme).toBe(readFileSync(path.join(REPO_ROOT, 'server/NPM.md'), 'utf8'));
   });
 
+  it('ships the program files pre-commit installs too (its node hook packs the repository itself)', () => {
+    const pack = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+    expect(pack.status, pack.stderr).toBe(0);
+    const [packed] = JSON.parse(pack.stdout) as { files: { path: string }[] }[];
+    const program = (files: string[]) => files.filter((file) => !['README.md', 'CHANGELOG.md'].includes(file)).sort();
+    expect(program(packed?.files.map((file) => file.path) ?? [])).toEqual(program(TARBALL_FILES));
+  });
+
   it('bundles everything: the shipped scripts import node\'s built-in modules and each other only', () => {
     const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
     for (const bundle of ['dist/cli.js', 'dist/cli-worker.js', 'dist/server.js']) {
