@@ -1,7 +1,7 @@
 // One version everywhere (scripts/release/versions.mjs lists the places), and `npm run version:bump` moving all of
 // them, with the changelog, in a temporary clone.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../server/src/engine/version.js';
@@ -21,6 +21,8 @@ describe('the version', () => {
     const found = places(REPO_ROOT);
     expect(found.map((place) => place.file)).toEqual(expect.arrayContaining(['package.json', 'package-lock.json', 'CHANGELOG.md']));
     expect(found.filter((place) => place.version !== version)).toEqual([]);
+    // The GitHub action pins the CLI it installs: an action.yml whose pin is not found would be left behind by a bump.
+    if (existsSync(path.join(REPO_ROOT, 'action.yml'))) expect(found.map((place) => place.file)).toContain('action.yml');
   });
 
   it('is what --version prints and what the language server sends as serverInfo', async () => {
