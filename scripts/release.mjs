@@ -2,7 +2,8 @@
 // `npm run release`: every artifact of the version in package.json, built from a clean tree into build/release/:
 //   nginx-keepalive-<v>.tgz              the npm package (the CLI and the language server), checked by
 //                                        `npm publish --dry-run` (scripts/pack-npm.mjs)
-//   nginx-keepalive-<v>.vsix             the VS Code extension, for the Marketplace and Open VSX (scripts/package-vsix.mjs)
+//   nginx-keepalive-<v>.vsix             the VS Code extension, for the Marketplace and Open VSX
+//                                        (scripts/package-vsix.mjs --marketplace: its page's images linked at tag v<v>)
 //   nginx-keepalive-<v>-linux-x64        the single executable (scripts/build-binary.mjs; Linux x64 only: the one
 //                                        platform built, on the platform it is built on)
 //   RELEASE_NOTES.md                     the version's section of CHANGELOG.md
@@ -51,7 +52,7 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 run('esbuild.mjs');
 run('scripts/pack-npm.mjs', ['--no-build', '--publish-dry-run', '--out-dir', out]);
-run('scripts/package-vsix.mjs', ['--no-build', '--out', path.join(out, `nginx-keepalive-${version}.vsix`)]);
+run('scripts/package-vsix.mjs', ['--no-build', '--marketplace', '--out', path.join(out, `nginx-keepalive-${version}.vsix`)]);
 run('scripts/build-binary.mjs');
 copyFileSync(path.join(root, 'build/binary/nginx-keepalive'), path.join(out, `nginx-keepalive-${version}-linux-x64`));
 writeFileSync(path.join(out, 'RELEASE_NOTES.md'), notes);

@@ -2,7 +2,7 @@
 // build/release/, their checksums and the release notes; and no release from a tree with uncommitted changes.
 // The whole release (bundles, npm tarball, VSIX, single executable) takes about 20 s here.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { releaseNotes } from '../../scripts/release/changelog.mjs';
@@ -56,6 +56,15 @@ describe('npm run release', () => {
     const vsixManifest = JSON.parse(spawnSync('unzip', ['-p', vsix, 'extension/package.json'], { encoding: 'utf8' }).stdout) as Record<string, unknown>;
     expect(vsixManifest).toMatchObject({ name: 'nginx-keepalive', version: VERSION, publisher: 'nginx-keepalive' });
     expect(spawnSync('unzip', ['-l', vsix], { encoding: 'utf8' }).stdout).toContain('extension/changelog.md');
+    // The Marketplace's and Open VSX's pages resolve no link into the VSIX: the images are the repository's, at the tag.
+    const readme = spawnSync('unzip', ['-p', vsix, 'extension/readme.md'], { encoding: 'utf8' }).stdout;
+    const images = [...readme.matchAll(/!\[[^\]\n]*\]\(([^)\n]+)\)/g)].map((match) => match[1] ?? '');
+    expect(images.length).toBeGreaterThan(0);
+    const base = `https://raw.githubusercontent.com/nginx-keepalive/nginx-keepalive/v${VERSION}/`;
+    for (const image of images) {
+      expect(image.startsWith(base), image).toBe(true);
+      expect(existsSync(path.join(root, image.slice(base.length))), image).toBe(true);
+    }
     const binary = path.join(out, `nginx-keepalive-${VERSION}-linux-x64`);
     expect(statSync(binary).mode & 0o111).toBe(0o111);
     const version = spawnSync(binary, ['--version'], { cwd: parent, encoding: 'utf8' });
