@@ -188,6 +188,7 @@ describe('the VSIX', () => {
       '[Content_Types].xml',
       'extension.vsixmanifest',
       'extension/LICENSE.txt',
+      'extension/changelog.md',
       'extension/dist/extension-browser.cjs',
       'extension/dist/extension.cjs',
       'extension/dist/server-browser.js',
@@ -225,5 +226,26 @@ describe('the VSIX', () => {
     ]);
     const packed = JSON.parse(spawnSync('unzip', ['-p', vsix, 'extension/package.json'], { encoding: 'utf8' }).stdout) as { icon: string };
     expect(packed.icon).toBe('images/icon.png');
+    // The Marketplace's and Open VSX's page: the changelog tab is the repository's CHANGELOG.md.
+    expect(spawnSync('unzip', ['-p', vsix, 'extension/changelog.md'], { encoding: 'utf8' }).stdout).toBe(readFileSync(path.join(repoRoot, 'CHANGELOG.md'), 'utf8'));
+  });
+
+  it('is packed by vsce without a warning, with what the Marketplace and Open VSX show', () => {
+    const vsix = path.join(tempDir(), 'extension.vsix');
+    const pack = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/package-vsix.mjs'), '--no-build', '--out', vsix], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
+    expect(pack.status, pack.stdout + pack.stderr).toBe(0);
+    expect(pack.stdout + pack.stderr).not.toMatch(/WARNING|warn/i);
+    const vsixManifest = spawnSync('unzip', ['-p', vsix, 'extension.vsixmanifest'], { encoding: 'utf8' }).stdout;
+    for (const property of ['Links.Source', 'Links.Support', 'Branding.Color', 'Branding.Theme']) {
+      expect(vsixManifest, property).toContain(`<Property Id="Microsoft.VisualStudio.Services.${property}"`);
+    }
+    for (const asset of ['Content.License', 'Content.Changelog', 'Content.Details', 'Icons.Default']) {
+      expect(vsixManifest, asset).toContain(`<Asset Type="Microsoft.VisualStudio.Services.${asset}"`);
+    }
+    expect(vsixManifest).toContain('<Categories>Linters,Programming Languages</Categories>');
+    expect(vsixManifest).toMatch(/<Identity Language="en-US" Id="nginx-keepalive" Version="[^"]+" Publisher="nginx-keepalive"/);
   });
 });
