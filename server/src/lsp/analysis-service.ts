@@ -1,19 +1,19 @@
 // Decides what to analyze when, and publishes the results. Documents are marked dirty by changes (their own, or of a
-// file in their include graph); one worker analyzes dirty documents, one root at a time. A burst of changes is
-// coalesced: the worker waits until a turn of the event loop passes without a new change, then analyzes the latest
-// texts once. Diagnostics are only ever published for a document's current version.
+// file their last analysis read); one worker analyzes dirty documents, one unit at a time (a workspace folder as
+// `check .` sees it, or a root file with its includes: analysis-units.ts). A burst of changes is coalesced: the
+// worker waits until a turn of the event loop passes without a new change, then analyzes the latest texts once. Diagnostics are only ever published for a document's current version.
 import path from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver/node.js';
-import type { FileHost, PathMapping } from '../util/types.js';
+import type { FileHost, SourceDocument } from '../util/types.js';
 import type { AnalyzeOptions } from '../engine/types.js';
 import type { ReusableAnalysis } from '../engine/finding-reuse.js';
 import type { ParserLike } from '../model/file-loader.js';
 import { isUnder } from '../model/read-scope.js';
 import { analyzeUnit, type UnitResult } from './analyze-unit.js';
+import { folderOfUnit, type AnalysisUnits } from './analysis-units.js';
 import { analysisFailedDiagnostic, toDiagnostic, tooLargeDiagnostic } from './diagnostics.js';
 import type { OpenDocuments } from './documents.js';
-import { deepestFolder } from './paths.js';
-import { includeKeyOf, type IncludeGraph } from './include-graph.js';
+import { groupsByFolder, includeKeyOf, type IncludeGraph } from './include-graph.js';
 import type { ModelStore } from './model-store.js';
 import { tooLargeReason, type OpenDocument } from './open-document.js';
 import type { SettingsStore } from './settings-store.js';
@@ -30,6 +30,7 @@ export interface AnalysisDeps {
   settings: SettingsStore;
   index: WorkspaceIndex;
   graph: IncludeGraph;
+  units: AnalysisUnits;
   parser: ParserLike;
   /** Resolves once settings and the workspace index are loaded: nothing is analyzed with half the settings. */
   ready: Promise<void>;
@@ -53,7 +54,7 @@ const nextTurns = () => new Promise<void>((resolve) => setImmediate(() => setImm
 export class AnalysisService {
   private readonly dirty = new Set<OpenDocument>();
   private readonly states = new Map<OpenDocument, DocumentState>();
-  /** Each root's latest analysis, which the next one of the same root may reuse (engine/finding-reuse.ts). */
+  /** Each unit's latest analysis, which the next one of the same unit may reuse (engine/finding-reuse.ts). */
   private readonly latest = new Map<string, ReusableAnalysis>();
   /** Documents edited since the include graph was built: their include lines may have changed. */
   private readonly editedSinceGraph = new Set<OpenDocument>();
@@ -67,7 +68,7 @@ export class AnalysisService {
   opened(document: OpenDocument): void {
     // The open document's model replaces the one cached for its text on disk.
     this.deps.models.forget(document.path);
-    if (!this.deps.index.has(document.path)) this.deps.graph.invalidate();
+    if (!this.deps.index.has(document.path)) this.invalidateUnits();
     this.editedSinceGraph.add(document);
     this.markDirty([document]);
   }
@@ -82,8 +83,9 @@ export class AnalysisService {
     this.dirty.delete(document);
     this.states.delete(document);
     this.editedSinceGraph.delete(document);
-    // Nothing to keep in memory for a closed document (another member of its root only re-runs the rules once).
-    this.latest.delete(this.deps.graph.rootFor(document.path));
+    // Nothing to keep in memory for a closed document (another member of its unit only re-runs the rules once).
+    this.latest.delete(this.deps.units.keyOf(document.path));
+    if (!this.deps.index.has(document.path)) this.invalidateUnits();
     // Its text on disk may differ from the unsaved text others were analyzed with.
     this.markDirty(this.affectedBy(document.path));
   }
@@ -93,14 +95,14 @@ export class AnalysisService {
     // A Dockerfile or compose file may have changed: the nginx version is detected again (lsp/settings-store.ts).
     this.deps.settings.forgetDetections();
     for (const file of paths) this.deps.models.forget(file);
-    this.deps.graph.invalidate();
+    this.invalidateUnits();
     this.markDirty(structural ? this.deps.documents.all() : paths.flatMap((file) => this.affectedBy(file)));
   }
 
   /** Settings, settings files or workspace folders changed: everything is re-analyzed. */
   everythingChanged(): void {
     this.deps.settings.forgetDetections();
-    this.deps.graph.invalidate();
+    this.invalidateUnits();
     this.markDirty(this.deps.documents.all());
   }
 
@@ -113,15 +115,29 @@ export class AnalysisService {
     return this.deps.documents.get(uri) === document && snapshot?.version === document.version ? snapshot : undefined;
   }
 
-  /** The options analyses of `root` run with (fix-all reuses them). */
-  analyzeOptionsFor(root: string): AnalyzeOptions {
+  /** The options analyses of a unit (or a root file) run with (fix-all reuses them). */
+  analyzeOptionsFor(key: string): AnalyzeOptions {
     const { host, models, settings } = this.deps;
-    const readRoots = this.readRootsFor(root);
-    return { ...settings.settingsFor(root, readRoots), readRoots, host, models };
+    const folder = folderOfUnit(key);
+    const readRoots = this.readRootsFor(folder ?? key);
+    if (folder === undefined) return { ...settings.settingsFor(key, readRoots), readRoots, host, models };
+    const documents = (this.deps.units.documentsOf(key) ?? []).map((document) => document.path);
+    return { ...settings.settingsForFolder(folder, readRoots ?? [folder], documents), readRoots, host, models };
   }
 
+  /** The unit the document is analyzed in (analysis-units.ts). */
   rootFor(document: OpenDocument): string {
-    return this.deps.graph.rootFor(document.path);
+    return this.deps.units.keyOf(document.path);
+  }
+
+  /** What a unit's analysis is given (fix-all runs on the same documents). */
+  documentsOf(key: string): SourceDocument[] | undefined {
+    return this.deps.units.documentsOf(key);
+  }
+
+  /** The name the document has in its unit (a link's: its target's, when the folder keeps that one). */
+  nameOf(document: OpenDocument): string {
+    return this.deps.units.nameOf(document.path);
   }
 
   /** The snapshot of the document's current version if it has one now; never starts an analysis. */
@@ -137,10 +153,15 @@ export class AnalysisService {
     return files;
   }
 
-  /** The root a file (open or not) is analyzed under, by the include graph, brought up to date first. */
+  /** The unit a file (open or not) is analyzed in, the include graph brought up to date first. */
   rootOfFile(file: string): string {
     this.refreshGraph();
-    return this.deps.graph.rootFor(file);
+    return this.deps.units.keyOf(file);
+  }
+
+  /** The name a file has in its unit (undefined: none). */
+  nameOfFile(file: string): string {
+    return this.deps.units.nameOf(file);
   }
 
   /** Resolves once no open document waits to be analyzed. */
@@ -214,31 +235,40 @@ export class AnalysisService {
       this.deps.publish(document, [tooLargeDiagnostic(tooLargeReason(document.text.length, this.deps.settings.editorFor(document.path).maxFileSize))]);
       return;
     }
-    const root = this.deps.graph.rootFor(document.path);
-    const result = await this.runUnit(root, document);
-    if (!result?.snapshots.has(document) && root !== document.path) {
+    const key = this.deps.units.keyOf(document.path);
+    const result = await this.runUnit(key, document);
+    if (!result?.snapshots.has(document) && key !== document.path) {
       // The graph was out of date (the includer changed or went away): analyze the document alone for now.
-      this.deps.graph.invalidate();
+      this.invalidateUnits();
       await this.runUnit(document.path, document);
     }
   }
 
-  private async runUnit(root: string, document: OpenDocument): Promise<UnitResult | undefined> {
-    const { documents, graph } = this.deps;
+  private invalidateUnits(): void {
+    this.deps.graph.invalidate();
+    this.deps.units.invalidate();
+  }
+
+  private async runUnit(key: string, document: OpenDocument): Promise<UnitResult | undefined> {
+    const { documents, units } = this.deps;
     const members = documents
       .all()
-      .filter((member) => member === document || (!member.isTooLarge && graph.rootFor(member.path) === root));
-    const result = await analyzeUnit({
-      root,
+      .filter((member) => member === document || (!member.isTooLarge && units.keyOf(member.path) === key));
+    const sources = units.documentsOf(key);
+    // The root file was deleted since the graph was built.
+    const { host: _host, models: _models, readRoots, ...settings } = this.analyzeOptionsFor(key);
+    const result = sources && (await analyzeUnit({
+      documents: sources,
       members,
+      nameOf: (member) => (key === member.path ? member.path : units.nameOf(member.path)),
       host: this.deps.host,
       models: this.deps.models,
-      settings: this.deps.settings.settingsFor(root, this.readRootsFor(root)),
-      readRoots: this.readRootsFor(root),
-      previous: this.latest.get(root),
-    });
-    if (result) this.latest.set(root, result.analysis);
-    else this.latest.delete(root);
+      settings,
+      readRoots,
+      previous: this.latest.get(key),
+    }));
+    if (result) this.latest.set(key, result.analysis);
+    else this.latest.delete(key);
     for (const [member, snapshot] of result?.snapshots ?? []) {
       if (documents.get(member.uri) !== member) continue;
       this.states.set(member, { snapshot, unitFiles: result!.files });
@@ -258,30 +288,20 @@ export class AnalysisService {
     }
     this.editedSinceGraph.clear();
     if (!graph.isStale) return;
-    const before = new Map(documents.all().map((document) => [document, graph.rootFor(document.path)] as const));
+    const before = new Map(documents.all().map((document) => [document, this.deps.units.keyOf(document.path)] as const));
     const folders = this.deps.index.folders;
     const paths = new Set([...this.deps.index.list(), ...documents.all().filter((d) => !d.isTooLarge).map((d) => d.path)]);
-    // Grouped by the folder whose settings apply (its pathMap), files outside every folder by the window's.
-    const groups = new Map<string, { documents: Array<{ path: string; text: string }>; pathMap: PathMapping[] }>();
-    for (const file of paths) {
-      const text = this.deps.host.readFile(file);
-      if (text === undefined) continue;
-      const folder = deepestFolder(file, folders);
-      const key = folder ?? '';
-      if (!groups.has(key)) {
-        const settings = this.deps.settings.settingsForDirectory(folder ?? folders[0] ?? '/', folders.length > 0 ? folders : undefined);
-        groups.set(key, { documents: [], pathMap: settings.pathMap ?? [] });
-      }
-      groups.get(key)!.documents.push({ path: file, text });
-    }
+    const pathMapOf = (folder: string | undefined) =>
+      this.deps.settings.settingsForDirectory(folder ?? folders[0] ?? '/', folders.length > 0 ? folders : undefined).pathMap ?? [];
+    const groups = groupsByFolder(paths, folders, (file) => this.deps.host.readFile(file), pathMapOf);
     graph.rebuild({
-      groups: [...groups.values()],
+      groups,
       host: this.deps.host,
       parser,
       models: this.deps.models,
       readRoots: folders.length > 0 ? [...folders] : undefined,
     });
-    this.markDirty([...before].filter(([document, root]) => graph.rootFor(document.path) !== root).map(([document]) => document));
+    this.markDirty([...before].filter(([document, key]) => this.deps.units.keyOf(document.path) !== key).map(([document]) => document));
   }
 
   /** The workspace folders, plus the root's directory when it lies outside them (a file opened from elsewhere). */

@@ -41,6 +41,7 @@ import {
 import { GlobCache } from './glob-cache.js';
 import { describeError, guardNotification, guardRequest } from './guard.js';
 import { IncludeGraph } from './include-graph.js';
+import { AnalysisUnits } from './analysis-units.js';
 import { languageFeatureCapabilities, registerLanguageFeatures } from './language-features.js';
 import { registerFormatting } from './formatting.js';
 import { ModelStore } from './model-store.js';
@@ -155,14 +156,18 @@ class LanguageServer {
     this.pushedSettings = options?.[SETTINGS_SECTION] ?? options;
     this.edits = new WorkspaceEditBuilder(this.documents, this.features.documentChanges);
     const parser = await loadNginxParser();
-    const models = new ModelStore(this.documents, parser, (file) => this.settings.editorFor(file).maxFileSize);
+    const maxFileSize = (file: string) => this.settings.editorFor(file).maxFileSize;
+    const models = new ModelStore(this.documents, parser, maxFileSize);
+    const graph = new IncludeGraph();
+    const units = new AnalysisUnits({ index: this.index, documents: this.documents, graph, host: this.host, disk: this.disk, maxFileSize });
     this.analyses = new AnalysisService({
       documents: this.documents,
       models,
       host: this.host,
       settings: this.settings,
       index: this.index,
-      graph: new IncludeGraph(),
+      graph,
+      units,
       parser,
       ready: this.ready,
       publish: (document, diagnostics) => {
@@ -287,6 +292,8 @@ class LanguageServer {
       resolvesEdits: this.features.resolvesCodeActionEdits,
       rootFor: (document) => analyses.rootFor(document),
       analyzeOptionsFor: (root) => analyses.analyzeOptionsFor(root),
+      documentsOf: (root) => analyses.documentsOf(root),
+      nameOf: (document) => analyses.nameOf(document),
     };
   }
 
