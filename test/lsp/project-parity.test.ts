@@ -27,12 +27,12 @@ const SEVERITY: Record<number, string> = { 1: 'error', 2: 'warning', 3: 'info', 
 type Message = { ruleId: string; line: number; column: number; message: string; severity: number };
 type Report = { filePath: string; messages: Message[] };
 
-function cliReports(folder: string): Report[] {
-  return JSON.parse(runCli(folder, ['check', '--format', 'json', '.']).stdout) as Report[];
+function cliReports(folder: string, args: string[] = []): Report[] {
+  return JSON.parse(runCli(folder, ['check', '--format', 'json', ...args, '.']).stdout) as Report[];
 }
 
-function cliRows(folder: string): Row[] {
-  return cliReports(folder).flatMap((report) =>
+function cliRows(folder: string, args: string[] = []): Row[] {
+  return cliReports(folder, args).flatMap((report) =>
     report.messages.map((message) =>
       row(path.relative(folder, report.filePath), message.line, message.column, message.ruleId, jsonSeverity(message), message.message),
     ),
@@ -44,8 +44,8 @@ function jsonSeverity(message: { severity: number }): string {
   return ['info', 'warning', 'error'][message.severity]!;
 }
 
-async function serverRows(folder: string): Promise<Row[]> {
-  const client = await LspClient.start({ workspace: folder, pullDiagnostics: true });
+async function serverRows(folder: string, settings: Record<string, unknown> = {}): Promise<Row[]> {
+  const client = await LspClient.start({ workspace: folder, pullDiagnostics: true, settings });
   const report = (await client.connection.sendRequest('workspace/diagnostic', { previousResultIds: [] })) as WorkspaceDiagnosticReport;
   return report.items.flatMap((item) => (item.kind !== 'full' ? [] : diagnosticRows(folder, fileURLToPath(item.uri), item.items))).sort();
 }
@@ -82,6 +82,13 @@ describe('the language server equals check --format json . on real project layou
     const cli = cliRows(folder);
     expect(cli.length).toBeGreaterThan(0);
     expect(await serverRows(folder)).toEqual(cli);
+  });
+
+  it('debian-wordpress with nginxKeepalive.pathMap, as with --path-map (each linked site once, not only its link)', async () => {
+    const folder = path.join(PROJECTS, 'debian-wordpress');
+    const cli = cliRows(folder, ['--path-map', `/etc/nginx=${folder}`]);
+    expect(cli.length).toBeGreaterThan(0);
+    expect(await serverRows(folder, { pathMap: { '/etc/nginx': folder } })).toEqual(cli);
   });
 });
 
