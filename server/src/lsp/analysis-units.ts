@@ -42,11 +42,29 @@ interface FolderFiles extends CheckedFiles {
 export class AnalysisUnits {
   /** Per folder, the walk's files made unique; dropped when the index, the open documents or the disk change. */
   private readonly folders = new Map<string, FolderFiles>();
+  /**
+   * Closed files' texts with the stamp (mtime, size, inode) they were read at: a keystroke's analysis of a folder
+   * stats its files instead of reading them all again (a client need not report changes on disk to be seen).
+   */
+  private readonly texts = new Map<string, { stamp: string; text: string }>();
 
   constructor(private readonly deps: UnitsDeps) {}
 
   invalidate(): void {
     this.folders.clear();
+    // Texts of files no longer indexed (deleted, or their folder removed) are not held for nothing.
+    for (const file of this.texts.keys()) if (!this.deps.index.has(file)) this.texts.delete(file);
+  }
+
+  /** A closed file's text, read again only when its stamp changed. */
+  private closedText(file: string): string | undefined {
+    const stamp = stampOf(file);
+    const known = this.texts.get(file);
+    if (stamp !== undefined && known?.stamp === stamp) return known.text;
+    const text = this.deps.host.readFile(file);
+    if (text === undefined || stamp === undefined) this.texts.delete(file);
+    else this.texts.set(file, { stamp, text });
+    return text;
   }
 
   /** The unit `file` is analyzed in: its workspace folder's key, or the root the include graph gives it. */
@@ -77,7 +95,7 @@ export class AnalysisUnits {
     }
     const documents: SourceDocument[] = [];
     for (const file of files) {
-      const text = openTexts.get(file) ?? this.deps.host.readFile(file);
+      const text = openTexts.get(file) ?? this.closedText(file);
       if (text === undefined || text.length > this.deps.maxFileSize(file)) continue;
       const realPath = realPaths.get(file);
       documents.push(realPath === undefined ? { path: file, text } : { path: file, text, realPath });
@@ -115,6 +133,15 @@ export class AnalysisUnits {
     for (const file of unique.files) bytes += sizeOf(file);
     const over = index.truncated || unique.files.length > WORKSPACE_DIAGNOSTICS_MAX_FILES || bytes > WORKSPACE_DIAGNOSTICS_MAX_BYTES;
     return { ...unique, over };
+  }
+}
+
+function stampOf(file: string): string | undefined {
+  try {
+    const stats = statSync(file);
+    return stats.isFile() ? `${stats.mtimeMs}:${stats.size}:${stats.ino}` : undefined;
+  } catch {
+    return undefined;
   }
 }
 
