@@ -9,9 +9,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Diagnostic, WorkspaceDiagnosticReport } from 'vscode-languageserver-protocol';
-import { runCli } from '../cli/helpers.js';
+import { FOLDER_ANALYSIS_MAX_BYTES } from '../../server/src/lsp/analysis-units.js';
+import { runCli, useTempTrees } from '../cli/helpers.js';
 import { LspClient, REPO_ROOT } from '../support/lsp-client.js';
 
+const tree = useTempTrees();
 afterEach(() => LspClient.stopAll());
 
 const PROJECTS = path.join(REPO_ROOT, 'test/projects');
@@ -108,5 +110,19 @@ describe('an open document shows what check reports for its file', () => {
       expect({ file: path.relative(folder, file), shown }).toEqual({ file: path.relative(folder, file), shown: expected });
       client.close(document.uri);
     }
+  });
+});
+
+describe('a folder too large to analyze whole on every keystroke', () => {
+  it('says so in the log and analyzes each file with what it includes', async () => {
+    const filler = `events {}\n${'# generated\n'.repeat(Math.ceil(FOLDER_ANALYSIS_MAX_BYTES / 12) + 1)}`;
+    const site = 'server {\n    listen 80;\n    location / {\n        proxy_pass http://app;\n    }\n}\n';
+    const folder = tree({ 'nginx.conf.generated': filler, 'site.conf': site, 'upstreams.conf': 'upstream app {\n    server 127.0.0.1:8080;\n}\n' });
+    const client = await LspClient.start({ workspace: folder });
+    const document = client.open(path.join(folder, 'site.conf'), site);
+    const codes = (await client.diagnosticsFor(document.uri, document.version)).diagnostics.map((diagnostic) => diagnostic.code);
+    // Alone, the site does not see upstreams.conf: its pass looks literal (check . would link it to the upstream).
+    expect(codes).toEqual(['proxy-pass-no-upstream']);
+    expect(client.logs.map((entry) => entry.message).join('\n')).toContain(`over the bound of 500 files or ${FOLDER_ANALYSIS_MAX_BYTES} bytes`);
   });
 });

@@ -1,7 +1,8 @@
 // Decides what to analyze when, and publishes the results. Documents are marked dirty by changes (their own, or of a
 // file their last analysis read); one worker analyzes dirty documents, one unit at a time (a workspace folder as
 // `check .` sees it, or a root file with its includes: analysis-units.ts). A burst of changes is coalesced: the
-// worker waits until a turn of the event loop passes without a new change, then analyzes the latest texts once. Diagnostics are only ever published for a document's current version.
+// worker waits until a turn of the event loop passes without a new change, then analyzes the latest texts once.
+// Diagnostics are only ever published for a document's current version.
 import path from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver/node.js';
 import type { FileHost, SourceDocument } from '../util/types.js';

@@ -5,17 +5,25 @@
 // unsaved texts; an open document the walk would not pick up joins them, as `check . <file>` would. Every root,
 // include and cross-root lookup of the CLI's run (an upstream in conf.d/ used by a site) is then the server's too.
 //
-// A folder whose nginx files are over the workspace bound (editor-settings.ts), a file outside every folder, and a
-// server without a disk (the browser) keep the older unit: a root file and what it includes (include-graph.ts).
+// A folder whose nginx files are over FOLDER_ANALYSIS_MAX_BYTES or the workspace file bound (editor-settings.ts), a
+// file outside every folder, and a server without a disk (the browser) keep the older unit: a root file and what it
+// includes (include-graph.ts). The byte bound is typing latency: every keystroke analyzes the whole unit again (the
+// reuse of finding-reuse.ts and block-rerun.ts spares some rules, not all), and a 1 MB generated config beside the
+// file typed in made a 5,000-line file's p50 30 times slower (bench/lsp-latency.mjs). Splitting a large folder into
+// the independent groups `check --jobs` proves (cli/parallel/) would lift it; not done yet.
 import { statSync } from 'node:fs';
 import { uniqueByRealPath, type CheckedFiles } from '../engine/checked-files.js';
 import { isUnder } from '../model/read-scope.js';
 import type { FileHost, SourceDocument } from '../util/types.js';
 import type { OpenDocuments } from './documents.js';
-import { WORKSPACE_DIAGNOSTICS_MAX_BYTES, WORKSPACE_DIAGNOSTICS_MAX_FILES } from './editor-settings.js';
+import type { OpenDocument } from './open-document.js';
+import { WORKSPACE_DIAGNOSTICS_MAX_FILES } from './editor-settings.js';
 import type { IncludeGraph } from './include-graph.js';
 import { deepestFolder, isFileUri } from './paths.js';
 import type { WorkspaceIndex } from './workspace-index.js';
+
+/** A folder holding more nginx text than this is analyzed by include graph (see above). */
+export const FOLDER_ANALYSIS_MAX_BYTES = 512 * 1024;
 
 /** A unit's key names a folder with this prefix; any other key is a root file's path. */
 const FOLDER_KEY = 'folder:';
@@ -32,6 +40,8 @@ export interface UnitsDeps {
   /** False in a web worker: no disk, no folders to walk. */
   disk: boolean;
   maxFileSize(file: string): number;
+  /** Says once per folder that it is analyzed by include graph, and why. */
+  log(message: string): void;
 }
 
 interface FolderFiles extends CheckedFiles {
@@ -47,6 +57,8 @@ export class AnalysisUnits {
    * stats its files instead of reading them all again (a client need not report changes on disk to be seen).
    */
   private readonly texts = new Map<string, { stamp: string; text: string }>();
+  /** Folders already said to be over the bound. */
+  private readonly told = new Set<string>();
 
   constructor(private readonly deps: UnitsDeps) {}
 
@@ -124,14 +136,22 @@ export class AnalysisUnits {
     const { index, documents } = this.deps;
     const own = (file: string) => deepestFolder(file, index.folders) === folder;
     const walked = index.list().filter(own);
-    const open = documents
-      .all()
-      .filter((document) => isFileUri(document.uri) && !document.isTooLarge && isUnder(document.path, folder) && own(document.path))
-      .map((document) => document.path);
+    const inFolder = (document: OpenDocument) => isFileUri(document.uri) && !document.isTooLarge && isUnder(document.path, folder);
+    const open = documents.all().filter((document) => inFolder(document) && own(document.path)).map((document) => document.path);
     const unique = uniqueByRealPath([...walked, ...open]);
     let bytes = 0;
     for (const file of unique.files) bytes += sizeOf(file);
-    const over = index.truncated || unique.files.length > WORKSPACE_DIAGNOSTICS_MAX_FILES || bytes > WORKSPACE_DIAGNOSTICS_MAX_BYTES;
+    const tooMany = unique.files.length > WORKSPACE_DIAGNOSTICS_MAX_FILES;
+    const over = index.truncated || tooMany || bytes > FOLDER_ANALYSIS_MAX_BYTES;
+    if (over && !this.told.has(folder)) {
+      this.told.add(folder);
+      this.deps.log(
+        `${folder}: ${unique.files.length} nginx file(s), ${bytes} bytes, over the bound of ` +
+          `${WORKSPACE_DIAGNOSTICS_MAX_FILES} files or ${FOLDER_ANALYSIS_MAX_BYTES} bytes: each file is analyzed with ` +
+          'what it includes, not the folder as "check ." ' +
+          'analyzes it (a name defined in another file of the folder is not seen)',
+      );
+    }
     return { ...unique, over };
   }
 }

@@ -159,7 +159,8 @@ class LanguageServer {
     const maxFileSize = (file: string) => this.settings.editorFor(file).maxFileSize;
     const models = new ModelStore(this.documents, parser, maxFileSize);
     const graph = new IncludeGraph();
-    const units = new AnalysisUnits({ index: this.index, documents: this.documents, graph, host: this.host, disk: this.disk, maxFileSize });
+    const info = (message: string) => this.connection.console.info(message);
+    const units = new AnalysisUnits({ ...{ index: this.index, documents: this.documents, host: this.host, disk: this.disk }, graph, maxFileSize, log: info });
     this.analyses = new AnalysisService({
       documents: this.documents,
       models,
