@@ -7,7 +7,8 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LspClient } from '../support/lsp-client.js';
+import type { CodeAction, TextDocumentEdit } from 'vscode-languageserver-protocol';
+import { applyEdits, LspClient } from '../support/lsp-client.js';
 import { checkRuleLines, useTempTrees } from './helpers.js';
 
 const tree = useTempTrees();
@@ -63,5 +64,26 @@ describe('check . on an installed /etc/nginx layout', () => {
     const document = other.open(path.join(without, 'sites-enabled/app'), FASTCGI_SITE);
     const codes = (await other.diagnosticsFor(document.uri, document.version)).diagnostics.map((diagnostic) => diagnostic.code);
     expect(codes).toEqual(['fastcgi-keep-conn']);
+  });
+
+  it("fixes an open link in its own buffer (the fix is computed for its target's name)", async () => {
+    const root = installed({ 'conf.d/upstreams.conf': FPM_UPSTREAM }, FASTCGI_SITE);
+    const client = await LspClient.start({ workspace: root });
+    const document = client.open(path.join(root, 'sites-enabled/app'), FASTCGI_SITE);
+    const { diagnostics } = await client.diagnosticsFor(document.uri, document.version);
+    const range = diagnostics[0]!.range;
+    const context = { diagnostics, only: ['quickfix'] };
+    const actions = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: document.uri }, range, context });
+    const fix = actions.find((action) => action.isPreferred)!;
+    const changes = fix.edit!.documentChanges as TextDocumentEdit[];
+    expect(changes.map((change) => [change.textDocument.uri, change.textDocument.version])).toEqual([[document.uri, document.version]]);
+    expect(applyEdits(FASTCGI_SITE, changes[0]!.edits)).toContain('fastcgi_keep_conn on;\n        fastcgi_pass php;');
+
+    // Fix all in the file (on save), run on the folder's documents as the diagnostics were.
+    const all = { diagnostics: [], only: ['source.fixAll.nginx-keepalive'] };
+    const [fixAll] = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: document.uri }, range, context: all });
+    const allChanges = fixAll!.edit!.documentChanges as TextDocumentEdit[];
+    expect(allChanges.map((change) => change.textDocument.uri)).toEqual([document.uri]);
+    expect(applyEdits(FASTCGI_SITE, allChanges[0]!.edits)).toContain('fastcgi_keep_conn on;\n        fastcgi_pass php;');
   });
 });
