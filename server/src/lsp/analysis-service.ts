@@ -122,8 +122,8 @@ export class AnalysisService {
     const folder = folderOfUnit(key);
     const readRoots = this.readRootsFor(folder ?? key);
     if (folder === undefined) return { ...settings.settingsFor(key, readRoots), readRoots, host, models };
-    const documents = (this.deps.units.documentsOf(key) ?? []).map((document) => document.path);
-    return { ...settings.settingsForFolder(folder, readRoots ?? [folder], documents), readRoots, host, models };
+    const folderSettings = settings.settingsForFolder(folder, readRoots ?? [folder], this.deps.units.pathsOf(folder));
+    return { ...folderSettings, readRoots, host, models };
   }
 
   /** The unit the document is analyzed in (analysis-units.ts). */
@@ -160,7 +160,7 @@ export class AnalysisService {
     return this.deps.units.keyOf(file);
   }
 
-  /** The name a file has in its unit (undefined: none). */
+  /** The name a file has in its unit (a link's: its target's, when the folder keeps that one). */
   nameOfFile(file: string): string {
     return this.deps.units.nameOf(file);
   }

@@ -91,6 +91,11 @@ export class AnalysisUnits {
     return folder === undefined ? file : (this.filesOf(folder).aliases.get(file) ?? file);
   }
 
+  /** The paths a folder's analysis is given (those over maxFileSize among them). */
+  pathsOf(folder: string): readonly string[] {
+    return this.filesOf(folder).files;
+  }
+
   /** What analyze() is given for the unit: the folder's documents, or the root file alone (undefined: unreadable). */
   documentsOf(key: string): SourceDocument[] | undefined {
     const folder = folderOfUnit(key);
