@@ -126,3 +126,29 @@ describe('a folder too large to analyze whole on every keystroke', () => {
     expect(client.logs.map((entry) => entry.message).join('\n')).toContain(`over the bound of 500 files or ${FOLDER_ANALYSIS_MAX_BYTES} bytes`);
   });
 });
+
+describe('a templated upstream defined in one file and used in another', () => {
+  // The issue's Jinja2 and Dokku reports: the editor, analysing each file alone, called such a pass a literal address.
+  const cases: Record<string, Record<string, string>> = {
+    jinja2: {
+      'templates/upstreams.conf.j2': 'upstream {{ app_name }} {\n    server 127.0.0.1:8000;\n    keepalive 16;\n}\n',
+      'templates/site.conf.j2': 'server {\n    listen 80;\n    location / {\n        proxy_pass http://{{ app_name }};\n    }\n}\n',
+    },
+    dokku: {
+      'nginx.conf.sigil': 'upstream {{ $.APP }}-5000 {\n  server 127.0.0.1:5000;\n}\n',
+      'php.conf.sigil': 'server {\n  listen 80;\n  location ~ \\.php$ {\n    fastcgi_pass {{ $.APP }}-5000;\n  }\n}\n',
+    },
+  };
+  it.each(Object.keys(cases))('%s: the open file shows what check . reports', async (name) => {
+    const folder = tree(cases[name]!);
+    const cli = cliRows(folder);
+    expect(cli.length).toBeGreaterThan(0);
+    const client = await LspClient.start({ workspace: folder });
+    for (const file of Object.keys(cases[name]!)) {
+      const absolute = path.join(folder, file);
+      const document = client.open(absolute, cases[name]![file]!);
+      const published = await client.diagnosticsFor(document.uri, document.version);
+      expect(diagnosticRows(folder, absolute, published.diagnostics).sort()).toEqual(cli.filter((line) => line.startsWith(`${file}:`)));
+    }
+  });
+});
