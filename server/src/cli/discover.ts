@@ -1,5 +1,5 @@
 // Expands the command line's paths into the list of files to check. A bad path never stops the others.
-import { realpathSync, statSync, type Stats } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { hasGlobMagic } from '../util/glob.js';
 import { createReadScope } from '../model/read-scope.js';
@@ -8,6 +8,7 @@ import { classifyFile } from '../engine/nginx-files.js';
 import { isContainerFileName } from '../engine/version-detect.js';
 import { describeFsError, displayPath } from '../util/paths.js';
 import { walkFiles, type WalkResult } from '../engine/walk.js';
+import { compareCodeUnits, uniqueByRealPath } from '../engine/checked-files.js';
 
 export interface Discovery {
   /** Absolute paths, unique, sorted by code unit (the same on every machine and locale). */
@@ -121,9 +122,10 @@ export function discoverFiles(patterns: string[], cwd: string): Discovery {
   for (const link of [...escaped].sort(compareCodeUnits)) {
     notes.push(`${displayPath(link, cwd)}: a symbolic link leading outside the checked paths, not followed`);
   }
+  // Each file once, by the name that sorts first (engine/checked-files.ts, which the language server uses too).
   const { files, realPaths } = uniqueByRealPath(found);
   return {
-    files: files.sort(compareCodeUnits),
+    files,
     realPaths,
     errors,
     notes,
@@ -162,39 +164,3 @@ function isMissing(error: Error): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
-/**
- * The same file reached twice (named twice, or sites-enabled/x linking to sites-available/x) would report every
- * finding twice. Keeps the path that sorts first, so the choice does not depend on argument order; returns the real
- * path of each kept one that has one (the analysis identifies documents by it without asking the disk again).
- */
-function uniqueByRealPath(files: string[]): { files: string[]; realPaths: Map<string, string> } {
-  const byRealPath = new Map<string, string>();
-  const resolved = new Map<string, string>();
-  for (const file of files) {
-    const real = realPathOf(file);
-    if (real !== undefined) resolved.set(file, real);
-    const key = real ?? file;
-    const kept = byRealPath.get(key);
-    if (kept === undefined || compareCodeUnits(file, kept) < 0) byRealPath.set(key, file);
-  }
-  const kept = [...byRealPath.values()];
-  const realPaths = new Map<string, string>();
-  for (const file of kept) {
-    const real = resolved.get(file);
-    if (real !== undefined) realPaths.set(file, real);
-  }
-  return { files: kept, realPaths };
-}
-
-function realPathOf(file: string): string | undefined {
-  try {
-    // The native call is one realpath(3); the JS one lstat()s every path component of every file.
-    return realpathSync.native(file);
-  } catch {
-    return undefined;
-  }
-}
-
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -1,7 +1,8 @@
 // Decides what to analyze when, and publishes the results. Documents are marked dirty by changes (their own, or of a
-// file in their include graph); one worker analyzes dirty documents, one root at a time. A burst of changes is
-// coalesced: the worker waits until a turn of the event loop passes without a new change, then analyzes the latest
-// texts once. Diagnostics are only ever published for a document's current version.
+// file their last analysis read); one worker analyzes dirty documents, one unit at a time (a workspace folder as
+// `check .` sees it, or a root file with its includes: analysis-units.ts). A burst of changes is coalesced: the
+// worker waits until a turn of the event loop passes without a new change, then analyzes the latest texts once.
+// Diagnostics are only ever published for a document's current version.
 //
 // Node runs one thing at a time, so an analysis is one stretch of work nothing else can interrupt. What can make one
 // long is parsing a long text whole (a first open; rules and models are linear): that parse runs in slices
@@ -9,7 +10,7 @@
 // requests about them are answered between slices. Only requests about the documents of that unit wait for it.
 import path from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver/node.js';
-import type { FileHost, PathMapping } from '../util/types.js';
+import type { FileHost, SourceDocument } from '../util/types.js';
 import type { AnalyzeOptions } from '../engine/types.js';
 import type { ReusableAnalysis } from '../engine/finding-reuse.js';
 import type { ParserLike } from '../model/file-loader.js';
@@ -17,10 +18,10 @@ import type { NginxParser } from '../parser/loader.js';
 import { WholeParses } from './whole-parses.js';
 import { isUnder } from '../model/read-scope.js';
 import { analyzeUnit, type UnitResult } from './analyze-unit.js';
+import { folderOfUnit, type AnalysisUnits } from './analysis-units.js';
 import { analysisFailedDiagnostic, toDiagnostic, tooLargeDiagnostic } from './diagnostics.js';
 import type { OpenDocuments } from './documents.js';
-import { deepestFolder } from './paths.js';
-import { includeKeyOf, type IncludeGraph } from './include-graph.js';
+import { groupsByFolder, includeKeyOf, type IncludeGraph } from './include-graph.js';
 import type { ModelStore } from './model-store.js';
 import { tooLargeReason, type OpenDocument } from './open-document.js';
 import type { SettingsStore } from './settings-store.js';
@@ -37,6 +38,7 @@ export interface AnalysisDeps {
   settings: SettingsStore;
   index: WorkspaceIndex;
   graph: IncludeGraph;
+  units: AnalysisUnits;
   parser: ParserLike & Pick<NginxParser, 'parseInSlices'>;
   /** Resolves once settings and the workspace index are loaded: nothing is analyzed with half the settings. */
   ready: Promise<void>;
@@ -60,7 +62,7 @@ const nextTurns = () => new Promise<void>((resolve) => setImmediate(() => setImm
 export class AnalysisService {
   private readonly dirty = new Set<OpenDocument>();
   private readonly states = new Map<OpenDocument, DocumentState>();
-  /** Each root's latest analysis, which the next one of the same root may reuse (engine/finding-reuse.ts). */
+  /** Each unit's latest analysis, which the next one of the same unit may reuse (engine/finding-reuse.ts). */
   private readonly latest = new Map<string, ReusableAnalysis>();
   /** Documents edited since the include graph was built: their include lines may have changed. */
   private readonly editedSinceGraph = new Set<OpenDocument>();
@@ -78,7 +80,7 @@ export class AnalysisService {
   opened(document: OpenDocument): void {
     // The open document's model replaces the one cached for its text on disk.
     this.deps.models.forget(document.path);
-    if (!this.deps.index.has(document.path)) this.deps.graph.invalidate();
+    if (!this.deps.index.has(document.path)) this.invalidateUnits();
     this.editedSinceGraph.add(document);
     this.markDirty([document]);
   }
@@ -91,10 +93,12 @@ export class AnalysisService {
 
   closed(document: OpenDocument): void {
     this.dirty.delete(document);
+    this.wholeParses.provisional.delete(document);
     this.states.delete(document);
     this.editedSinceGraph.delete(document);
-    // Nothing to keep in memory for a closed document (another member of its root only re-runs the rules once).
-    this.latest.delete(this.deps.graph.rootFor(document.path));
+    // Nothing to keep in memory for a closed document (another member of its unit only re-runs the rules once).
+    this.latest.delete(this.deps.units.keyOf(document.path));
+    if (!this.deps.index.has(document.path)) this.invalidateUnits();
     // Its text on disk may differ from the unsaved text others were analyzed with.
     this.markDirty(this.affectedBy(document.path));
   }
@@ -104,14 +108,14 @@ export class AnalysisService {
     // No Dockerfile or compose file among them (watched-files.ts sends those to everythingChanged): the detected nginx
     // versions stand. Forgetting them here made every saved file walk the workspace again.
     for (const file of paths) this.deps.models.forget(file);
-    this.deps.graph.invalidate();
+    this.invalidateUnits();
     this.markDirty(structural ? this.deps.documents.all() : paths.flatMap((file) => this.affectedBy(file)));
   }
 
   /** Settings, settings files or workspace folders changed: everything is re-analyzed. */
   everythingChanged(): void {
     this.deps.settings.forgetDetections();
-    this.deps.graph.invalidate();
+    this.invalidateUnits();
     this.markDirty(this.deps.documents.all());
   }
 
@@ -124,15 +128,29 @@ export class AnalysisService {
     return this.deps.documents.get(uri) === document && snapshot?.version === document.version ? snapshot : undefined;
   }
 
-  /** The options analyses of `root` run with (fix-all reuses them). */
-  analyzeOptionsFor(root: string): AnalyzeOptions {
+  /** The options analyses of a unit (or a root file) run with (fix-all reuses them). */
+  analyzeOptionsFor(key: string): AnalyzeOptions {
     const { host, models, settings } = this.deps;
-    const readRoots = this.readRootsFor(root);
-    return { ...settings.settingsFor(root, readRoots), readRoots, host, models };
+    const folder = folderOfUnit(key);
+    const readRoots = this.readRootsFor(folder ?? key);
+    if (folder === undefined) return { ...settings.settingsFor(key, readRoots), readRoots, host, models };
+    const folderSettings = settings.settingsForFolder(folder, readRoots ?? [folder], this.deps.units.pathsOf(folder));
+    return { ...folderSettings, readRoots, host, models };
   }
 
+  /** The unit the document is analyzed in (analysis-units.ts). */
   rootFor(document: OpenDocument): string {
-    return this.deps.graph.rootFor(document.path);
+    return this.deps.units.keyOf(document.path);
+  }
+
+  /** What a unit's analysis is given (fix-all runs on the same documents). */
+  documentsOf(key: string): SourceDocument[] | undefined {
+    return this.deps.units.documentsOf(key);
+  }
+
+  /** The name the document has in its unit (a link's: its target's, when the folder keeps that one). */
+  nameOf(document: OpenDocument): string {
+    return this.deps.units.nameOf(document.path);
   }
 
   /** The snapshot of the document's current version if it has one now; never starts an analysis. */
@@ -148,10 +166,15 @@ export class AnalysisService {
     return files;
   }
 
-  /** The root a file (open or not) is analyzed under, by the include graph, brought up to date first. */
+  /** The unit a file (open or not) is analyzed in, the include graph brought up to date first. */
   rootOfFile(file: string): string {
     this.refreshGraph();
-    return this.deps.graph.rootFor(file);
+    return this.deps.units.keyOf(file);
+  }
+
+  /** The name a file has in its unit (a link's: its target's, when the folder keeps that one). */
+  nameOfFile(file: string): string {
+    return this.deps.units.nameOf(file);
   }
 
   /** Resolves once no open document waits to be analyzed. */
@@ -179,7 +202,15 @@ export class AnalysisService {
   private async drain(): Promise<void> {
     this.running = true;
     try {
-      while (this.dirty.size > 0) {
+      // Nothing starts before the settings and the index: a long text's parse started earlier would finish while they
+      // load, and its unit would then hold up the others' first analysis.
+      await this.deps.ready;
+      for (;;) {
+        if (this.dirty.size === 0) {
+          // Documents analyzed alone while a long text of their unit was parsed: with the parses done, their unit.
+          if (!(await this.wholeParses.takeProvisional(this.dirty))) break;
+          continue;
+        }
         await this.settle();
         const next = this.nextReady();
         if (next) await this.analyzeSafely(next);
@@ -195,23 +226,22 @@ export class AnalysisService {
   }
 
   /**
-   * The first dirty document whose unit (by the graph as it stands) needs no whole parse; each one that does has its
-   * parses started in the background. Undefined when every dirty document waits for one.
+   * The first dirty document that needs no whole parse itself (analyze() runs it alone while its unit waits for one);
+   * each one that does has its parse started in the background. Undefined when every dirty document waits for one.
    */
   private nextReady(): OpenDocument | undefined {
     for (const document of this.dirty) {
       if (this.deps.documents.get(document.uri) !== document) return document; // closed: analyze() drops it at once
-      const unparsed = this.unitOf(document).filter((member) => member.needsWholeParse);
-      if (unparsed.length === 0) return document;
-      for (const member of unparsed) this.wholeParses.start(member);
+      if (!document.needsWholeParse) return document;
+      this.wholeParses.start(document);
     }
     return undefined;
   }
 
-  /** The open documents analyzed with `document`: those the graph gives its root. */
+  /** The open documents analyzed with `document`: those of its unit (analysis-units.ts). */
   private unitOf(document: OpenDocument): OpenDocument[] {
-    const root = this.deps.graph.rootFor(document.path);
-    return this.deps.documents.all().filter((member) => member === document || (!member.isTooLarge && this.deps.graph.rootFor(member.path) === root));
+    const key = this.deps.units.keyOf(document.path);
+    return this.deps.documents.all().filter((member) => member === document || (!member.isTooLarge && this.deps.units.keyOf(member.path) === key));
   }
 
   /** Waits while changes keep arriving, so a burst ends in one analysis of the final text. */
@@ -242,8 +272,18 @@ export class AnalysisService {
   private async analyze(document: OpenDocument): Promise<void> {
     await this.deps.ready;
     if (this.deps.documents.get(document.uri) !== document) return;
-    // Long texts parsed whole are parsed in slices first (the graph reads the edited documents' models too).
-    await this.wholeParses.prepare([document, ...this.editedSinceGraph]);
+    await this.wholeParses.prepare([document]);
+    // Another long text of its unit (or one the graph must read) is still parsed in slices: the document is analyzed
+    // alone meanwhile, so that its diagnostics, hover and completion wait for nothing; its unit's analysis replaces it.
+    const waiting = [...this.editedSinceGraph, ...this.unitOf(document)].filter((member) => member !== document && member.needsWholeParse);
+    if (waiting.length > 0 && !document.isTooLarge && this.deps.documents.get(document.uri) === document) {
+      for (const member of waiting) this.wholeParses.start(member);
+      this.wholeParses.provisional.add(document);
+      await this.runUnit(document.path, document, true);
+      return;
+    }
+    // The graph reads the edited documents' models too.
+    await this.wholeParses.prepare([...this.editedSinceGraph]);
     this.refreshGraph();
     await this.wholeParses.prepare(this.unitOf(document));
     // Edited during a parse: its next analysis starts over (the worker's, since it stays dirty).
@@ -254,35 +294,45 @@ export class AnalysisService {
       this.deps.publish(document, [tooLargeDiagnostic(tooLargeReason(document.text.length, this.deps.settings.editorFor(document.path).maxFileSize))]);
       return;
     }
-    const root = this.deps.graph.rootFor(document.path);
-    const result = await this.runUnit(root, document);
-    if (!result?.snapshots.has(document) && root !== document.path) {
+    const key = this.deps.units.keyOf(document.path);
+    const result = await this.runUnit(key, document);
+    if (!result?.snapshots.has(document) && key !== document.path) {
       // The graph was out of date (the includer changed or went away): analyze the document alone for now.
-      this.deps.graph.invalidate();
+      this.invalidateUnits();
       await this.runUnit(document.path, document);
     }
   }
 
-  private async runUnit(root: string, document: OpenDocument): Promise<UnitResult | undefined> {
-    const { documents, graph } = this.deps;
+  private invalidateUnits(): void {
+    this.deps.graph.invalidate();
+    this.deps.units.invalidate();
+  }
+
+  private async runUnit(key: string, document: OpenDocument, provisional = false): Promise<UnitResult | undefined> {
+    const { documents, units } = this.deps;
     const members = documents
       .all()
-      .filter((member) => member === document || (!member.isTooLarge && graph.rootFor(member.path) === root));
-    const result = await analyzeUnit({
-      root,
+      .filter((member) => member === document || (!member.isTooLarge && units.keyOf(member.path) === key));
+    const sources = units.documentsOf(key);
+    // The root file was deleted since the graph was built.
+    const { host: _host, models: _models, readRoots, ...settings } = this.analyzeOptionsFor(key);
+    const result = sources && (await analyzeUnit({
+      documents: sources,
       members,
+      nameOf: (member) => (key === member.path ? member.path : units.nameOf(member.path)),
       host: this.deps.host,
       models: this.deps.models,
-      settings: this.deps.settings.settingsFor(root, this.readRootsFor(root)),
-      readRoots: this.readRootsFor(root),
-      previous: this.latest.get(root),
-    });
-    if (result) this.latest.set(root, result.analysis);
-    else this.latest.delete(root);
+      settings,
+      readRoots,
+      previous: this.latest.get(key),
+    }));
+    if (result) this.latest.set(key, result.analysis);
+    else this.latest.delete(key);
     for (const [member, snapshot] of result?.snapshots ?? []) {
       if (documents.get(member.uri) !== member) continue;
       this.states.set(member, { snapshot, unitFiles: result!.files });
       this.dirty.delete(member);
+      if (!provisional) this.wholeParses.provisional.delete(member);
       this.deps.publish(member, snapshot.findings.map((finding) => toDiagnostic(finding, member.textDocument)));
     }
     return result;
@@ -298,30 +348,20 @@ export class AnalysisService {
     }
     this.editedSinceGraph.clear();
     if (!graph.isStale) return;
-    const before = new Map(documents.all().map((document) => [document, graph.rootFor(document.path)] as const));
+    const before = new Map(documents.all().map((document) => [document, this.deps.units.keyOf(document.path)] as const));
     const folders = this.deps.index.folders;
     const paths = new Set([...this.deps.index.list(), ...documents.all().filter((d) => !d.isTooLarge).map((d) => d.path)]);
-    // Grouped by the folder whose settings apply (its pathMap), files outside every folder by the window's.
-    const groups = new Map<string, { documents: Array<{ path: string; text: string }>; pathMap: PathMapping[] }>();
-    for (const file of paths) {
-      const text = this.deps.host.readFile(file);
-      if (text === undefined) continue;
-      const folder = deepestFolder(file, folders);
-      const key = folder ?? '';
-      if (!groups.has(key)) {
-        const settings = this.deps.settings.settingsForDirectory(folder ?? folders[0] ?? '/', folders.length > 0 ? folders : undefined);
-        groups.set(key, { documents: [], pathMap: settings.pathMap ?? [] });
-      }
-      groups.get(key)!.documents.push({ path: file, text });
-    }
+    const pathMapOf = (folder: string | undefined) =>
+      this.deps.settings.settingsForDirectory(folder ?? folders[0] ?? '/', folders.length > 0 ? folders : undefined).pathMap ?? [];
+    const groups = groupsByFolder(paths, folders, (file) => this.deps.host.readFile(file), pathMapOf);
     graph.rebuild({
-      groups: [...groups.values()],
+      groups,
       host: this.deps.host,
       parser,
       models: this.deps.models,
       readRoots: folders.length > 0 ? [...folders] : undefined,
     });
-    this.markDirty([...before].filter(([document, root]) => graph.rootFor(document.path) !== root).map(([document]) => document));
+    this.markDirty([...before].filter(([document, key]) => this.deps.units.keyOf(document.path) !== key).map(([document]) => document));
   }
 
   /** The workspace folders, plus the root's directory when it lies outside them (a file opened from elsewhere). */

@@ -1,9 +1,10 @@
-// One analysis: a root file and every file it includes, with the open documents' current texts and models. Every
-// open document analyzed under that root gets its snapshot from the same run.
+// One analysis: a unit's documents (a workspace folder's nginx files, or a root file; analysis-units.ts) and every
+// file they include, with the open documents' current texts and models. Every open document analyzed in that unit
+// gets its snapshot from the same run.
 import path from 'node:path';
 import { analyzeWorkspace } from '../engine/analyze.js';
 import type { ReusableAnalysis } from '../engine/finding-reuse.js';
-import type { FileHost } from '../util/types.js';
+import type { FileHost, SourceDocument } from '../util/types.js';
 import type { AnalyzeOptions } from '../engine/types.js';
 import type { OpenDocument } from './open-document.js';
 import type { ModelStore } from './model-store.js';
@@ -11,10 +12,12 @@ import type { RuleSettings } from './settings-store.js';
 import type { DocumentSnapshot } from './snapshot.js';
 
 export interface UnitInputs {
-  /** Absolute path of the root file. */
-  root: string;
-  /** Open documents expected in the root's include graph (the root itself, when open, among them). */
+  /** What analyze() is given: the folder's documents, or the root file (analysis-units.ts). */
+  documents: readonly SourceDocument[];
+  /** Open documents expected in the unit (the root itself, when open, among them). */
   members: readonly OpenDocument[];
+  /** The name a member has in the unit: its own, or for a link the target name the folder keeps. */
+  nameOf(member: OpenDocument): string;
   host: FileHost;
   models: ModelStore;
   settings: RuleSettings;
@@ -32,23 +35,22 @@ export interface UnitResult {
   analysis: ReusableAnalysis;
 }
 
-/** Undefined when the root cannot be read (it was deleted since the graph was built). */
-export async function analyzeUnit(inputs: UnitInputs): Promise<UnitResult | undefined> {
-  const { root, members, host, models } = inputs;
-  const text = host.readFile(root);
-  if (text === undefined) return undefined;
+export async function analyzeUnit(inputs: UnitInputs): Promise<UnitResult> {
+  const { members, host, models } = inputs;
   const options: AnalyzeOptions = { ...inputs.settings, readRoots: inputs.readRoots, host, models };
   // Versions as the analysis starts: a document changed meanwhile gets no snapshot of an older text.
   const versions = new Map(members.map((member) => [member, member.version] as const));
-  const analysis = await analyzeWorkspace([{ path: root, text }], options, undefined, inputs.previous);
+  const analysis = await analyzeWorkspace(inputs.documents, options, undefined, inputs.previous);
   const { findings, workspace } = analysis;
   const files = new Set(workspace.files.map((file) => path.resolve(file.path)));
   const snapshots = new Map<OpenDocument, DocumentSnapshot>();
   // Findings name a few files thousands of times: each name is resolved once, not once per finding and member.
   const resolved = new Map<string, string>();
   const resolve = (file: string) => resolved.get(file) ?? resolved.set(file, path.resolve(file)).get(file)!;
+  const byPath = new Map(workspace.files.map((file) => [path.resolve(file.path), file] as const));
   for (const member of members) {
-    const file = workspace.files.find((candidate) => path.resolve(candidate.path) === member.path);
+    const name = inputs.nameOf(member);
+    const file = byPath.get(name);
     if (!file || member.version !== versions.get(member) || file.text !== member.text) continue;
     snapshots.set(member, {
       uri: member.uri,
@@ -57,7 +59,7 @@ export async function analyzeUnit(inputs: UnitInputs): Promise<UnitResult | unde
       text: file.text,
       file,
       workspace,
-      findings: findings.filter((finding) => resolve(finding.file) === member.path),
+      findings: findings.filter((finding) => resolve(finding.file) === name),
       options,
     });
   }

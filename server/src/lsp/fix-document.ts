@@ -12,8 +12,13 @@ import type { FileEdits } from './workspace-edit.js';
 
 /** What fixing needs from the analysis side. */
 export interface FixContext {
+  /** The unit the document is analyzed in (analysis-units.ts): a root file's path, or a folder's key. */
   rootFor(document: OpenDocument): string;
   analyzeOptionsFor(root: string): AnalyzeOptions;
+  /** The unit's documents, as its analysis gets them; by default the root file alone. */
+  documentsOf?(root: string): SourceDocument[] | undefined;
+  /** The document's name in the unit (a link's: the target's the folder keeps); by default its own path. */
+  nameOf?(document: OpenDocument): string;
 }
 
 function editsOf(texts: ReadonlyMap<string, string>, originals: ReadonlyMap<string, string>): FileEdits[] {
@@ -31,13 +36,17 @@ function editsOf(texts: ReadonlyMap<string, string>, originals: ReadonlyMap<stri
 export async function fixDocument(document: OpenDocument, context: FixContext): Promise<FileEdits | undefined> {
   const root = context.rootFor(document);
   const options = context.analyzeOptionsFor(root);
-  const rootText = options.host?.readFile(root);
-  if (rootText === undefined) return undefined;
-  const result = await fixAll([{ path: root, text: rootText }], options, rules, {
-    canEdit: (file) => path.resolve(file) === document.path,
+  const rootText = context.documentsOf ? undefined : options.host?.readFile(root);
+  const documents = context.documentsOf?.(root) ?? (rootText === undefined ? undefined : [{ path: root, text: rootText }]);
+  if (documents === undefined) return undefined;
+  // The fixes of the diagnostics shown: the same documents, the document under the name its findings carry.
+  const name = context.nameOf?.(document) ?? document.path;
+  const result = await fixAll(documents, options, rules, {
+    canEdit: (file) => path.resolve(file) === name,
     unsafe: false,
   });
-  return editsOf(result.texts, result.originals).find((file) => file.path === document.path);
+  const edits = editsOf(result.texts, result.originals).find((file) => file.path === name);
+  return edits && { ...edits, path: document.path };
 }
 
 /** Fixes over `documents` together (the workspace's nginx files); only files `canEdit` allows are changed. */

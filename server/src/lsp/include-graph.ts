@@ -7,6 +7,7 @@ import type { ConfigFile, Directive, ModelCache } from '../model/types.js';
 import type { ParserLike } from '../model/file-loader.js';
 import { inferRootContext } from '../model/context.js';
 import { buildWorkspace } from '../model/workspace.js';
+import { deepestFolder } from './paths.js';
 
 export interface GraphInputs {
   /**
@@ -94,4 +95,23 @@ export function includeKeyOf(file: ConfigFile): string {
   };
   visit(file.directives);
   return parts.join('\n');
+}
+
+/** The files grouped by the folder whose settings apply (its pathMap), files outside every folder by the window's. */
+export function groupsByFolder(
+  paths: Iterable<string>,
+  folders: readonly string[],
+  readFile: (file: string) => string | undefined,
+  pathMapOf: (folder: string | undefined) => readonly PathMapping[],
+): GraphInputs['groups'] {
+  const groups = new Map<string, { documents: SourceDocument[]; pathMap: readonly PathMapping[] }>();
+  for (const file of paths) {
+    const text = readFile(file);
+    if (text === undefined) continue;
+    const folder = deepestFolder(file, folders);
+    const key = folder ?? '';
+    if (!groups.has(key)) groups.set(key, { documents: [], pathMap: pathMapOf(folder) });
+    groups.get(key)!.documents.push({ path: file, text });
+  }
+  return [...groups.values()];
 }

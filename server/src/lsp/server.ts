@@ -42,6 +42,7 @@ import {
 import { GLOB_CACHE_MAX_AGE_MS, GlobCache } from './glob-cache.js';
 import { describeError, guardNotification, guardRequest } from './guard.js';
 import { IncludeGraph } from './include-graph.js';
+import { AnalysisUnits } from './analysis-units.js';
 import { languageFeatureCapabilities, registerLanguageFeatures } from './language-features.js';
 import { registerFormatting } from './formatting.js';
 import { ModelStore } from './model-store.js';
@@ -162,14 +163,19 @@ class LanguageServer {
     this.pushedSettings = options?.[SETTINGS_SECTION] ?? options;
     this.edits = new WorkspaceEditBuilder(this.documents, this.features.documentChanges);
     const parser = await loadNginxParser();
-    const models = new ModelStore(this.documents, parser, (file) => this.settings.editorFor(file).maxFileSize);
+    const maxFileSize = (file: string) => this.settings.editorFor(file).maxFileSize;
+    const models = new ModelStore(this.documents, parser, maxFileSize);
+    const graph = new IncludeGraph();
+    const info = (message: string) => this.connection.console.info(message);
+    const units = new AnalysisUnits({ ...{ index: this.index, documents: this.documents, host: this.host, disk: this.disk }, graph, maxFileSize, log: info });
     this.analyses = new AnalysisService({
       documents: this.documents,
       models,
       host: this.host,
       settings: this.settings,
       index: this.index,
-      graph: new IncludeGraph(),
+      graph,
+      units,
       parser,
       ready: this.ready,
       publish: (document, diagnostics) => {
@@ -294,6 +300,8 @@ class LanguageServer {
       resolvesEdits: this.features.resolvesCodeActionEdits,
       rootFor: (document) => analyses.rootFor(document),
       analyzeOptionsFor: (root) => analyses.analyzeOptionsFor(root),
+      documentsOf: (root) => analyses.documentsOf(root),
+      nameOf: (document) => analyses.nameOf(document),
     };
   }
 

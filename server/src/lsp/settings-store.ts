@@ -94,6 +94,17 @@ export class SettingsStore {
     return settings;
   }
 
+  /**
+   * The settings of a workspace folder analyzed whole, as `check .` run in it reads them: the settings file nearest the
+   * folder, its "contexts" for each of `documents` (absolute paths).
+   */
+  settingsForFolder(folder: string, readRoots: readonly string[], documents: readonly string[]): RuleSettings {
+    const settings = this.settingsForDirectory(folder, readRoots);
+    const project = this.projectConfigFor(folder);
+    if (project && project.contexts.length > 0) settings.contexts = settingsContexts(documents, undefined, project);
+    return settings;
+  }
+
   /** The settings of files in `directory` (a workspace folder's own for the folder's files). */
   settingsForDirectory(directory: string, readRoots: readonly string[] = [directory], file?: string): RuleSettings {
     const project = this.projectConfigFor(directory);

@@ -5,6 +5,8 @@ import type { OpenDocument } from './open-document.js';
 
 export class WholeParses {
   private readonly running = new Set<Promise<void>>();
+  /** Documents analyzed alone while a long text of their unit was parsed (analysis-service.ts): analyzed again after. */
+  readonly provisional = new Set<OpenDocument>();
 
   constructor(
     private readonly parser: Pick<NginxParser, 'parseInSlices'>,
@@ -23,6 +25,21 @@ export class WholeParses {
   /** Resolves when one of the background parses ends (at once when none runs). */
   async anyDone(): Promise<void> {
     if (this.running.size > 0) await Promise.race(this.running);
+  }
+
+  /**
+   * With no parse under way, moves the provisional documents into `dirty` (true when there were any); with one, waits
+   * for it to end (true: the caller looks again).
+   */
+  async takeProvisional(dirty: Set<OpenDocument>): Promise<boolean> {
+    if (this.provisional.size === 0) return false;
+    if (this.running.size > 0) {
+      await this.anyDone();
+      return true;
+    }
+    for (const document of this.provisional) dirty.add(document);
+    this.provisional.clear();
+    return true;
   }
 
   /** Parses, in slices, those of `documents` whose next model needs a whole parse. */

@@ -1,6 +1,7 @@
 // Diagnostics for the nginx files of the workspace that are not open (setting nginxKeepalive.diagnostics:
-// "workspace"). Files are analyzed by unit: a root and the files it includes, as open documents are (the root by the
-// include graph), so an included site file is judged in its includer's context. A unit's result is kept with a key
+// "workspace"). Files are analyzed by unit, as open documents are (analysis-units.ts): a workspace folder as `check .`
+// run in it (else a root and the files it includes), so an included site file is judged in its includer's context,
+// and a file reachable under two names is reported once, under the name the CLI uses. A unit's result is kept with a key
 // made of its effective settings, the files the graph puts under it, and the stamps of every file its last analysis
 // read (an open document's version, else mtime, size and inode): a unit whose key is unchanged is not analyzed again.
 //
@@ -16,6 +17,7 @@ import { analyzeWorkspace } from '../engine/analyze.js';
 import { contentId } from '../util/content-id.js';
 import type { Finding, FileHost } from '../util/types.js';
 import type { AnalysisService } from './analysis-service.js';
+import { folderOfUnit } from './analysis-units.js';
 import { analysisFailedDiagnostic, toDiagnostic, tooLargeDiagnostic } from './diagnostics.js';
 import type { OpenDocuments } from './documents.js';
 import { WORKSPACE_DIAGNOSTICS_MAX_BYTES, WORKSPACE_DIAGNOSTICS_MAX_FILES } from './editor-settings.js';
@@ -123,8 +125,10 @@ export class WorkspaceDiagnostics {
     await this.deps.analyses.whenIdle();
     const sizes = this.eligibleFiles();
     const byRoot = new Map<string, string[]>();
+    // An open document shows its file's findings (a link's, its target's): that file is not reported a second time.
+    const shownOpen = new Set(this.deps.documents.all().map((document) => this.deps.analyses.nameOfFile(document.path)));
     for (const file of sizes.keys()) {
-      if (this.deps.documents.atPath(file)) continue;
+      if (this.deps.documents.atPath(file) || shownOpen.has(this.deps.analyses.nameOfFile(file))) continue;
       const root = this.deps.analyses.rootOfFile(file);
       const members = byRoot.get(root) ?? [];
       members.push(file);
@@ -169,7 +173,8 @@ export class WorkspaceDiagnostics {
 
   private async unitFor(root: string, members: readonly string[], sizes: ReadonlyMap<string, number>): Promise<Unit> {
     const options = this.deps.analyses.analyzeOptionsFor(root);
-    const limit = this.deps.settings.editorFor(root).maxFileSize;
+    const folder = folderOfUnit(root);
+    const limit = this.deps.settings.editorFor(folder ?? root).maxFileSize;
     const { host: _host, models: _models, ...settings } = options;
     const keyBase = JSON.stringify({ settings, limit, members });
     const cached = this.units.get(root);
@@ -178,26 +183,34 @@ export class WorkspaceDiagnostics {
     await this.deps.analyses.whenIdle();
     // Stamps before reading: a file changed during the analysis then differs from its stamp next time.
     const stamps = new Map<string, string>();
-    for (const file of [root, ...members, ...(cached?.stamps.keys() ?? [])]) stamps.set(file, this.stampOf(file));
+    for (const file of [...(folder === undefined ? [root] : []), ...members, ...(cached?.stamps.keys() ?? [])]) {
+      stamps.set(file, this.stampOf(file));
+    }
     const unit: Unit = { key: keyBase, stamps, results: new Map() };
     this.units.set(root, unit);
     this.unitsAnalyzed++;
-    if ((sizes.get(root) ?? 0) > limit) {
-      unit.results.set(root, fileDiagnostics(root, [tooLargeDiagnostic(tooLargeReason(sizes.get(root)!, limit))]));
-      return unit;
+    // A folder's files over the limit are left out of its analysis (analysis-units.ts) and said to be too large here.
+    for (const member of folder === undefined ? [root] : members) {
+      const size = sizes.get(member) ?? 0;
+      if (size > limit) unit.results.set(member, fileDiagnostics(member, [tooLargeDiagnostic(tooLargeReason(size, limit))]));
     }
-    const text = this.deps.host.readFile(root);
-    if (text === undefined) return unit;
+    if (folder === undefined && unit.results.has(root)) return unit;
+    const documents = this.deps.analyses.documentsOf(root);
+    if (documents === undefined) return unit;
     try {
-      const { findings, workspace } = await analyzeWorkspace([{ path: root, text }], options);
+      const { findings, workspace } = await analyzeWorkspace(documents, options);
       const texts = new Map(workspace.files.map((file) => [path.resolve(file.path), file.text] as const));
       for (const file of texts.keys()) if (!stamps.has(file)) stamps.set(file, this.stampOf(file));
       const byFile = groupByFile(findings);
       for (const member of members) {
-        const memberText = texts.get(member);
+        if (unit.results.has(member)) continue;
+        // A link whose target the folder keeps is that file, reported under the target's name: nothing of its own.
+        const name = this.deps.analyses.nameOfFile(member);
+        const memberText = texts.get(name);
         if (memberText === undefined) continue;
         const document = TextDocument.create(uriOfPath(member), 'nginx', 0, memberText);
-        unit.results.set(member, fileDiagnostics(member, (byFile.get(member) ?? []).map((finding) => toDiagnostic(finding, document))));
+        const own = name === member ? (byFile.get(member) ?? []) : [];
+        unit.results.set(member, fileDiagnostics(member, own.map((finding) => toDiagnostic(finding, document))));
       }
     } catch (error) {
       this.deps.logError(`workspace diagnostics: analysing ${root} failed: ${describeError(error)}`);

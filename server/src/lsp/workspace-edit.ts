@@ -43,7 +43,8 @@ export class WorkspaceEditBuilder {
       const identity = identities.of(file.path);
       if (seen.has(identity)) continue;
       seen.add(identity);
-      const open = this.documents.atPath(file.path);
+      // A fix computed under the name a folder keeps (a link's target) edits the buffer open under the other name.
+      const open = this.documents.atPath(file.path) ?? this.documents.all().find((document) => identities.of(document.path) === identity);
       if (open && open.text !== file.text) return undefined;
       const uri = open?.uri ?? uriOfPath(file.path);
       const document = open?.textDocument ?? TextDocument.create(uri, 'nginx', 0, file.text);

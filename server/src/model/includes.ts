@@ -23,6 +23,12 @@ export interface IncludeSearch {
   /** Nothing outside it is read, globbed or tested for existence. */
   scope: ReadScope;
   /**
+   * The directory of the main config being expanded (a root in the main context): nginx's configuration prefix, so an
+   * absolute include under the conventional prefix the config was written for (`/etc/nginx/conf.d/*.conf`) that no
+   * path mapping covers is that directory's `conf.d/*.conf` when the checked tree holds it (see resolveAbsolute).
+   */
+  mainDirectory?: string;
+  /**
    * Matches one glob returns at most. Default: one past the include limit, so a glob matching more stops while it
    * is expanded (not after listing 150,000 files) and the include limit still names the first file not followed.
    */
@@ -177,11 +183,28 @@ function found(includePath: string, expansion: Extract<Expansion, { kind: 'insid
   return link === undefined ? { paths: expansion.paths } : { paths: expansion.paths, problem: escapedLink(includePath, link) };
 }
 
+/**
+ * `/etc/nginx/conf.d/*.conf` in a main config checked at `<dir>/nginx.conf`, read as `<dir>/conf.d/*.conf`: a
+ * repository holding nginx.conf beside conf.d/ and sites-enabled/ is the /etc/nginx it is installed as (Debian's
+ * layout, the official image's). Only the conventional `.../nginx` prefix is replaced, only when no mapping applies,
+ * and only when the checked tree has a match there: otherwise the include stays outside, with its --path-map hint.
+ */
+function asInstalled(normalized: string, search: IncludeSearch): Extract<Expansion, { kind: 'inside' }> | undefined {
+  if (search.mainDirectory === undefined) return undefined;
+  const conventional = /^(.*?\/nginx)(?=\/)/.exec(normalized);
+  if (!conventional) return undefined;
+  const candidate = path.join(search.mainDirectory, normalized.slice(conventional[1]!.length));
+  const expansion = expandConfined(candidate, search);
+  return expansion.kind === 'inside' && foundAnything(expansion) ? expansion : undefined;
+}
+
 function resolveAbsolute(includePath: string, search: IncludeSearch): IncludeResolution {
   // `..` is collapsed first, as the kernel would: `/etc/nginx/../../x` is not under a /etc/nginx mapping.
   const normalized = path.resolve(includePath);
   const mapped = mapAbsolutePath(normalized, search.pathMap);
   const expansion = expandConfined(mapped ?? normalized, search);
+  const installed = expansion.kind === 'outside' && mapped === undefined ? asInstalled(normalized, search) : undefined;
+  if (installed) return found(includePath, installed);
   if (expansion.kind === 'outside') {
     if (isWellKnownNginxFile(includePath)) return { paths: [] };
     const hint = mapped ? { mapped } : { suggest: suggestedMapping(normalized) };

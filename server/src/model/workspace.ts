@@ -114,9 +114,10 @@ class WorkspaceBuilder {
     const prefixes = includePrefixes(file.path, context, this.scope);
     const root: WorkspaceRoot = { file, context, basis, prefixes, includes: new Map() };
     const search: IncludeSearch = { host: this.host, pathMap: this.options.pathMap ?? [], prefixes, scope: this.scope };
+    if (context === 'main') search.mainDirectory = prefixes[0];
     // `include fastcgi_params;` in every location and every site: each path is resolved once for all the roots that
     // search the same directories (the disk is taken as fixed; pathMap and the read scope are the workspace's).
-    const searchKey = `${prefixes.join('\0')}\0\0`;
+    const searchKey = `${prefixes.join('\0')}\0${search.mainDirectory ?? ''}\0`;
     const resolveOnce = (includePath: string): IncludeResolution => {
       const key = searchKey + includePath;
       let resolution = this.resolutions.get(key);
