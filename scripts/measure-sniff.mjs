@@ -6,7 +6,7 @@
 //     except what lies under Debian's /etc/nginx.
 // Two numbers per tree: "walk" is the whole rule (names, then the sniffs); "content" is the strict content sniff
 // alone on every readable file whatever its name, i.e. how the sniff does when a name says nothing.
-// Usage: node scripts/measure-sniff.mjs [non-nginx trees...]     (the README quotes its output)
+// Usage: node scripts/measure-sniff.mjs [non-nginx trees...]     (docs/usage.md quotes its output)
 import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { importTs } from './bundle-ts.mjs';

@@ -1,4 +1,4 @@
-// The layers of server/src, bottom to top (README, "Repository layout"). A file may import its own folder and the
+// The layers of server/src, bottom to top (docs/development.md, "Repository layout"). A file may import its own folder and the
 // folders below it, never one above; the adapters, cli/, lsp/ and playground/, sit side by side and never import
 // each other.
 // Every import is read with the TypeScript parser: `import … from`, `export … from` and `import('…')` with a literal,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Generates server/src/model/nginx-directives.json (and its provenance file) from nginx's C sources. See README.md.
+// Generates server/src/model/nginx-directives.json (and its provenance file) from nginx's C sources. See docs/development.md (model/).
 //   node scripts/directive-table/generate.mjs            regenerate (needs every source; see --fetch)
 //   node scripts/directive-table/generate.mjs --check    fail when the committed table differs from the sources present
 //   node scripts/directive-table/generate.mjs --fetch    download the Debian tarballs with apt-get source first

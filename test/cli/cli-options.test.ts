@@ -206,7 +206,7 @@ describe('--fix', () => {
       'nginx-keepalive: deploy/nginx/conf.d/site.conf: outside the checked paths, its fixes are not applied (check it, or its directory, to fix it)\n',
     );
     expect(result.stdout).toContain('deploy/nginx/conf.d/site.conf\n  1:26  warning  [*] unused suppression');
-    // A fix not written fails the run, whatever the reason (README, Guarantees).
+    // A fix not written fails the run, whatever the reason (docs/security.md, Guarantees).
     expect(result.status).toBe(2);
   });
 

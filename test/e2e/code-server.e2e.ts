@@ -1,7 +1,7 @@
 // The packaged extension in a real VS Code: the VSIX `npm run package` builds is installed into code-server 4.100.3,
 // which is driven in headless Chromium on a workspace holding the Dokku example. What the user sees (Problems rows,
 // squiggles, the Ctrl+. menu) must match the CLI's findings, and the fixes must reach the file on disk.
-// Screenshots for the README land in docs/images/.
+// Screenshots for docs/editors.md land in docs/images/.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// The README's Emacs eglot block, as written there, in batch Emacs 28 with Debian's eglot 1.9 and nginx-mode: it
+// The Emacs eglot block of docs/editors.md, as written there, in batch Emacs 28 with Debian's eglot 1.9 and nginx-mode: it
 // must open a Dokku `nginx.conf.sigil` in nginx-mode, start the server through the `nginx-keepalive` command on PATH
 // and show its diagnostics in Flymake. The harness around the block does only what an interactive Emacs does by
 // itself: activate the installed packages before the init file, and run the post-command hook (where eglot-ensure
@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliFindings, cliShimDirectory, readmeBlock } from './support/readme-block.js';
+import { cliFindings, cliShimDirectory, docsBlock } from './support/docs-block.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -40,12 +40,12 @@ afterEach(() => {
   dirs = [];
 });
 
-describe("the README's Emacs eglot configuration", () => {
+describe("docs/editors.md's Emacs eglot configuration", () => {
   it('opens a Dokku sigil in nginx-mode and shows the same findings as the CLI', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'nk-emacs-readme-'));
     dirs.push(dir);
     const bin = cliShimDirectory(dir);
-    writeFileSync(path.join(dir, 'init.el'), BEFORE + readmeBlock('emacs-eglot', 'elisp'));
+    writeFileSync(path.join(dir, 'init.el'), BEFORE + docsBlock('emacs-eglot'));
     writeFileSync(path.join(dir, 'probe.el'), PROBE);
     const sigil = path.join(dir, 'nginx.conf.sigil');
     copyFileSync(path.join(repoRoot, 'examples/dokku/nginx.conf.sigil'), sigil);

@@ -1,7 +1,7 @@
 // What the extension tells the user besides squiggles, in a real VS Code (code-server 4.100.3 in headless Chromium):
 // the code lens above the Dokku example's upstream (and how a quick fix changes it, and where a click goes), the
 // language status item (the nginx version from the workspace's Dockerfile, the files checked), and "Show rule
-// documentation" opening a rule's page as a Markdown preview. Screenshots for the README land in docs/images/.
+// documentation" opening a rule's page as a Markdown preview. Screenshots for docs/editors.md land in docs/images/.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';

@@ -1,7 +1,7 @@
 // Completion and directive hover in a real VS Code (code-server 4.100.3 in headless Chromium): Ctrl+Space inside a
 // `location` lists the directives nginx allows there (proxy_pass, not worker_processes) with their documentation,
 // a chosen directive is inserted as a snippet, `http://` offers the upstreams, and hovering `sendfile` shows its
-// description and nginx.org link. Screenshots for the README land in docs/images/.
+// description and nginx.org link. Screenshots for docs/editors.md land in docs/images/.
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The README's Neovim 0.7 block, as written there, in headless Neovim 0.7 (Debian's): it must detect a Dokku
+// The Neovim 0.7 block of docs/editors.md, as written there, in headless Neovim 0.7 (Debian's): it must detect a Dokku
 // `nginx.conf.sigil` as nginx, start the server through the `nginx-keepalive` command on PATH (a shim running
 // dist/cli.js, which is what `npm link` installs) and show its diagnostics. Only a probe is appended after the block:
 // it waits for the diagnostics and writes them out.
@@ -7,7 +7,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliFindings, cliShimDirectory, readmeBlock } from './support/readme-block.js';
+import { cliFindings, cliShimDirectory, docsBlock } from './support/docs-block.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -33,12 +33,12 @@ afterEach(() => {
   dirs = [];
 });
 
-describe("the README's Neovim 0.7 configuration", () => {
+describe("docs/editors.md's Neovim 0.7 configuration", () => {
   it('detects a Dokku sigil as nginx and shows the same findings as the CLI', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'nk-neovim-readme-'));
     dirs.push(dir);
     const bin = cliShimDirectory(dir);
-    writeFileSync(path.join(dir, 'init.lua'), readmeBlock('neovim-0.7', 'lua') + PROBE);
+    writeFileSync(path.join(dir, 'init.lua'), docsBlock('neovim-0.7') + PROBE);
     const sigil = path.join(dir, 'nginx.conf.sigil');
     copyFileSync(path.join(repoRoot, 'examples/dokku/nginx.conf.sigil'), sigil);
     const resultFile = path.join(dir, 'result.json');

@@ -1,4 +1,4 @@
-// Issue 25 item 5: `check --fix` exits 2, as the README's exit codes say, when a file it read was replaced (here by a
+// Issue 25 item 5: `check --fix` exits 2, as the exit codes of docs/usage.md say, when a file it read was replaced (here by a
 // real FIFO) before its fix could be written. An included file used to be read again on each pass of the fix loop:
 // the FIFO made it unreadable, the fix silently did not apply, and the run exited 1 with the finding "fixable".
 // The disk host is the real one; the test only swaps the file right after its first read (vi.mock wraps

@@ -55,7 +55,7 @@ export async function runFix(mode: 'write' | 'dry-run', documents: SourceDocumen
   }
   const written = { ...(await write(result, documents, context)), hitPassLimit: result.hitPassLimit };
   // A fix refused because its file lies outside the checked paths is a file not written, like any other refusal:
-  // exit 2, as the README promises, so CI does not take a partly fixed tree for a fixed one.
+  // exit 2, as docs/usage.md (exit status) promises, so CI does not take a partly fixed tree for a fixed one.
   return outside.length > 0 ? { ...written, failed: true } : written;
 }
 

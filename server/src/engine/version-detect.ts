@@ -9,7 +9,7 @@
 //      above it, up to the repository root (the first one holding `.git`); several images in one directory: the oldest.
 //      No repository root: step 2 reads the first path's own directory only.
 // Reading stays within what the user asked to check, except step 2's directories above the checked paths, the same
-// exception the settings-file lookup makes (README, Security): there only regular files (not links) with a Dockerfile
+// exception the settings-file lookup makes (docs/security.md, Security): there only regular files (not links) with a Dockerfile
 // or compose name are read, each at most MAX_CONTAINER_FILE_BYTES, and only an image reference and a line number
 // ever reach a report.
 import { readdirSync } from 'node:fs';

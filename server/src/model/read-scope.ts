@@ -156,7 +156,7 @@ const MAX_LINKS = 40;
  * Resolves symbolic links one path component at a time, from an area down, and gives up (OUTSIDE) at the first
  * component whose resolved path lies outside the areas, before asking the disk anything about it. realpath(3) would
  * lstat every component of a link's target, so `x -> /etc` followed by `x/shadow` would test whether /etc/shadow
- * exists: the README promises such files are never even tested for existence.
+ * exists: docs/security.md promises such files are never even tested for existence.
  */
 class ConfinedResolver {
   private readonly resolved = new Map<string, Resolution>();

@@ -1,24 +1,37 @@
-// The editor configurations the README shows, run as written: a block between `<!-- NAME:start -->` and
-// `<!-- NAME:end -->` markers is read from README.md, and the `nginx-keepalive` command it names is a shim on PATH
-// that runs this checkout's dist/cli.js (what `npm link` installs).
+// The editor configurations the docs show, run as written: a block between `<!-- NAME:start -->` and
+// `<!-- NAME:end -->` markers is read from its docs page (docs/editors.md), and the `nginx-keepalive` command it names
+// is a shim on PATH that runs this checkout's dist/cli.js (what `npm link` installs). test/docs-links.test.ts holds
+// RUN_BLOCKS to the markers the docs hold.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
-/** The code between the README's `<!-- name:start -->` and `<!-- name:end -->` markers, without its ```fence. */
-export function readmeBlock(name: string, fence: string): string {
-  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+/** Every marker-delimited block a test runs: the page holding it, its marker name and its fence's language. */
+export const RUN_BLOCKS = {
+  'neovim-0.7': { file: 'docs/editors.md', fence: 'lua' },
+  'emacs-eglot': { file: 'docs/editors.md', fence: 'elisp' },
+} as const;
+
+/** The code between `<!-- name:start -->` and `<!-- name:end -->` in `text`, without its ```fence. */
+export function blockIn(text: string, name: string, fence: string): string {
   const start = `<!-- ${name}:start -->`;
   const end = `<!-- ${name}:end -->`;
-  const from = readme.indexOf(start);
-  const to = readme.indexOf(end);
-  if (from === -1 || to < from) throw new Error(`README.md has no ${start} … ${end} block`);
-  const fenced = readme.slice(from + start.length, to).trim();
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from === -1 || to < from) throw new Error(`no ${start} … ${end} block`);
+  if (text.indexOf(start, from + 1) !== -1) throw new Error(`more than one ${start} block`);
+  const fenced = text.slice(from + start.length, to).trim();
   const open = '```' + fence + '\n';
   if (!fenced.startsWith(open) || !fenced.endsWith('```')) throw new Error(`the ${name} block is not a ${open.trim()} fence`);
   return fenced.slice(open.length, -'```'.length);
+}
+
+/** The block a test runs, read from the docs page RUN_BLOCKS names for it. */
+export function docsBlock(name: keyof typeof RUN_BLOCKS): string {
+  const { file, fence } = RUN_BLOCKS[name];
+  return blockIn(readFileSync(path.join(repoRoot, file), 'utf8'), name, fence);
 }
 
 /** A directory holding an executable `nginx-keepalive` that runs this checkout's CLI; put it first on PATH. */
