@@ -21,6 +21,7 @@ import { walkRoot } from '../analysis/directive-walk.js';
 import { writtenAt } from '../analysis/message-parts.js';
 import { upstreamPortConflicts } from '../analysis/upstream-port.js';
 import { preciseContext } from '../model/directive-context.js';
+import { firstSyntaxError } from '../analysis/misread.js';
 
 export interface DirectiveState extends RuleState {
   name: string;
@@ -124,18 +125,6 @@ function environment(root: WorkspaceRoot, context: RuleContext): CheckEnvironmen
     unknownModuleLoaded,
     packageLoaded: (pkg) => everyPackage || loaded.has(pkg),
   };
-}
-
-const firstSyntaxErrors = new WeakMap<ConfigFile, number>();
-
-function firstSyntaxError(file: ConfigFile): number {
-  let offset = firstSyntaxErrors.get(file);
-  if (offset === undefined) {
-    offset = Infinity;
-    for (const problem of file.syntaxProblems) offset = Math.min(offset, problem.span.startOffset);
-    firstSyntaxErrors.set(file, offset);
-  }
-  return offset;
 }
 
 function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvironment, within?: Directive): DirectiveState[] {
