@@ -17,7 +17,9 @@ describe('highlightedHtml', () => {
       const text = ['events {}', 'http {', '    server_tokens off; # <b>&', '    add_header X "a<b>";', '}', ''].join(eol);
       const html = highlightedHtml(text, await loadNginxParser());
       expect(unescaped(html)).toBe(text);
-      expect(tokensOf(html, 'keyword')).toEqual(['events', 'http', 'server_tokens', 'add_header']);
+      // Only LF ends a comment for nginx: after a lone CR, the add_header line is still the comment's text.
+      const keywords = eol === '\r' ? ['events', 'http', 'server_tokens'] : ['events', 'http', 'server_tokens', 'add_header'];
+      expect(tokensOf(html, 'keyword')).toEqual(keywords);
       expect(html).not.toContain('<b>');
     });
   }
