@@ -1,0 +1,157 @@
+// `nginx-keepalive prove`: the files `check` would read (same discovery, settings, includes, --path-map), fixed in
+// memory exactly as `check --fix` would (fixAll; --unsafe-fixes includes the unsafe ones), both versions run by real
+// nginx in a private prefix on loopback in front of a counting stub, and the upstream connections compared per
+// location. Everything it starts is stopped and the prefix removed on success, failure, timeout and Ctrl-C.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError } from '../../engine/config-file.js';
+import { analyzeWorkspace } from '../../engine/analyze.js';
+import { fixAll } from '../../engine/fix-all.js';
+import type { AnalyzeOptions } from '../../engine/types.js';
+import { createReadScope } from '../../model/read-scope.js';
+import { rules as registeredRules } from '../../rules/registry.js';
+import { displayPath } from '../../util/paths.js';
+import type { SourceDocument } from '../../util/types.js';
+import type { ProveOptions } from '../args.js';
+import type { CheckIo } from '../check.js';
+import { discoverFiles } from '../discover.js';
+import { EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, type ExitCode } from '../exit-codes.js';
+import { readDocuments } from '../read-documents.js';
+import { mappingsOutsideRoots, resolveSettings } from '../settings.js';
+import { measureSide, SandboxRejected, type SideResult } from './measure.js';
+import { findNginx, nginxVersion, type RunningNginx } from './nginx-process.js';
+import { compareSides, formatProveJson, formatProveTable, type ProveReport } from './report.js';
+import { startStub, type CountingStub } from './stub.js';
+
+export interface ProveIo extends CheckIo {
+  env: NodeJS.ProcessEnv;
+}
+
+/** The run stopped early: a timeout or Ctrl-C. */
+class Stopped extends Error {}
+
+export async function runProve(options: ProveOptions, io: ProveIo): Promise<ExitCode> {
+  const deadline = Date.now() + options.timeoutMs;
+  const inputs = await readInputs(options, io);
+  if (typeof inputs === 'string') {
+    io.stderrLine(inputs);
+    return EXIT_FAILURE;
+  }
+  const binary = findNginx(options.nginx, io.env.PATH);
+  if (binary === undefined) {
+    io.stderrLine(options.nginx ? `${options.nginx}: not an executable nginx binary` : 'no nginx found (not on PATH, not /usr/sbin/nginx): give one with --nginx PATH');
+    return EXIT_FAILURE;
+  }
+  // Honours TMPDIR (os.tmpdir()); private (mkdtemp makes it 0700).
+  const prefix = mkdtempSync(path.join(tmpdir(), 'nginx-keepalive-prove-'));
+  let nginx: RunningNginx | undefined;
+  let stub: CountingStub | undefined;
+  let stop: (reason: string) => void = () => {};
+  const stopped = new Promise<never>((_, reject) => (stop = (reason) => reject(new Stopped(reason))));
+  stopped.catch(() => {});
+  const timer = setTimeout(() => stop(`timed out after ${options.timeoutMs / 1000} s (--timeout)`), Math.max(0, deadline - Date.now()));
+  const onSigint = (): void => stop('interrupted');
+  process.once('SIGINT', onSigint);
+  let interrupted = false;
+  let isStopped = false;
+  let work: Promise<unknown> = Promise.resolve();
+  try {
+    stub = await startStub();
+    const context = {
+      binary,
+      stub,
+      requests: options.requests,
+      concurrency: options.concurrency,
+      deadline,
+      track: (running: RunningNginx | undefined) => (nginx = running),
+      stopped: () => isStopped,
+    };
+    const sides = async (): Promise<[SideResult, SideResult]> => [
+      await measureSide(inputs.before, path.join(prefix, 'before'), context),
+      await measureSide(inputs.after, path.join(prefix, 'after'), context),
+    ];
+    const measuring = sides();
+    work = measuring.catch(() => {});
+    const [before, after] = await Promise.race([measuring, stopped]);
+    const report: ProveReport = {
+      nginx: { binary, version: nginxVersion(binary) ?? null },
+      requests: options.requests,
+      concurrency: options.concurrency,
+      unsafeFixes: options.check.unsafeFixes,
+      ...compareSides(before, after, options, io.cwd),
+    };
+    for (const note of before.notes) io.stderrLine(`note: ${note}`);
+    io.stdout(options.format === 'json' ? formatProveJson(report) : formatProveTable(report));
+    return report.locations.some((entry) => entry.reuses === false || entry.statusesChanged) ? EXIT_FINDINGS : EXIT_CLEAN;
+  } catch (error) {
+    if (error instanceof Stopped) {
+      interrupted = error.message === 'interrupted';
+      io.stderrLine(`prove ${error.message}; stopped nginx and removed ${displayPath(prefix, io.cwd)}`);
+      return EXIT_FAILURE;
+    }
+    if (error instanceof SandboxRejected) {
+      io.stderrLine(error.message);
+      return EXIT_FAILURE;
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    process.off('SIGINT', onSigint);
+    isStopped = true;
+    await (nginx as RunningNginx | undefined)?.stop();
+    // The measurement notices the stop at its next step (nginx gone, its requests fail): wait for it to end, so
+    // nothing it does lands after the cleanup.
+    await work;
+    await (nginx as RunningNginx | undefined)?.stop();
+    await stub?.close();
+    rmSync(prefix, { recursive: true, force: true });
+    // Ctrl-C: the conventional status of a process ended by SIGINT, once everything is cleaned up.
+    if (interrupted) process.exitCode = 130;
+  }
+}
+
+interface Inputs {
+  before: Awaited<ReturnType<typeof analyzeWorkspace>>['workspace'];
+  after: Awaited<ReturnType<typeof analyzeWorkspace>>['workspace'];
+}
+
+/** The workspaces as written and as `check --fix` would write them; a string is why prove cannot run. */
+async function readInputs(options: ProveOptions, io: ProveIo): Promise<Inputs | string> {
+  let settings;
+  try {
+    settings = resolveSettings(options.check, io.cwd);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return `${displayPath(error.file, io.cwd)}: ${error.detail}`;
+  }
+  const discovery = discoverFiles(options.check.patterns, io.cwd);
+  if (mappingsOutsideRoots(settings, discovery.readRoots).length > 0) return 'a settings file maps a path outside the checked paths (run check for details)';
+  const read = readDocuments(discovery.files, io.cwd, {
+    maxFileBytes: settings.analyze.maxFileBytes,
+    alreadyRead: discovery.alreadyRead,
+    realPaths: discovery.realPaths,
+  });
+  const errors = [...discovery.errors, ...read.errors];
+  if (errors.length > 0) return errors.join('\n');
+  const analyzeOptions: AnalyzeOptions = { ...settings.analyze, readRoots: discovery.readRoots };
+  const before = (await analyzeWorkspace(read.documents, analyzeOptions, [])).workspace;
+  const template = before.files.find((file) => file.isTemplate);
+  if (template) {
+    return (
+      `${displayPath(template.path, io.cwd)} is a template: render it first and prove the result ` +
+      '(e.g. dokku nginx:show-config APP > app.conf, then nginx-keepalive prove app.conf)'
+    );
+  }
+  const scope = createReadScope(discovery.readRoots);
+  const fixed = await fixAll(read.documents, analyzeOptions, registeredRules, {
+    canEdit: (file) => scope.allows(path.resolve(io.cwd, file)),
+    unsafe: options.check.unsafeFixes,
+  });
+  const documents: SourceDocument[] = read.documents.map((document) => ({ ...document, text: fixed.texts.get(document.path) ?? document.text }));
+  const named = new Set(read.documents.map((document) => document.path));
+  // Included files the fixes changed: read as fixed, as `check --fix` would have written them.
+  for (const [file, text] of fixed.texts) if (!named.has(file) && text !== fixed.originals.get(file)) documents.push({ path: file, text });
+  const after = (await analyzeWorkspace(documents, analyzeOptions, [])).workspace;
+  return { before, after };
+}
