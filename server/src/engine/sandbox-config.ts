@@ -75,16 +75,23 @@ class Rewriter {
     this.passByDirective = new Map(passes(workspace).map((pass) => [pass.directive, pass]));
   }
 
+  /**
+   * Replaces `at` (default: the directive) by `text`, keeping as many line breaks as it held: every line of the copy
+   * is the original's line, so what `nginx -t` says of the copy points at the user's file and line.
+   */
   private edit(directive: Directive, text: string, at?: { start: number; end: number }): void {
     const list = this.edits.get(directive.file) ?? [];
-    list.push({ start: at?.start ?? directive.span.startOffset, end: at?.end ?? directive.span.endOffset, text });
+    const start = at?.start ?? directive.span.startOffset;
+    const end = at?.end ?? directive.span.endOffset;
+    const breaks = directive.file.text.slice(start, end).split('\n').length - 1;
+    list.push({ start, end, text: text + '\n'.repeat(breaks) });
     this.edits.set(directive.file, list);
   }
 
   private insertInBlock(directive: Directive, text: string): void {
     if (!directive.blockSpan) return;
     const at = directive.blockSpan.startOffset + 1;
-    this.edit(directive, `\n${text}\n`, { start: at, end: at });
+    this.edit(directive, ` ${text} `, { start: at, end: at });
   }
 
   /** Visits a file's statements once per file (edits are made to the file, not to one place it is included at). */

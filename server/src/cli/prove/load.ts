@@ -19,12 +19,18 @@ function once(port: number, host: string, path: string): Promise<number> {
   });
 }
 
-/** `count` requests with at most `concurrency` in flight. */
-export async function sendLoad(port: number, host: string, path: string, count: number, concurrency: number): Promise<LoadResult> {
+/** `count` requests with at most `concurrency` in flight; none is started once `stopped()` (timeout, Ctrl-C). */
+export async function sendLoad(
+  target: { port: number; host: string; path: string },
+  count: number,
+  concurrency: number,
+  stopped: () => boolean,
+): Promise<LoadResult> {
+  const { port, host, path } = target;
   const statuses: Record<string, number> = {};
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < count) {
+    while (next < count && !stopped()) {
       next++;
       const status = String(await once(port, host, path));
       statuses[status] = (statuses[status] ?? 0) + 1;

@@ -57,7 +57,11 @@ export async function measureSide(workspace: Workspace, dir: string, context: Me
   for (const instance of sandbox.instances) {
     alive();
     const rejected = testConfig(context.binary, dir, instance.mainConf);
-    if (rejected !== undefined) throw new SandboxRejected(`nginx rejects the sandboxed configuration:\n${rejected}`);
+    // The copies keep the originals' lines (engine/sandbox-config.ts): name the original file.
+    if (rejected !== undefined) {
+      const named = rejected.split(path.join(dir, 'conf')).join('');
+      throw new SandboxRejected(`nginx rejects the sandboxed configuration:\n${named}`);
+    }
     const measuredPorts = [...new Set(instance.locations.filter((plan) => plan.skipped === null).map((plan) => plan.port))];
     const nginx = measuredPorts.length > 0 ? await start(context, dir, instance.mainConf, measuredPorts) : undefined;
     try {
@@ -68,7 +72,7 @@ export async function measureSide(workspace: Workspace, dir: string, context: Me
           continue;
         }
         context.stub.reset();
-        const load = await sendLoad(plan.port, plan.server, plan.path, context.requests, context.concurrency);
+        const load = await sendLoad({ port: plan.port, host: plan.server, path: plan.path }, context.requests, context.concurrency, context.stopped);
         const seen = context.stub.tally();
         locations.push({
           plan,

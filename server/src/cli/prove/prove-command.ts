@@ -48,13 +48,18 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
   let nginx: RunningNginx | undefined;
   let stub: CountingStub | undefined;
   let stop: (reason: string) => void = () => {};
-  const stopped = new Promise<never>((_, reject) => (stop = (reason) => reject(new Stopped(reason))));
+  let isStopped = false;
+  const stopped = new Promise<never>((_, reject) => {
+    stop = (reason) => {
+      isStopped = true;
+      reject(new Stopped(reason));
+    };
+  });
   stopped.catch(() => {});
   const timer = setTimeout(() => stop(`timed out after ${options.timeoutMs / 1000} s (--timeout)`), Math.max(0, deadline - Date.now()));
   const onSigint = (): void => stop('interrupted');
   process.once('SIGINT', onSigint);
   let interrupted = false;
-  let isStopped = false;
   let work: Promise<unknown> = Promise.resolve();
   try {
     stub = await startStub();
@@ -106,8 +111,8 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
     await (nginx as RunningNginx | undefined)?.stop();
     await stub?.close();
     rmSync(prefix, { recursive: true, force: true });
-    // Ctrl-C: the conventional status of a process ended by SIGINT, once everything is cleaned up.
-    if (interrupted) process.exitCode = 130;
+    // Ctrl-C: once everything is cleaned up, end as SIGINT ends a process (the shell sees 130), as the user asked.
+    if (interrupted) process.kill(process.pid, 'SIGINT');
   }
 }
 

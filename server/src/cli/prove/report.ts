@@ -84,7 +84,10 @@ export function formatProveTable(report: ProveReport): string {
       lines.push(`${head}\n  skipped: ${entry.skipped ?? 'not measured'}`);
       continue;
     }
-    const verdict = entry.reuses ? 'reuses connections' : `still opens a connection per request (over ${report.bound})`;
+    const already = entry.before.connections <= report.bound;
+    const verdict = entry.reuses
+      ? already ? 'reuses connections already (as written)' : 'reuses connections after the fixes'
+      : `still opens a connection per request after the fixes (over ${report.bound})`;
     const changed = entry.statusesChanged ? '  RESPONSES CHANGED' : '';
     lines.push(
       `${head}\n  connections ${entry.before.connections} → ${entry.after.connections} for ${entry.before.requests} requests: ${verdict}\n` +
