@@ -106,7 +106,8 @@ class Rewriter {
       const name = directive.name;
       if (name === 'include') this.include(root, directive, context, server);
       else if (isRemoved(name)) this.edit(directive, '');
-      else if (context === 'main' && (name === 'stream' || name === 'mail')) {
+      else if (context === 'main' && directive.blockSpan && name !== 'http' && name !== 'events') {
+        // stream{}, mail{}, a module's rtmp{}...: their listeners and upstreams are not rewritten, so not run.
         this.edit(directive, '');
         this.notes.push(`${where(directive)}: ${name}{} left out (prove measures http only)`);
       } else if (name === 'http') {
@@ -120,9 +121,10 @@ class Rewriter {
         this.edit(directive, cache, { start: argument.startOffset, end: argument.endOffset });
       } else if (name === 'upstream' && directive.blockSpan) this.upstream(directive);
       else if (name === 'server' && context === 'http' && directive.blockSpan) this.server(root, directive);
-      else if (name === 'listen' && server) {
-        this.edit(directive, server.listened ? '' : `listen 127.0.0.1:${server.port};`);
-        server.listened = true;
+      else if (name === 'listen') {
+        // Outside a server{} read here (a snippet's), nothing says which port: removed, never left as written.
+        this.edit(directive, !server || server.listened ? '' : `listen 127.0.0.1:${server.port};`);
+        if (server) server.listened = true;
       } else if (name === 'proxy_pass' || OTHER_PASSES.has(name)) this.pass(directive, server);
       else if (directive.blockSpan) this.walk(root, directive.children, childContext(directive), server);
     }
@@ -143,14 +145,16 @@ class Rewriter {
     }
   }
 
+  /** Every member is the stub: the first server becomes it, the others and included members go. */
   private upstream(directive: Directive): void {
     let first = true;
     for (const child of directive.children) {
       if (child.name === 'server') {
         this.edit(child, first ? `server 127.0.0.1:${this.options.stubPort};` : '');
         first = false;
-      } else if (child.name === 'resolver' || child.name === 'resolver_timeout') this.edit(child, '');
+      } else if (child.name === 'include' || child.name === 'resolver' || child.name === 'resolver_timeout') this.edit(child, '');
     }
+    if (first) this.insertInBlock(directive, `server 127.0.0.1:${this.options.stubPort};`);
   }
 
   private server(root: WorkspaceRoot, directive: Directive): void {
@@ -228,7 +232,11 @@ export function buildSandbox(workspace: Workspace, options: SandboxOptions): San
       rewriter.walkFile(root, root.file, 'main');
       instances.push({ mainConf: mirroredPath(options.prefix, root.file.path), locations: rewriter.locations });
     } else if (root.context === 'http') httpRoots.push(root);
-    else rewriter.notes.push(`${root.file.path}: a ${root.context}-context file on its own is not run (pass its main config)`);
+    else {
+      // Rewritten all the same (nothing of it may reach out if a later slice runs it), but not run.
+      rewriter.walkFile(root, root.file, root.context);
+      rewriter.notes.push(`${root.file.path}: a ${root.context}-context file on its own is not run (pass its main config)`);
+    }
   }
   const files = new Map<string, string>();
   if (httpRoots.length > 0) {
