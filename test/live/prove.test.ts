@@ -183,6 +183,16 @@ describe('prove', () => {
     const result = await prove(where, [...LOAD, '--rule', 'upstream-keepalive=off', '.']);
     expect(result.status, result.stderr).toBe(1);
     expect(result.stdout).toContain('still opens a connection per request after the fixes');
+    expect(result.stdout).toContain('left after the fixes: no finding left in this location');
+  });
+
+  it('says which finding is left, and why it has no fix, when a location still loses its connections', async () => {
+    // A name without a port may be an upstream{} of a file not checked: no fix, so nginx still opens one per request.
+    const where = project({ 'app.conf': 'server {\n    listen 80;\n    location / {\n        proxy_pass http://front/;\n    }\n}\n' });
+    const result = await prove(where, [...LOAD, '.']);
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stdout).toContain(`connections ${REQUESTS} → ${REQUESTS} for ${REQUESTS} requests`);
+    expect(result.stdout).toMatch(/left after the fixes: proxy-pass-no-upstream: .*\(no fix: "front" may be an upstream\{\}/);
   });
 
   it('exits 2 with nginx\'s own message at the original file and line when nginx rejects the sandbox', async () => {

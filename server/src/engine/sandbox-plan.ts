@@ -18,6 +18,8 @@ export interface PlannedLocation {
   path: string;
   /** Why no request is sent, or null when measured. */
   skipped: string | null;
+  /** 1-based first and last line of the enclosing location (of the pass when there is none). */
+  lines: [number, number];
 }
 
 export interface PlanServer {
@@ -69,6 +71,7 @@ export function planLocation(directive: Directive, pass: Pass | undefined, serve
     location: location ? location.args.map((arg) => arg.raw).join(' ') : '(server)',
     port: server.port,
     path: '/',
+    lines: [(location ?? directive).span.start.line + 1, (location ?? directive).span.end.line + 1] as [number, number],
   };
   const notMeasured = whyNotMeasured(directive, pass);
   if (notMeasured !== null) return { ...base, skipped: notMeasured };

@@ -12,7 +12,7 @@ import type { AnalyzeOptions } from '../../engine/types.js';
 import { createReadScope } from '../../model/read-scope.js';
 import { rules as registeredRules } from '../../rules/registry.js';
 import { displayPath } from '../../util/paths.js';
-import type { SourceDocument } from '../../util/types.js';
+import type { Finding, SourceDocument } from '../../util/types.js';
 import type { ProveOptions } from '../args.js';
 import type { CheckIo } from '../check.js';
 import { discoverFiles } from '../discover.js';
@@ -84,7 +84,7 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
       requests: options.requests,
       concurrency: options.concurrency,
       unsafeFixes: options.check.unsafeFixes,
-      ...compareSides(before, after, options, io.cwd),
+      ...compareSides(before, after, options, io.cwd, inputs.remaining),
     };
     for (const note of before.notes) io.stderrLine(`note: ${note}`);
     io.stdout(options.format === 'json' ? formatProveJson(report) : formatProveTable(report));
@@ -96,7 +96,7 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
       return EXIT_FAILURE;
     }
     if (error instanceof SandboxRejected) {
-      io.stderrLine(error.message);
+      for (const line of error.message.split('\n')) io.stderrLine(line);
       return EXIT_FAILURE;
     }
     throw error;
@@ -119,6 +119,8 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
 interface Inputs {
   before: Awaited<ReturnType<typeof analyzeWorkspace>>['workspace'];
   after: Awaited<ReturnType<typeof analyzeWorkspace>>['workspace'];
+  /** The findings of the fixed texts: why a location may still lose its connections. */
+  remaining: Finding[];
 }
 
 /** The workspaces as written and as `check --fix` would write them; a string is why prove cannot run. */
@@ -158,5 +160,5 @@ async function readInputs(options: ProveOptions, io: ProveIo): Promise<Inputs | 
   // Included files the fixes changed: read as fixed, as `check --fix` would have written them.
   for (const [file, text] of fixed.texts) if (!named.has(file) && text !== fixed.originals.get(file)) documents.push({ path: file, text });
   const after = (await analyzeWorkspace(documents, analyzeOptions, [])).workspace;
-  return { before, after };
+  return { before, after, remaining: fixed.remaining };
 }

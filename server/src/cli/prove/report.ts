@@ -1,6 +1,7 @@
 // `prove`'s report: the two sides matched location by location (fixes add directives and upstreams, never locations
 // or passes, so the n-th pass as written is the n-th as fixed), the verdict per location, the table and the JSON.
 import { displayPath } from '../../util/paths.js';
+import type { Finding } from '../../util/types.js';
 import type { ProveOptions } from '../args.js';
 import type { Measured, SideResult } from './measure.js';
 
@@ -15,6 +16,8 @@ export interface ProveLocation {
   /** This slice has no WebSocket stub yet. */
   websocket: null;
   skipped: string | null;
+  /** When it does not reuse connections after the fixes: the findings left in the location, and why they stay. */
+  why: string[];
   /** After the fixes, at most `bound` connections; null when not measured. */
   reuses: boolean | null;
   statusesChanged: boolean;
@@ -38,7 +41,20 @@ function sameStatuses(a: Measured, b: Measured): boolean {
   return [...keys].every((key) => a.statuses[key] === b.statuses[key]);
 }
 
-export function compareSides(before: SideResult, after: SideResult, options: ProveOptions, cwd: string): Pick<ProveReport, 'bound' | 'locations'> {
+/** The findings `check --fix` leaves inside the fixed location, each with why no fix was made. */
+function remainingIn(remaining: readonly Finding[], file: string, lines: [number, number]): string[] {
+  return remaining
+    .filter((finding) => finding.file === file && finding.span.start.line + 1 >= lines[0] && finding.span.start.line + 1 <= lines[1])
+    .map((finding) => `${finding.ruleId}: ${finding.message}${finding.withheld ? ` (no fix: ${finding.withheld})` : ''}`);
+}
+
+export function compareSides(
+  before: SideResult,
+  after: SideResult,
+  options: ProveOptions,
+  cwd: string,
+  remaining: readonly Finding[],
+): Pick<ProveReport, 'bound' | 'locations'> {
   const bound = WORKERS * options.concurrency;
   const locations = before.locations.map(({ plan, measured }, index): ProveLocation => {
     const other = after.locations[index];
@@ -46,6 +62,8 @@ export function compareSides(before: SideResult, after: SideResult, options: Pro
     const skipped = plan.skipped ?? (matched ? matched.plan.skipped : 'no matching location after the fixes');
     const afterMeasured = skipped === null ? (matched?.measured ?? null) : null;
     const beforeMeasured = skipped === null ? measured : null;
+    const reuses = afterMeasured ? afterMeasured.connections <= bound : null;
+    const why = reuses === false && matched ? remainingIn(remaining, matched.plan.file, matched.plan.lines) : [];
     return {
       file: displayPath(plan.file, cwd),
       line: plan.line,
@@ -56,7 +74,8 @@ export function compareSides(before: SideResult, after: SideResult, options: Pro
       after: afterMeasured,
       websocket: null,
       skipped,
-      reuses: afterMeasured ? afterMeasured.connections <= bound : null,
+      why,
+      reuses,
       statusesChanged: beforeMeasured !== null && afterMeasured !== null && !sameStatuses(beforeMeasured, afterMeasured),
     };
   });
@@ -93,6 +112,10 @@ export function formatProveTable(report: ProveReport): string {
       `${head}\n  connections ${entry.before.connections} → ${entry.after.connections} for ${entry.before.requests} requests: ${verdict}\n` +
         `  statuses ${statuses(entry.before)} → ${statuses(entry.after)}${changed}`,
     );
+    if (entry.reuses === false) {
+      const why = entry.why.length > 0 ? entry.why : ['no finding left in this location: run nginx-keepalive check on the same paths'];
+      for (const line of why) lines.push(`  left after the fixes: ${line}`);
+    }
   }
   const version = report.nginx.version ? ` ${report.nginx.version}` : '';
   lines.push('', `${summaryLine(report)} (nginx${version}, ${report.concurrency} in flight, reuse: ≤ ${report.bound} after the fixes)`, '');
