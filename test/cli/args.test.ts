@@ -142,7 +142,7 @@ describe('parseCommandLine', () => {
     [['prove', '--requests', '0'], /invalid --requests "0" \(expected an integer from 1 to 100000\)/],
     [['prove', '--concurrency', 'many'], /invalid --concurrency "many"/],
     [['prove', '--timeout', '0'], /invalid --timeout "0"/],
-    [['prove', '-'], /"prove -" \(an nginx -T dump on stdin\) is not supported yet/],
+    [['prove', '-', 'a.conf'], /"-" \(stdin\) cannot be combined with other paths/],
     [['check', '--requests', '5'], /--requests only applies to the "prove" command/],
     [['check', '--bogus'], /unknown option '--bogus'$/],
     [['check', '--format', 'xml'], /unknown format "xml" \(expected one of: stylish, json, sarif, github\)/],

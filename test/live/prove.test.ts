@@ -3,7 +3,7 @@
 // it must report what test/live/rules.test.ts measures by hand: about one upstream connection per request before,
 // at most the bound after, the same statuses; and it must leave no nginx and no temporary file behind, also on
 // Ctrl-C. Every run gets its own TMPDIR, so what is left in it is what prove left.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,17 +37,18 @@ function fixture(name: string): string {
   return readFileSync(path.join(FIXTURES, name), 'utf8').replaceAll('__LISTEN_PORT__', '80').replaceAll('__UPSTREAM_PORT__', '8080');
 }
 
-function prove(where: { dir: string; tmp: string }, args: string[], onSpawn?: (pid: number) => void): Promise<CliResult> {
+function prove(where: { dir: string; tmp: string }, args: string[], onSpawn?: (pid: number) => void, input?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, 'prove', ...args], {
       cwd: where.dir,
       env: { ...process.env, TMPDIR: where.tmp },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (input !== undefined) child.stdin!.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);
     child.once('spawn', () => onSpawn?.(child.pid!));
     // Ended by a signal: the shell's status for it (128 + its number; SIGINT is 2).
@@ -175,6 +176,26 @@ describe('prove', () => {
     expect(locations[0]).toMatchObject({ file: 'sites-enabled/app', line: 13, location: '/' });
     expect(locations[0]!.before!.connections).toBeGreaterThanOrEqual(REQUESTS * 0.9);
     expect(locations[0]!.after!.connections).toBeLessThanOrEqual(CONCURRENCY);
+  });
+
+  it('proves an nginx -T dump read from stdin, from the dump alone (its files gone from the disk)', async () => {
+    const where = project({ 'nginx.conf': 'events {}\nhttp {\n    include sites/*.conf;\n}\n', 'sites/app.conf': fixture('upstream-keepalive.conf') });
+    const logs = path.join(where.tmp, '..', 'dump-logs');
+    mkdirSync(logs);
+    const globals = `pid ${path.join(logs, 'pid')}; error_log ${path.join(logs, 'error.log')};`;
+    const args = ['-T', '-q', '-p', `${logs}/`, '-e', path.join(logs, 'startup.log'), '-c', path.join(where.dir, 'nginx.conf'), '-g', globals];
+    const dump = spawnSync(NGINX, args, { encoding: 'utf8' });
+    expect(dump.status, dump.stderr).toBe(0);
+    expect(dump.stdout).toContain(`# configuration file ${path.join(where.dir, 'sites/app.conf')}:`);
+    rmSync(path.join(where.dir, 'sites'), { recursive: true });
+    const result = await prove(where, [...LOAD, '--format', 'json', '-'], undefined, dump.stdout);
+    expect(result.status, result.stderr).toBe(0);
+    const [location, ...others] = (JSON.parse(result.stdout) as { locations: JsonLocation[] }).locations;
+    expect(others).toEqual([]);
+    expect(location).toMatchObject({ file: 'sites/app.conf', line: 13, location: '/' });
+    expect(location!.before!.connections).toBeGreaterThanOrEqual(REQUESTS * 0.9);
+    expect(location!.after!.connections).toBeLessThanOrEqual(CONCURRENCY);
+    expect(readdirSync(where.tmp)).toEqual([]);
   });
 
   it('exits 1 when a location still opens a connection per request after the fixes', async () => {

@@ -149,7 +149,7 @@ const PROVE_ONLY_OPTIONS = ['requests', 'concurrency', 'nginx', 'timeout'] as co
 /** The check options `prove` accepts too (the rest would be silently meaningless there). */
 const PROVE_COMMAND_OPTIONS: ReadonlySet<string> = new Set([
   ...PROVE_ONLY_OPTIONS, 'help', 'version', 'format', 'path-map', 'config', 'unsafe-fixes', 'max-file-size', 'color', 'no-color',
-  'keepalive-connections', 'rule', 'nginx-version',
+  'keepalive-connections', 'rule', 'nginx-version', 'stdin-filename',
 ]);
 const MAX_PROVE_REQUESTS = 100_000;
 const MAX_PROVE_CONCURRENCY = 256;
@@ -233,7 +233,6 @@ function parseProveCommand(
   if (format !== 'table' && format !== 'json') throw new UsageError(`unknown format "${format}" for prove (expected table or json)`);
   const parsed = parseCommandLine(['check', ...checkArguments(values), '--', ...paths], environment);
   if (parsed.kind !== 'check') throw new UsageError('prove: unexpected arguments');
-  if (parsed.options.stdin) throw new UsageError('"prove -" (an nginx -T dump on stdin) is not supported yet: pass the files');
   const seconds = parseInteger('--timeout', values.timeout, 1, MAX_PROVE_TIMEOUT_SECONDS) ?? 120;
   if (values.nginx === '') throw new UsageError('--nginx needs a path to the nginx binary');
   return {

@@ -109,6 +109,7 @@ Prove (paths, settings, includes and --path-map as for check):
   to each prefix or = location with proxy_pass, then does the same with the fixes check --fix
   would make (--unsafe-fixes: those too). Other locations are listed with the reason they are
   skipped. Everything started is stopped and the prefix removed, also on timeout and Ctrl-C.
+  - reads one file or an nginx -T dump from stdin, e.g. sudo nginx -T | nginx-keepalive prove -
       --requests <N>            requests per location (default: 200)
       --concurrency <C>         requests in flight (default: 8); reuse means at most C connections
                                 after the fixes (nginx runs one worker)

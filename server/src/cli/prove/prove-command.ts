@@ -5,24 +5,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError } from '../../engine/config-file.js';
-import { analyzeWorkspace } from '../../engine/analyze.js';
-import { fixAll } from '../../engine/fix-all.js';
-import type { AnalyzeOptions } from '../../engine/types.js';
-import { createReadScope } from '../../model/read-scope.js';
-import { rules as registeredRules } from '../../rules/registry.js';
 import { displayPath } from '../../util/paths.js';
-import type { Finding, SourceDocument } from '../../util/types.js';
 import type { ProveOptions } from '../args.js';
 import type { CheckIo } from '../check.js';
-import { discoverFiles } from '../discover.js';
 import { EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, type ExitCode } from '../exit-codes.js';
-import { readDocuments } from '../read-documents.js';
-import { mappingsOutsideRoots, resolveSettings } from '../settings.js';
 import { measureSide, SandboxRejected, type SideResult } from './measure.js';
 import { findNginx, nginxVersion, type RunningNginx } from './nginx-process.js';
 import { compareSides, formatProveJson, formatProveTable, type ProveReport } from './report.js';
 import { startStub, type CountingStub } from './stub.js';
+import { readInputs } from './inputs.js';
 
 export interface ProveIo extends CheckIo {
   env: NodeJS.ProcessEnv;
@@ -114,51 +105,4 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
     // Ctrl-C: once everything is cleaned up, end as SIGINT ends a process (the shell sees 130), as the user asked.
     if (interrupted) process.kill(process.pid, 'SIGINT');
   }
-}
-
-interface Inputs {
-  before: Awaited<ReturnType<typeof analyzeWorkspace>>['workspace'];
-  after: Awaited<ReturnType<typeof analyzeWorkspace>>['workspace'];
-  /** The findings of the fixed texts: why a location may still lose its connections. */
-  remaining: Finding[];
-}
-
-/** The workspaces as written and as `check --fix` would write them; a string is why prove cannot run. */
-async function readInputs(options: ProveOptions, io: ProveIo): Promise<Inputs | string> {
-  let settings;
-  try {
-    settings = resolveSettings(options.check, io.cwd);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    return `${displayPath(error.file, io.cwd)}: ${error.detail}`;
-  }
-  const discovery = discoverFiles(options.check.patterns, io.cwd);
-  if (mappingsOutsideRoots(settings, discovery.readRoots).length > 0) return 'a settings file maps a path outside the checked paths (run check for details)';
-  const read = readDocuments(discovery.files, io.cwd, {
-    maxFileBytes: settings.analyze.maxFileBytes,
-    alreadyRead: discovery.alreadyRead,
-    realPaths: discovery.realPaths,
-  });
-  const errors = [...discovery.errors, ...read.errors];
-  if (errors.length > 0) return errors.join('\n');
-  const analyzeOptions: AnalyzeOptions = { ...settings.analyze, readRoots: discovery.readRoots };
-  const before = (await analyzeWorkspace(read.documents, analyzeOptions, [])).workspace;
-  const template = before.files.find((file) => file.isTemplate);
-  if (template) {
-    return (
-      `${displayPath(template.path, io.cwd)} is a template: render it first and prove the result ` +
-      '(e.g. dokku nginx:show-config APP > app.conf, then nginx-keepalive prove app.conf)'
-    );
-  }
-  const scope = createReadScope(discovery.readRoots);
-  const fixed = await fixAll(read.documents, analyzeOptions, registeredRules, {
-    canEdit: (file) => scope.allows(path.resolve(io.cwd, file)),
-    unsafe: options.check.unsafeFixes,
-  });
-  const documents: SourceDocument[] = read.documents.map((document) => ({ ...document, text: fixed.texts.get(document.path) ?? document.text }));
-  const named = new Set(read.documents.map((document) => document.path));
-  // Included files the fixes changed: read as fixed, as `check --fix` would have written them.
-  for (const [file, text] of fixed.texts) if (!named.has(file) && text !== fixed.originals.get(file)) documents.push({ path: file, text });
-  const after = (await analyzeWorkspace(documents, analyzeOptions, [])).workspace;
-  return { before, after, remaining: fixed.remaining };
 }
