@@ -1,7 +1,7 @@
 // `prove`'s sandbox rewrite (engine/sandbox-config.ts) on every plain config of the corpus: whatever the config, the
 // copy nginx runs listens only on 127.0.0.1, passes only to the stub (directly or through an upstream{} whose servers
-// are all the stub), has no resolver, no stream{} or mail{}, no user, pid or log outside the prefix, and includes only
-// copies inside the prefix. Each copy keeps every line where it was, so nginx's messages point at the user's lines.
+// are all the stub), has no resolver, no stream{} or mail{}, no user, pid or log outside the prefix, no embedded code
+// (Lua, Perl, njs) and no name resolved at start-up (set_real_ip_from), and includes only copies inside the prefix. Each copy keeps every line where it was, so nginx's messages point at the user's lines.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,7 +36,8 @@ async function leaks(file: string, text: string, upstreams: ReadonlySet<string>)
       const host = /^http:\/\/([^/]+)/.exec(first)?.[1];
       if (directive.name !== 'proxy_pass' || (host !== `127.0.0.1:${STUB}` && !upstreams.has(host ?? ''))) say(directive, `${directive.name} ${first}`);
     }
-    if (['resolver', 'user', 'pid', 'error_log', 'stream', 'mail'].includes(directive.name)) say(directive, directive.name);
+    if (['resolver', 'user', 'pid', 'error_log', 'stream', 'mail', 'set_real_ip_from'].includes(directive.name)) say(directive, directive.name);
+    if (/_by_lua|^lua_|^perl|^js_/.test(directive.name)) say(directive, `embedded code ${directive.name}`);
     if (directive.name === 'include' && !first.startsWith(`${PREFIX}/`)) say(directive, `include ${first}`);
   }
   return problems;

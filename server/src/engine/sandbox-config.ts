@@ -45,7 +45,11 @@ interface Edit {
 const REMOVED = new Set([
   'user', 'daemon', 'master_process', 'pid', 'worker_processes', 'error_log', 'access_log', 'resolver',
   'resolver_timeout', 'http2', 'http3', 'quic_retry', 'ssl', 'lock_file', 'working_directory', 'env',
+  // Takes host names, which nginx resolves at start-up.
+  'set_real_ip_from',
 ]);
+/** Code nginx runs (Lua, Perl, njs) may open connections anywhere: left out, with a note (its locations still run). */
+const EMBEDDED_CODE = /^(lua_|perl|js_)|_by_lua(_block|_file)?$/;
 const TEMP_KINDS = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'] as const;
 const CACHE_PATHS = new Set(['proxy_cache_path', 'fastcgi_cache_path', 'uwsgi_cache_path', 'scgi_cache_path']);
 const OTHER_PASSES = new Set(['fastcgi_pass', 'uwsgi_pass', 'scgi_pass', 'grpc_pass', 'memcached_pass']);
@@ -106,6 +110,10 @@ class Rewriter {
       const name = directive.name;
       if (name === 'include') this.include(root, directive, context, server);
       else if (isRemoved(name)) this.edit(directive, '');
+      else if (EMBEDDED_CODE.test(name)) {
+        this.edit(directive, '');
+        this.notes.push(`${where(directive)}: ${name} left out (prove runs no embedded code: it could reach anything)`);
+      }
       else if (context === 'main' && directive.blockSpan && name !== 'http' && name !== 'events') {
         // stream{}, mail{}, a module's rtmp{}...: their listeners and upstreams are not rewritten, so not run.
         this.edit(directive, '');
@@ -152,7 +160,10 @@ class Rewriter {
       if (child.name === 'server') {
         this.edit(child, first ? `server 127.0.0.1:${this.options.stubPort};` : '');
         first = false;
-      } else if (child.name === 'include' || child.name === 'resolver' || child.name === 'resolver_timeout') this.edit(child, '');
+      } else if (['include', 'resolver', 'resolver_timeout'].includes(child.name) || EMBEDDED_CODE.test(child.name)) {
+        // balancer_by_lua picks its own peers: left out with the members it would choose from.
+        this.edit(child, '');
+      }
     }
     if (first) this.insertInBlock(directive, `server 127.0.0.1:${this.options.stubPort};`);
   }
