@@ -155,21 +155,7 @@ describe('prove', () => {
   });
 
   it('runs a main config with its includes, user, pid, logs and ssl settings kept out of the way', async () => {
-    const main = [
-      'user www-data;',
-      'worker_processes auto;',
-      'pid /run/nginx.pid;',
-      'error_log /var/log/nginx/error.log;',
-      'events { worker_connections 768; }',
-      'http {',
-      '    access_log /var/log/nginx/access.log;',
-      '    ssl_protocols TLSv1.2;',
-      '    resolver 192.0.2.1;',
-      '    include sites-enabled/*;',
-      '}',
-      '',
-    ].join('\n');
-    const where = project({ 'nginx.conf': main, 'sites-enabled/app': fixture('upstream-keepalive.conf') });
+    const where = project({ 'nginx.conf': MAIN, 'sites-enabled/app': fixture('upstream-keepalive.conf') });
     const { result, locations } = await proveJson(where);
     expect(result.status, result.stderr).toBe(0);
     expect(locations).toHaveLength(1);
@@ -177,6 +163,34 @@ describe('prove', () => {
     expect(locations[0]!.before!.connections).toBeGreaterThanOrEqual(REQUESTS * 0.9);
     expect(locations[0]!.after!.connections).toBeLessThanOrEqual(CONCURRENCY);
   });
+
+  /** Backends by host name (never to be resolved), a resolver, a pass through variables. */
+  const HOSTNAMES = [
+    'upstream backend { server app1.example.com:8080 max_fails=3; server app2.example.com:8080; }',
+    'server {',
+    '    listen 80;',
+    '    server_name app.example.com;',
+    '    location / { proxy_pass http://backend; }',
+    '    location = /health { proxy_pass http://health.example.com:9000/status; }',
+    '    location /dyn { resolver 192.0.2.53; proxy_pass http://$host.example.com; }',
+    '}',
+    '',
+  ].join('\n');
+  /** A Debian-style main config: user, pid and logs where only root may write, ssl settings, a resolver. */
+  const MAIN = [
+    'user www-data;',
+    'worker_processes auto;',
+    'pid /run/nginx.pid;',
+    'error_log /var/log/nginx/error.log;',
+    'events { worker_connections 768; }',
+    'http {',
+    '    access_log /var/log/nginx/access.log;',
+    '    ssl_protocols TLSv1.2;',
+    '    resolver 192.0.2.1;',
+    '    include sites-enabled/*;',
+    '}',
+    '',
+  ].join('\n');
 
   it('proves an nginx -T dump read from stdin, from the dump alone (its files gone from the disk)', async () => {
     const where = project({ 'nginx.conf': 'events {}\nhttp {\n    include sites/*.conf;\n}\n', 'sites/app.conf': fixture('upstream-keepalive.conf') });
@@ -196,6 +210,24 @@ describe('prove', () => {
     expect(location!.before!.connections).toBeGreaterThanOrEqual(REQUESTS * 0.9);
     expect(location!.after!.connections).toBeLessThanOrEqual(CONCURRENCY);
     expect(readdirSync(where.tmp)).toEqual([]);
+  });
+
+  it('connects to nothing but loopback (strace over the CLI, nginx and its workers)', async () => {
+    const where = project({ 'nginx.conf': MAIN, 'sites-enabled/app': HOSTNAMES });
+    const trace = path.join(where.tmp, '..', 'strace.txt');
+    const traced = spawnSync('strace', ['-f', '-qq', '-e', 'trace=connect,sendto,sendmsg', '-o', trace, process.execPath, CLI, 'prove', ...LOAD, '.'], {
+      cwd: where.dir,
+      env: { ...process.env, TMPDIR: where.tmp },
+      encoding: 'utf8',
+    });
+    expect(traced.status, traced.stderr).toBe(0);
+    const calls = readFileSync(trace, 'utf8').split('\n').filter((line) => /\b(connect|sendto|sendmsg)\(/.test(line));
+    const addressed = calls.filter((line) => line.includes('sa_family='));
+    expect(addressed.filter((line) => line.includes('inet_addr("127.0.0.1")')).length).toBeGreaterThan(REQUESTS);
+    // The only other address: glibc asking the local name-service cache for nginx's default user (getpwnam), never
+    // a host name (one would show as a datagram to a name server, or a connection to a backend).
+    const elsewhere = addressed.filter((line) => !line.includes('inet_addr("127.0.0.1")') && !line.includes('sun_path="/var/run/nscd/socket"'));
+    expect(elsewhere).toEqual([]);
   });
 
   it('exits 1 when a location still opens a connection per request after the fixes', async () => {
