@@ -230,6 +230,16 @@ describe('prove', () => {
     expect(elsewhere).toEqual([]);
   });
 
+  it('claims nothing for a location whose requests never reach the upstream', async () => {
+    const where = project({ 'app.conf': 'server {\n    listen 80;\n    return 403;\n    location / {\n        proxy_pass http://app.internal:8080;\n    }\n}\n' });
+    const { result, locations } = await proveJson(where);
+    expect(result.status, result.stderr).toBe(0);
+    expect(locations).toHaveLength(1);
+    expect(locations[0]!.skipped).toMatch(/^the requests did not reach the upstream/);
+    expect(locations[0]!.before!.statuses).toEqual({ 403: REQUESTS });
+    expect(JSON.parse(result.stdout).summary).toBe('no location measured (see the reasons above)');
+  });
+
   it('exits 1 when a location still opens a connection per request after the fixes', async () => {
     const where = project({ 'app.conf': fixture('upstream-keepalive.conf') });
     // With the rule off, its fix is not made: the measured location still loses every connection.

@@ -59,17 +59,20 @@ export function compareSides(
   const locations = before.locations.map(({ plan, measured }, index): ProveLocation => {
     const other = after.locations[index];
     const matched = other && other.plan.location === plan.location && other.plan.server === plan.server ? other : undefined;
-    const skipped = plan.skipped ?? (matched ? matched.plan.skipped : 'no matching location after the fixes');
-    const afterMeasured = skipped === null ? (matched?.measured ?? null) : null;
-    const beforeMeasured = skipped === null ? measured : null;
-    const reuses = afterMeasured ? afterMeasured.connections <= bound : null;
+    const planned = plan.skipped ?? (matched ? matched.plan.skipped : 'no matching location after the fixes');
+    // A request answered before it reaches the pass (a server-level return, auth...) measures nothing about reuse.
+    const unreached = planned === null && measured?.upstreamRequests === 0 && matched?.measured?.upstreamRequests === 0;
+    const skipped = unreached ? 'the requests did not reach the upstream, as written or fixed (see the statuses)' : planned;
+    const afterMeasured = planned === null ? (matched?.measured ?? null) : null;
+    const beforeMeasured = planned === null ? measured : null;
+    const reuses = afterMeasured && skipped === null ? afterMeasured.connections <= bound : null;
     const why = reuses === false && matched ? remainingIn(remaining, matched.plan.file, matched.plan.lines) : [];
     return {
       file: displayPath(plan.file, cwd),
       line: plan.line,
       server: plan.server,
       location: plan.location,
-      request: skipped === null ? { method: 'GET', host: plan.server, path: plan.path } : null,
+      request: planned === null ? { method: 'GET', host: plan.server, path: plan.path } : null,
       before: beforeMeasured,
       after: afterMeasured,
       websocket: null,
@@ -87,7 +90,7 @@ function statuses(measured: Measured): string {
 }
 
 export function summaryLine(report: ProveReport): string {
-  const measured = report.locations.filter((entry) => entry.before && entry.after);
+  const measured = report.locations.filter((entry) => entry.skipped === null && entry.before && entry.after);
   if (measured.length === 0) return 'no location measured (see the reasons above)';
   const sum = (side: 'before' | 'after'): number => measured.reduce((total, entry) => total + entry[side]!.connections, 0);
   const requests = measured.reduce((total, entry) => total + entry.before!.requests, 0);
@@ -100,7 +103,8 @@ export function formatProveTable(report: ProveReport): string {
   for (const entry of report.locations) {
     const head = `${entry.file}:${entry.line}  server ${entry.server}  location ${entry.location}`;
     if (entry.skipped !== null || !entry.before || !entry.after) {
-      lines.push(`${head}\n  skipped: ${entry.skipped ?? 'not measured'}`);
+      const seen = entry.before && entry.after ? ` (statuses ${statuses(entry.before)} → ${statuses(entry.after)})` : '';
+      lines.push(`${head}\n  skipped: ${entry.skipped ?? 'not measured'}${seen}`);
       continue;
     }
     const already = entry.before.connections <= report.bound;
