@@ -267,6 +267,16 @@ describe('prove', () => {
     expect(readdirSync(where.tmp)).toEqual([]);
   });
 
+  it('exits 2 on a template, saying how to prove what it renders to', async () => {
+    const sigil = readFileSync(path.join(FIXTURES, '..', '..', '..', 'examples', 'dokku', 'nginx.conf.sigil'), 'utf8');
+    const where = project({ 'nginx.conf.sigil': sigil });
+    const result = await prove(where, [...LOAD, '.']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('nginx.conf.sigil is a template: render it first');
+    expect(result.stderr).toContain('dokku nginx:show-config APP | nginx-keepalive prove -');
+    expect(readdirSync(where.tmp)).toEqual([]);
+  });
+
   it('exits 2 when there is no nginx binary', async () => {
     const where = project({ 'app.conf': CLEAN });
     const result = await prove(where, ['--nginx', path.join(where.tmp, 'missing-nginx'), '.']);

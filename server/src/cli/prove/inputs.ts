@@ -58,7 +58,7 @@ export async function readInputs(options: ProveOptions, io: ProveIo): Promise<In
   if (template) {
     return (
       `${displayPath(template.path, io.cwd)} is a template: render it first and prove the result ` +
-      '(e.g. dokku nginx:show-config APP > app.conf, then nginx-keepalive prove app.conf)'
+      '(for a Dokku app: dokku nginx:show-config APP | nginx-keepalive prove -)'
     );
   }
   const scope = dump ? VIRTUAL_READ_SCOPE : createReadScope(discovery.readRoots);
