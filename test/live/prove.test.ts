@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, type CliResult } from '../cli/helpers.js';
+import { CORPUS_DIR } from '../corpus/manifest.js';
+import { DOKKU_APPS, DOKKU_VARIANTS, DokkuHost } from '../support/dokku.js';
+import { renderSigil } from '../support/render-sigil.js';
 import { FIXTURES } from './harness.js';
 
 const REQUESTS = 60;
@@ -265,6 +268,32 @@ describe('prove', () => {
     expect(result.stderr).toContain('unknown directive "no_such_directive"');
     expect(result.stderr).toContain(`${path.join(where.dir, 'app.conf')}:3`);
     expect(readdirSync(where.tmp)).toEqual([]);
+  });
+
+  it("proves a Dokku app's rendered template from stdin (dokku nginx:show-config APP | prove -)", async () => {
+    const dokku = new DokkuHost();
+    try {
+      const template = path.join(CORPUS_DIR, 'sigil', 'dokku__dokku__plugins__nginx-vhosts__templates__nginx.conf.sigil');
+      const vars = dokku.vars(DOKKU_APPS[0]!, DOKKU_VARIANTS['http and https, proxy-keepalive unset']);
+      const rendered = renderSigil(readFileSync(template, 'utf8'), vars, 'nginx.conf.sigil');
+      // The app's containers (10.0.0.1:5000, 10.0.0.2:5000) are replaced by the stub, never contacted.
+      expect(rendered).toContain('10.0.0.1:5000');
+      const where = project({});
+      mkdirSync(where.dir);
+      const result = await prove(where, [...LOAD, '--format', 'json', '-'], undefined, rendered);
+      expect(result.status, result.stderr).toBe(0);
+      const measured = (JSON.parse(result.stdout) as { locations: JsonLocation[] }).locations.filter((entry) => entry.skipped === null);
+      // The https server's location / (its listener made plain); the http server only redirects there.
+      expect(measured.map((entry) => [entry.location, entry.line])).toEqual([['/', 83]]);
+      for (const entry of measured) {
+        expect(entry.before!.connections).toBeGreaterThanOrEqual(REQUESTS * 0.9);
+        expect(entry.after!.connections).toBeLessThanOrEqual(CONCURRENCY);
+        expect(entry.after!.statuses).toEqual(entry.before!.statuses);
+      }
+      expect(readdirSync(where.tmp)).toEqual([]);
+    } finally {
+      dokku.remove();
+    }
   });
 
   it('exits 2 on a template, saying how to prove what it renders to', async () => {
