@@ -296,6 +296,15 @@ describe('prove', () => {
     }
   });
 
+  it('gives a server whose listen comes from an include one port', async () => {
+    const site = 'server {\n    include listen.inc;\n    location / {\n        proxy_pass http://app.internal:8080;\n    }\n}\n';
+    const main = 'events {}\nhttp {\n    include site.conf;\n}\n';
+    const where = project({ 'nginx.conf': main, 'site.conf': site, 'listen.inc': 'listen 443 ssl;\n' });
+    const { result, locations } = await proveJson(where);
+    expect(result.status, result.stderr).toBe(0);
+    expect(locations.map((entry) => entry.skipped)).toEqual([null]);
+  });
+
   it('exits 2 on a template, saying how to prove what it renders to', async () => {
     const sigil = readFileSync(path.join(FIXTURES, '..', '..', '..', 'examples', 'dokku', 'nginx.conf.sigil'), 'utf8');
     const where = project({ 'nginx.conf.sigil': sigil });

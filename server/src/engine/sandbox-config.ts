@@ -170,8 +170,10 @@ class Rewriter {
 
   private server(root: WorkspaceRoot, directive: Directive): void {
     const state: ServerState = { port: this.options.nextPort(), name: serverName(directive), listened: false };
+    // nginx's default listen is *:80 (or 8000): the server gets its port here, and a listen an include brings goes.
     if (!directive.children.some((child) => child.name === 'listen')) {
       this.insertInBlock(directive, `listen 127.0.0.1:${state.port};`);
+      state.listened = true;
     }
     this.walk(root, directive.children, 'server', state);
   }
