@@ -80,6 +80,23 @@ describe('parseCommandLine', () => {
     expect(() => parse('check', '--statistics', '--fix-dry-run')).toThrow(/--statistics does not apply to --fix-dry-run/);
   });
 
+  it('reads prove with its own options and the check options it shares', () => {
+    const command = parse('prove', 'sites', '--requests', '50', '--concurrency=4', '--nginx', 'bin/nginx', '--timeout', '9',
+      '--format', 'json', '--unsafe-fixes', '--path-map', '/etc/nginx=deploy', '--rule', 'include=off');
+    if (command.kind !== 'prove') throw new Error(`expected prove, got ${command.kind}`);
+    expect(command.options).toMatchObject({ format: 'json', requests: 50, concurrency: 4, nginx: '/work/repo/bin/nginx', timeoutMs: 9000 });
+    expect(command.options.check).toMatchObject({
+      patterns: ['sites'],
+      unsafeFixes: true,
+      pathMap: [{ from: '/etc/nginx', to: '/work/repo/deploy' }],
+      rules: { include: 'off' },
+    });
+    const defaults = parse('prove');
+    if (defaults.kind !== 'prove') throw new Error('expected prove');
+    expect(defaults.options).toMatchObject({ format: 'table', requests: 200, concurrency: 8, nginx: undefined, timeoutMs: 120_000 });
+    expect(defaults.options.check.patterns).toEqual(['.']);
+  });
+
   it('recognises rules and rule <id>, with only the options they use', () => {
     expect(parse('rules')).toEqual({ kind: 'rules' });
     expect(parse('rule', 'upstream-keepalive')).toEqual({ kind: 'rule', id: 'upstream-keepalive' });
@@ -121,7 +138,14 @@ describe('parseCommandLine', () => {
 
   it.each([
     [[], /missing command/],
-    [['lint'], /unknown command "lint" \(expected "check", "format", "rules" or "rule <id>"\)/],
+    [['lint'], /unknown command "lint" \(expected "check", "prove", "format", "rules" or "rule <id>"\)/],
+    [['prove', '--fix'], /--fix does not apply to the "prove" command/],
+    [['prove', '--format', 'sarif'], /unknown format "sarif" for prove \(expected table or json\)/],
+    [['prove', '--requests', '0'], /invalid --requests "0" \(expected an integer from 1 to 100000\)/],
+    [['prove', '--concurrency', 'many'], /invalid --concurrency "many"/],
+    [['prove', '--timeout', '0'], /invalid --timeout "0"/],
+    [['prove', '-', 'a.conf'], /"-" \(stdin\) cannot be combined with other paths/],
+    [['check', '--requests', '5'], /--requests only applies to the "prove" command/],
     [['check', '--bogus'], /unknown option '--bogus'$/],
     [['check', '--format', 'xml'], /unknown format "xml" \(expected one of: stylish, json, sarif, github, gitlab, rdjson\)/],
     [['check', '--fix', '--fix-dry-run'], /--fix and --fix-dry-run cannot be combined/],

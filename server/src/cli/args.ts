@@ -70,7 +70,23 @@ export type Command =
   | { kind: 'rules' }
   /** `rule <id>`: the rule's documentation page; `id` as typed (an unknown one is answered with the close ones). */
   | { kind: 'rule'; id: string }
-  | { kind: 'format'; options: FormatCommandOptions };
+  | { kind: 'format'; options: FormatCommandOptions }
+  | { kind: 'prove'; options: ProveOptions };
+
+/**
+ * `prove [paths]`: check's discovery, settings and fixes (the CheckOptions it shares), then real nginx in a sandbox
+ * before and after the fixes (cli/prove/).
+ */
+export interface ProveOptions {
+  check: CheckOptions;
+  format: 'table' | 'json';
+  requests: number;
+  concurrency: number;
+  /** --nginx: the binary; undefined: `nginx` on PATH, then /usr/sbin/nginx. */
+  nginx: string | undefined;
+  /** --timeout in milliseconds, for the whole run. */
+  timeoutMs: number;
+}
 
 /** `format [paths] [--check] [--diff]`, as `ruff format`. */
 export interface FormatCommandOptions {
@@ -122,12 +138,27 @@ const OPTIONS = {
   diff: { type: 'boolean' },
   'indent-style': { type: 'string' },
   'indent-width': { type: 'string' },
+  requests: { type: 'string' },
+  concurrency: { type: 'string' },
+  nginx: { type: 'string' },
+  timeout: { type: 'string' },
 } as const;
+
+/** The options only `prove` has. */
+const PROVE_ONLY_OPTIONS = ['requests', 'concurrency', 'nginx', 'timeout'] as const;
+/** The check options `prove` accepts too (the rest would be silently meaningless there). */
+const PROVE_COMMAND_OPTIONS: ReadonlySet<string> = new Set([
+  ...PROVE_ONLY_OPTIONS, 'help', 'version', 'format', 'path-map', 'config', 'unsafe-fixes', 'max-file-size', 'color', 'no-color',
+  'keepalive-connections', 'rule', 'nginx-version', 'stdin-filename',
+]);
+const MAX_PROVE_REQUESTS = 100_000;
+const MAX_PROVE_CONCURRENCY = 256;
+const MAX_PROVE_TIMEOUT_SECONDS = 3600;
 
 /** The options `rules` and `rule` accept (the rest are check's, and would be silently meaningless there). */
 const DOCS_COMMAND_OPTIONS: ReadonlySet<string> = new Set(['help', 'version', 'color', 'no-color']);
 
-const COMMANDS = '"check", "format", "rules" or "rule <id>"';
+const COMMANDS = '"check", "prove", "format", "rules" or "rule <id>"';
 
 /** The options `format` accepts. */
 const FORMAT_COMMAND_OPTIONS: ReadonlySet<string> = new Set([
@@ -151,7 +182,10 @@ export function parseCommandLine(argv: string[], environment: ParseEnvironment):
   if (command === 'lsp') return { kind: 'lsp' };
   if (command === 'rules' || command === 'rule') return parseDocsCommand(command, rest, Object.keys(values));
   if (command === 'format') return parseFormatCommand(values, rest, environment.cwd);
+  if (command === 'prove') return parseProveCommand(rest, values, environment);
   if (command !== 'check') throw new UsageError(`unknown command "${command}" (expected ${COMMANDS})`);
+  const proveOnly = PROVE_ONLY_OPTIONS.find((option) => values[option] !== undefined);
+  if (proveOnly !== undefined) throw new UsageError(`--${proveOnly} only applies to the "prove" command`);
   if (values.stdio) throw new UsageError('--stdio only applies to the "lsp" command');
   const formatOnly = FORMAT_ONLY_OPTIONS.find((option) => values[option] !== undefined);
   if (formatOnly !== undefined) throw new UsageError(`--${formatOnly} only applies to the "format" command`);
@@ -186,6 +220,46 @@ export function parseCommandLine(argv: string[], environment: ParseEnvironment):
       statistics: parseStatistics(values.statistics, values.format, values['fix-dry-run']),
     },
   };
+}
+
+function parseProveCommand(
+  paths: string[],
+  values: ReturnType<typeof parseStrictly>['values'],
+  environment: ParseEnvironment,
+): Command {
+  const foreign = Object.keys(values).find((option) => !PROVE_COMMAND_OPTIONS.has(option));
+  if (foreign !== undefined) throw new UsageError(`--${foreign} does not apply to the "prove" command`);
+  const format = values.format ?? 'table';
+  if (format !== 'table' && format !== 'json') throw new UsageError(`unknown format "${format}" for prove (expected table or json)`);
+  const parsed = parseCommandLine(['check', ...checkArguments(values), '--', ...paths], environment);
+  if (parsed.kind !== 'check') throw new UsageError('prove: unexpected arguments');
+  const seconds = parseInteger('--timeout', values.timeout, 1, MAX_PROVE_TIMEOUT_SECONDS) ?? 120;
+  if (values.nginx === '') throw new UsageError('--nginx needs a path to the nginx binary');
+  return {
+    kind: 'prove',
+    options: {
+      check: { ...parsed.options, unsafeFixes: values['unsafe-fixes'] === true },
+      format,
+      requests: parseInteger('--requests', values.requests, 1, MAX_PROVE_REQUESTS) ?? 200,
+      concurrency: parseInteger('--concurrency', values.concurrency, 1, MAX_PROVE_CONCURRENCY) ?? 8,
+      nginx: values.nginx === undefined ? undefined : path.resolve(environment.cwd, values.nginx),
+      timeoutMs: seconds * 1000,
+    },
+  };
+}
+
+/** The options prove shares with check, given back to check's parser (one parse, one answer). */
+function checkArguments(values: ReturnType<typeof parseStrictly>['values']): string[] {
+  const out: string[] = [];
+  for (const spec of values['path-map'] ?? []) out.push('--path-map', spec);
+  for (const spec of values.rule ?? []) out.push('--rule', spec);
+  for (const name of ['config', 'max-file-size', 'keepalive-connections', 'nginx-version'] as const) {
+    const value = values[name];
+    if (value !== undefined) out.push(`--${name}`, value);
+  }
+  if (values.color) out.push('--color');
+  if (values['no-color']) out.push('--no-color');
+  return out;
 }
 
 function parseFormatCommand(values: ReturnType<typeof parseStrictly>['values'], paths: string[], cwd: string): Command {

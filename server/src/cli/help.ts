@@ -8,6 +8,10 @@ Finds nginx and Dokku nginx.conf.sigil configurations that throw away upstream k
 
 Usage:
   nginx-keepalive check [options] [paths...]
+  nginx-keepalive prove [options] [paths...]
+                                        run the configuration in real nginx (a loopback sandbox)
+                                        before and after the fixes; compare upstream connections
+                                        (see Prove below)
   nginx-keepalive format [--check] [--diff] [paths...]
                                         indent blocks and normalise spacing (see Format below)
   nginx-keepalive rules                 list the rules: id, default severity, fixable, nginx versions
@@ -98,6 +102,24 @@ Format (paths found as check finds them; - formats stdin to stdout):
       --indent-style <STYLE>    space or tab
       --indent-width <N>        columns per level (1 to 16)
       --stdin-filename, --max-file-size   as for check
+
+Prove (paths, settings, includes and --path-map as for check):
+  Copies the configuration into a private prefix under TMPDIR, rewrites every listen to a free
+  127.0.0.1 port and every upstream server and literal proxy_pass target to a local counting
+  stub (never resolving a name), runs nginx -t and nginx, sends requests with Connection: close
+  to each prefix or = location with proxy_pass, then does the same with the fixes check --fix
+  would make (--unsafe-fixes: those too). Other locations are listed with the reason they are
+  skipped. Everything started is stopped and the prefix removed, also on timeout and Ctrl-C.
+  - reads one file or an nginx -T dump from stdin, e.g. sudo nginx -T | nginx-keepalive prove -
+      --requests <N>            requests per location (default: 200)
+      --concurrency <C>         requests in flight (default: 8); reuse means at most C connections
+                                after the fixes (nginx runs one worker)
+      --nginx <PATH>            nginx binary (default: nginx on PATH, then /usr/sbin/nginx)
+      --timeout <SECONDS>       for the whole run (default: 120)
+  -f, --format <name>           table (default) or json
+  Exit status: 0 every measured location reuses connections after the fixes (or already did);
+  1 one still opens more, or its responses changed; 2 it cannot run (no nginx, nginx rejects
+  the sandbox: its own message and line, a template, a timeout).
 
 Exit status:
   0  no errors, and no warnings (or no more than --max-warnings); info findings never fail the run

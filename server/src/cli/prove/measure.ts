@@ -1,0 +1,96 @@
+// One side of `prove` (as written, or as fixed): the sandbox written into its own folder of the prefix, `nginx -t`,
+// nginx started, each measured location's requests sent in turn, the stub's count of connections per location.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildSandbox, type PlannedLocation } from '../../engine/sandbox-config.js';
+import type { Workspace } from '../../model/workspace.js';
+import { sendLoad } from './load.js';
+import { startNginx, testConfig, type RunningNginx } from './nginx-process.js';
+import { freePort, type CountingStub } from './stub.js';
+
+export interface Measured {
+  connections: number;
+  /** Requests the stub answered. */
+  upstreamRequests: number;
+  requests: number;
+  statuses: Record<string, number>;
+}
+
+export interface SideResult {
+  locations: { plan: PlannedLocation; measured: Measured | null }[];
+  notes: string[];
+}
+
+/** nginx rejected the sandbox, or did not start: the run cannot go on (exit 2). */
+export class SandboxRejected extends Error {}
+
+export interface MeasureContext {
+  binary: string;
+  stub: CountingStub;
+  requests: number;
+  concurrency: number;
+  deadline: number;
+  /** Where the running nginx is kept, from its spawn on, so that a timeout or Ctrl-C can stop it. */
+  track(nginx: RunningNginx | undefined): void;
+  /** True once a timeout or Ctrl-C stopped the run: nothing more is started. */
+  stopped(): boolean;
+}
+
+export async function measureSide(workspace: Workspace, dir: string, context: MeasureContext): Promise<SideResult> {
+  const alive = (): void => {
+    if (context.stopped()) throw new SandboxRejected('stopped');
+  };
+  alive();
+  // Ports are asked for once the number of servers is known (a first build only counts them).
+  let servers = 0;
+  buildSandbox(workspace, { prefix: dir, stubPort: context.stub.port, nextPort: () => servers++ });
+  const ports: number[] = [];
+  for (let index = 0; index < servers; index++) ports.push(await freePort());
+  let next = 0;
+  const sandbox = buildSandbox(workspace, { prefix: dir, stubPort: context.stub.port, nextPort: () => ports[next++]! });
+  for (const sub of ['logs', 'tmp', 'cache']) mkdirSync(path.join(dir, sub), { recursive: true });
+  for (const [file, text] of sandbox.files) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  }
+  const locations: SideResult['locations'] = [];
+  for (const instance of sandbox.instances) {
+    alive();
+    const rejected = testConfig(context.binary, dir, instance.mainConf);
+    // The copies keep the originals' lines (engine/sandbox-config.ts): name the original file.
+    if (rejected !== undefined) {
+      const named = rejected.split(path.join(dir, 'conf')).join('');
+      throw new SandboxRejected(`nginx rejects the sandboxed configuration:\n${named}`);
+    }
+    const measuredPorts = [...new Set(instance.locations.filter((plan) => plan.skipped === null).map((plan) => plan.port))];
+    const nginx = measuredPorts.length > 0 ? await start(context, dir, instance.mainConf, measuredPorts) : undefined;
+    try {
+      for (const plan of instance.locations) {
+        alive();
+        if (plan.skipped !== null) {
+          locations.push({ plan, measured: null });
+          continue;
+        }
+        context.stub.reset();
+        const load = await sendLoad({ port: plan.port, host: plan.server, path: plan.path }, context.requests, context.concurrency, context.stopped);
+        const seen = context.stub.tally();
+        locations.push({
+          plan,
+          measured: { connections: seen.connections, upstreamRequests: seen.requests, requests: context.requests, statuses: load.statuses },
+        });
+      }
+    } finally {
+      await nginx?.stop();
+      context.track(undefined);
+    }
+  }
+  return { locations, notes: sandbox.notes };
+}
+
+async function start(context: MeasureContext, dir: string, conf: string, ports: number[]): Promise<RunningNginx> {
+  try {
+    return await startNginx(context.binary, dir, conf, ports, context.deadline, context.track);
+  } catch (error) {
+    throw new SandboxRejected(error instanceof Error ? error.message : String(error));
+  }
+}

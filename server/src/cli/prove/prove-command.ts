@@ -1,0 +1,108 @@
+// `nginx-keepalive prove`: the files `check` would read (same discovery, settings, includes, --path-map), fixed in
+// memory exactly as `check --fix` would (fixAll; --unsafe-fixes includes the unsafe ones), both versions run by real
+// nginx in a private prefix on loopback in front of a counting stub, and the upstream connections compared per
+// location. Everything it starts is stopped and the prefix removed on success, failure, timeout and Ctrl-C.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { displayPath } from '../../util/paths.js';
+import type { ProveOptions } from '../args.js';
+import type { CheckIo } from '../check.js';
+import { EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, type ExitCode } from '../exit-codes.js';
+import { measureSide, SandboxRejected, type SideResult } from './measure.js';
+import { findNginx, nginxVersion, type RunningNginx } from './nginx-process.js';
+import { compareSides, formatProveJson, formatProveTable, type ProveReport } from './report.js';
+import { startStub, type CountingStub } from './stub.js';
+import { readInputs } from './inputs.js';
+
+export interface ProveIo extends CheckIo {
+  env: NodeJS.ProcessEnv;
+}
+
+/** The run stopped early: a timeout or Ctrl-C. */
+class Stopped extends Error {}
+
+export async function runProve(options: ProveOptions, io: ProveIo): Promise<ExitCode> {
+  const deadline = Date.now() + options.timeoutMs;
+  const inputs = await readInputs(options, io);
+  if (typeof inputs === 'string') {
+    io.stderrLine(inputs);
+    return EXIT_FAILURE;
+  }
+  const binary = findNginx(options.nginx, io.env.PATH);
+  if (binary === undefined) {
+    io.stderrLine(options.nginx ? `${options.nginx}: not an executable nginx binary` : 'no nginx found (not on PATH, not /usr/sbin/nginx): give one with --nginx PATH');
+    return EXIT_FAILURE;
+  }
+  // Honours TMPDIR (os.tmpdir()); private (mkdtemp makes it 0700).
+  const prefix = mkdtempSync(path.join(tmpdir(), 'nginx-keepalive-prove-'));
+  let nginx: RunningNginx | undefined;
+  let stub: CountingStub | undefined;
+  let stop: (reason: string) => void = () => {};
+  let isStopped = false;
+  const stopped = new Promise<never>((_, reject) => {
+    stop = (reason) => {
+      isStopped = true;
+      reject(new Stopped(reason));
+    };
+  });
+  stopped.catch(() => {});
+  const timer = setTimeout(() => stop(`timed out after ${options.timeoutMs / 1000} s (--timeout)`), Math.max(0, deadline - Date.now()));
+  const onSigint = (): void => stop('interrupted');
+  process.once('SIGINT', onSigint);
+  let interrupted = false;
+  let work: Promise<unknown> = Promise.resolve();
+  try {
+    stub = await startStub();
+    const context = {
+      binary,
+      stub,
+      requests: options.requests,
+      concurrency: options.concurrency,
+      deadline,
+      track: (running: RunningNginx | undefined) => (nginx = running),
+      stopped: () => isStopped,
+    };
+    const sides = async (): Promise<[SideResult, SideResult]> => [
+      await measureSide(inputs.before, path.join(prefix, 'before'), context),
+      await measureSide(inputs.after, path.join(prefix, 'after'), context),
+    ];
+    const measuring = sides();
+    work = measuring.catch(() => {});
+    const [before, after] = await Promise.race([measuring, stopped]);
+    const report: ProveReport = {
+      nginx: { binary, version: nginxVersion(binary) ?? null },
+      requests: options.requests,
+      concurrency: options.concurrency,
+      unsafeFixes: options.check.unsafeFixes,
+      ...compareSides(before, after, options, io.cwd, inputs.remaining),
+    };
+    for (const note of before.notes) io.stderrLine(`note: ${note}`);
+    io.stdout(options.format === 'json' ? formatProveJson(report) : formatProveTable(report));
+    return report.locations.some((entry) => entry.reuses === false || entry.statusesChanged) ? EXIT_FINDINGS : EXIT_CLEAN;
+  } catch (error) {
+    if (error instanceof Stopped) {
+      interrupted = error.message === 'interrupted';
+      io.stderrLine(`prove ${error.message}; stopped nginx and removed ${displayPath(prefix, io.cwd)}`);
+      return EXIT_FAILURE;
+    }
+    if (error instanceof SandboxRejected) {
+      for (const line of error.message.split('\n')) io.stderrLine(line);
+      return EXIT_FAILURE;
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    process.off('SIGINT', onSigint);
+    isStopped = true;
+    await (nginx as RunningNginx | undefined)?.stop();
+    // The measurement notices the stop at its next step (nginx gone, its requests fail): wait for it to end, so
+    // nothing it does lands after the cleanup.
+    await work;
+    await (nginx as RunningNginx | undefined)?.stop();
+    await stub?.close();
+    rmSync(prefix, { recursive: true, force: true });
+    // Ctrl-C: once everything is cleaned up, end as SIGINT ends a process (the shell sees 130), as the user asked.
+    if (interrupted) process.kill(process.pid, 'SIGINT');
+  }
+}

@@ -1,0 +1,131 @@
+// `prove`'s report: the two sides matched location by location (fixes add directives and upstreams, never locations
+// or passes, so the n-th pass as written is the n-th as fixed), the verdict per location, the table and the JSON.
+import { displayPath } from '../../util/paths.js';
+import type { Finding } from '../../util/types.js';
+import type { ProveOptions } from '../args.js';
+import type { Measured, SideResult } from './measure.js';
+
+export interface ProveLocation {
+  file: string;
+  line: number;
+  server: string;
+  location: string;
+  request: { method: 'GET'; host: string; path: string } | null;
+  before: Measured | null;
+  after: Measured | null;
+  /** This slice has no WebSocket stub yet. */
+  websocket: null;
+  skipped: string | null;
+  /** When it does not reuse connections after the fixes: the findings left in the location, and why they stay. */
+  why: string[];
+  /** After the fixes, at most `bound` connections; null when not measured. */
+  reuses: boolean | null;
+  statusesChanged: boolean;
+}
+
+export interface ProveReport {
+  nginx: { binary: string; version: string | null };
+  requests: number;
+  concurrency: number;
+  unsafeFixes: boolean;
+  /** Connections after the fixes at most this many: reuse (one worker × the requests in flight). */
+  bound: number;
+  locations: ProveLocation[];
+}
+
+/** nginx runs one worker; with C requests in flight it never needs more than C upstream connections at once. */
+const WORKERS = 1;
+
+function sameStatuses(a: Measured, b: Measured): boolean {
+  const keys = new Set([...Object.keys(a.statuses), ...Object.keys(b.statuses)]);
+  return [...keys].every((key) => a.statuses[key] === b.statuses[key]);
+}
+
+/** The findings `check --fix` leaves inside the fixed location, each with why no fix was made. */
+function remainingIn(remaining: readonly Finding[], file: string, lines: [number, number]): string[] {
+  return remaining
+    .filter((finding) => finding.file === file && finding.span.start.line + 1 >= lines[0] && finding.span.start.line + 1 <= lines[1])
+    .map((finding) => `${finding.ruleId}: ${finding.message}${finding.withheld ? ` (no fix: ${finding.withheld})` : ''}`);
+}
+
+export function compareSides(
+  before: SideResult,
+  after: SideResult,
+  options: ProveOptions,
+  cwd: string,
+  remaining: readonly Finding[],
+): Pick<ProveReport, 'bound' | 'locations'> {
+  const bound = WORKERS * options.concurrency;
+  const locations = before.locations.map(({ plan, measured }, index): ProveLocation => {
+    const other = after.locations[index];
+    const matched = other && other.plan.location === plan.location && other.plan.server === plan.server ? other : undefined;
+    const planned = plan.skipped ?? (matched ? matched.plan.skipped : 'no matching location after the fixes');
+    // A request answered before it reaches the pass (a server-level return, auth...) measures nothing about reuse.
+    const unreached = planned === null && measured?.upstreamRequests === 0 && matched?.measured?.upstreamRequests === 0;
+    const skipped = unreached ? 'the requests did not reach the upstream, as written or fixed (see the statuses)' : planned;
+    const afterMeasured = planned === null ? (matched?.measured ?? null) : null;
+    const beforeMeasured = planned === null ? measured : null;
+    const reuses = afterMeasured && skipped === null ? afterMeasured.connections <= bound : null;
+    const why = reuses === false && matched ? remainingIn(remaining, matched.plan.file, matched.plan.lines) : [];
+    return {
+      file: displayPath(plan.file, cwd),
+      line: plan.line,
+      server: plan.server,
+      location: plan.location,
+      request: planned === null ? { method: 'GET', host: plan.server, path: plan.path } : null,
+      before: beforeMeasured,
+      after: afterMeasured,
+      websocket: null,
+      skipped,
+      why,
+      reuses,
+      statusesChanged: beforeMeasured !== null && afterMeasured !== null && !sameStatuses(beforeMeasured, afterMeasured),
+    };
+  });
+  return { bound, locations };
+}
+
+function statuses(measured: Measured): string {
+  return Object.entries(measured.statuses).map(([status, count]) => `${count}×${status === '0' ? 'no reply' : status}`).join(' ');
+}
+
+export function summaryLine(report: ProveReport): string {
+  const measured = report.locations.filter((entry) => entry.skipped === null && entry.before && entry.after);
+  if (measured.length === 0) return 'no location measured (see the reasons above)';
+  const sum = (side: 'before' | 'after'): number => measured.reduce((total, entry) => total + entry[side]!.connections, 0);
+  const requests = measured.reduce((total, entry) => total + entry.before!.requests, 0);
+  const plural = measured.length === 1 ? 'location' : 'locations';
+  return `upstream connections ${sum('before')} → ${sum('after')} for ${requests} requests across ${measured.length} ${plural}`;
+}
+
+export function formatProveTable(report: ProveReport): string {
+  const lines: string[] = [];
+  for (const entry of report.locations) {
+    const head = `${entry.file}:${entry.line}  server ${entry.server}  location ${entry.location}`;
+    if (entry.skipped !== null || !entry.before || !entry.after) {
+      const seen = entry.before && entry.after ? ` (statuses ${statuses(entry.before)} → ${statuses(entry.after)})` : '';
+      lines.push(`${head}\n  skipped: ${entry.skipped ?? 'not measured'}${seen}`);
+      continue;
+    }
+    const already = entry.before.connections <= report.bound;
+    const verdict = entry.reuses
+      ? already ? 'reuses connections already (as written)' : 'reuses connections after the fixes'
+      : `still opens a connection per request after the fixes (over ${report.bound})`;
+    const changed = entry.statusesChanged ? '  RESPONSES CHANGED' : '';
+    lines.push(
+      `${head}\n  connections ${entry.before.connections} → ${entry.after.connections} for ${entry.before.requests} requests: ${verdict}\n` +
+        `  statuses ${statuses(entry.before)} → ${statuses(entry.after)}${changed}`,
+    );
+    if (entry.reuses === false) {
+      const why = entry.why.length > 0 ? entry.why : ['no finding left in this location: run nginx-keepalive check on the same paths'];
+      for (const line of why) lines.push(`  left after the fixes: ${line}`);
+    }
+  }
+  const version = report.nginx.version ? ` ${report.nginx.version}` : '';
+  lines.push('', `${summaryLine(report)} (nginx${version}, ${report.concurrency} in flight, reuse: ≤ ${report.bound} after the fixes)`, '');
+  return lines.join('\n');
+}
+
+export function formatProveJson(report: ProveReport): string {
+  return `${JSON.stringify({ ...report, summary: summaryLine(report) }, null, 2)}\n`;
+}

@@ -1,0 +1,70 @@
+// The counting stub every rewritten upstream server and literal proxy_pass target points at: Node's HTTP/1.1 server
+// on 127.0.0.1 (keep-alive, as real application servers), counting the TCP connections nginx opens to it and the
+// requests it answers. Locations are measured one at a time, so the count between two resets is one location's.
+import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** The body every request gets, so a reply from the stub is told apart from an nginx error page. */
+export const STUB_BODY = 'hello from the nginx-keepalive prove stub\n';
+
+export interface CountingStub {
+  port: number;
+  tally(): { connections: number; requests: number };
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export function startStub(): Promise<CountingStub> {
+  let connections = 0;
+  let requests = 0;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((request, response) => {
+    requests++;
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(STUB_BODY) });
+      response.end(STUB_BODY);
+    });
+  });
+  // nginx keeps idle upstream connections for 60 s; Node's 5 s default would race nginx reusing them.
+  server.keepAliveTimeout = 120_000;
+  server.on('connection', (socket: Socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  // An upgrade (WebSocket) is not answered by this slice's stub: refused, so nginx reports 502, never hangs.
+  server.on('upgrade', (_request, socket: Socket) => socket.destroy());
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      const address = server.address();
+      resolve({
+        port: typeof address === 'object' && address ? address.port : 0,
+        tally: () => ({ connections, requests }),
+        reset: () => {
+          connections = 0;
+          requests = 0;
+        },
+        close: async () => {
+          for (const socket of sockets) socket.destroy();
+          await new Promise<void>((done) => server.close(() => done()));
+        },
+      });
+    });
+  });
+}
+
+/** A free TCP port on 127.0.0.1, asked from the kernel and released (nginx binds it a moment later). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,268 @@
+// `prove`'s sandbox: a workspace's files rewritten so that real nginx can run them on loopback and touch nothing real.
+// Every listen becomes a free 127.0.0.1 port, every upstream server and literal proxy_pass target the one counting
+// stub, logs, pid and temp paths go into the prefix, and anything that could reach another host (a pass through
+// variables, resolver, a pass this slice does not measure, stream{} and mail{}) is removed or replaced by `return`.
+// Pure: no process runs here; the CLI writes `files` and runs nginx (cli/prove/). Host names are never resolved: a
+// literal target is replaced by the stub whatever it names.
+import path from 'node:path';
+import { passes, type Pass } from '../analysis/passes.js';
+import type { Workspace, WorkspaceRoot } from '../model/workspace.js';
+import type { ConfigFile, ContextName, Directive } from '../model/types.js';
+import { planLocation, type PlannedLocation } from './sandbox-plan.js';
+
+export type { PlannedLocation } from './sandbox-plan.js';
+
+export interface SandboxOptions {
+  /** The private prefix (absolute): files go to `<prefix>/conf/<original absolute path>`. */
+  prefix: string;
+  /** The stub's port on 127.0.0.1. */
+  stubPort: number;
+  /** A free 127.0.0.1 port for each server{} (asked once per server, in reading order). */
+  nextPort(): number;
+}
+
+/** One nginx to run: a main config and the locations it serves. */
+export interface SandboxInstance {
+  mainConf: string;
+  locations: PlannedLocation[];
+}
+
+export interface Sandbox {
+  /** Absolute path in the prefix -> text. */
+  files: Map<string, string>;
+  instances: SandboxInstance[];
+  /** What was left out and why, one line each. */
+  notes: string[];
+}
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** Directives that would open files outside the prefix or start something outside loopback: removed. */
+const REMOVED = new Set([
+  'user', 'daemon', 'master_process', 'pid', 'worker_processes', 'error_log', 'access_log', 'resolver',
+  'resolver_timeout', 'http2', 'http3', 'quic_retry', 'ssl', 'lock_file', 'working_directory', 'env',
+  // Takes host names, which nginx resolves at start-up.
+  'set_real_ip_from',
+]);
+/** Code nginx runs (Lua, Perl, njs) may open connections anywhere: left out, with a note (its locations still run). */
+const EMBEDDED_CODE = /^(lua_|perl|js_)|_by_lua(_block|_file)?$/;
+const TEMP_KINDS = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'] as const;
+const CACHE_PATHS = new Set(['proxy_cache_path', 'fastcgi_cache_path', 'uwsgi_cache_path', 'scgi_cache_path']);
+const OTHER_PASSES = new Set(['fastcgi_pass', 'uwsgi_pass', 'scgi_pass', 'grpc_pass', 'memcached_pass']);
+
+function isRemoved(name: string): boolean {
+  return REMOVED.has(name) || name.endsWith('_temp_path') || name.startsWith('ssl_') || name.startsWith('proxy_ssl_') ||
+    name.startsWith('quic_');
+}
+
+/** `<prefix>/conf/<absolute path>`: the copy of an original file. */
+export function mirroredPath(prefix: string, file: string): string {
+  return path.join(prefix, 'conf', path.resolve(file));
+}
+
+class Rewriter {
+  readonly edits = new Map<ConfigFile, Edit[]>();
+  readonly notes: string[] = [];
+  private readonly passByDirective: Map<Directive, Pass>;
+  private readonly seen = new Set<ConfigFile>();
+  private caches = 0;
+  locations: PlannedLocation[] = [];
+
+  constructor(
+    private readonly workspace: Workspace,
+    private readonly options: SandboxOptions,
+  ) {
+    this.passByDirective = new Map(passes(workspace).map((pass) => [pass.directive, pass]));
+  }
+
+  /**
+   * Replaces `at` (default: the directive) by `text`, keeping as many line breaks as it held: every line of the copy
+   * is the original's line, so what `nginx -t` says of the copy points at the user's file and line.
+   */
+  private edit(directive: Directive, text: string, at?: { start: number; end: number }): void {
+    const list = this.edits.get(directive.file) ?? [];
+    const start = at?.start ?? directive.span.startOffset;
+    const end = at?.end ?? directive.span.endOffset;
+    const breaks = directive.file.text.slice(start, end).split('\n').length - 1;
+    list.push({ start, end, text: text + '\n'.repeat(breaks) });
+    this.edits.set(directive.file, list);
+  }
+
+  private insertInBlock(directive: Directive, text: string): void {
+    if (!directive.blockSpan) return;
+    const at = directive.blockSpan.startOffset + 1;
+    this.edit(directive, ` ${text} `, { start: at, end: at });
+  }
+
+  /** Visits a file's statements once per file (edits are made to the file, not to one place it is included at). */
+  walkFile(root: WorkspaceRoot, file: ConfigFile, context: ContextName): void {
+    if (this.seen.has(file)) return;
+    this.seen.add(file);
+    this.walk(root, file.directives, context, undefined);
+  }
+
+  private walk(root: WorkspaceRoot, directives: readonly Directive[], context: ContextName, server: ServerState | undefined): void {
+    for (const directive of directives) {
+      const name = directive.name;
+      if (name === 'include') this.include(root, directive, context, server);
+      else if (isRemoved(name)) this.edit(directive, '');
+      else if (EMBEDDED_CODE.test(name)) {
+        this.edit(directive, '');
+        this.notes.push(`${where(directive)}: ${name} left out (prove runs no embedded code: it could reach anything)`);
+      }
+      else if (context === 'main' && directive.blockSpan && name !== 'http' && name !== 'events') {
+        // stream{}, mail{}, a module's rtmp{}...: their listeners and upstreams are not rewritten, so not run.
+        this.edit(directive, '');
+        this.notes.push(`${where(directive)}: ${name}{} left out (prove measures http only)`);
+      } else if (name === 'http') {
+        const prefix = this.options.prefix;
+        const temp = TEMP_KINDS.map((kind) => `${kind}_temp_path ${path.join(prefix, 'tmp', kind)};`).join(' ');
+        this.insertInBlock(directive, `${temp} access_log off;`);
+        this.walk(root, directive.children, 'http', undefined);
+      } else if (CACHE_PATHS.has(name) && directive.args[0]) {
+        const cache = path.join(this.options.prefix, 'cache', String(this.caches++));
+        const argument = directive.args[0].span;
+        this.edit(directive, cache, { start: argument.startOffset, end: argument.endOffset });
+      } else if (name === 'upstream' && directive.blockSpan) this.upstream(directive);
+      else if (name === 'server' && context === 'http' && directive.blockSpan) this.server(root, directive);
+      else if (name === 'listen') {
+        // Outside a server{} read here (a snippet's), nothing says which port: removed, never left as written.
+        this.edit(directive, !server || server.listened ? '' : `listen 127.0.0.1:${server.port};`);
+        if (server) server.listened = true;
+      } else if (name === 'proxy_pass' || OTHER_PASSES.has(name)) this.pass(directive, server);
+      else if (directive.blockSpan) this.walk(root, directive.children, childContext(directive), server);
+    }
+  }
+
+  private include(root: WorkspaceRoot, directive: Directive, context: ContextName, server: ServerState | undefined): void {
+    const targets = root.includes.get(directive) ?? [];
+    if (targets.length === 0) {
+      this.edit(directive, '');
+      this.notes.push(`${where(directive)}: include ${directive.args[0]?.value ?? ''} not read, left out`);
+      return;
+    }
+    this.edit(directive, targets.map((file) => `include ${quote(mirroredPath(this.options.prefix, file.path))};`).join(' '));
+    for (const file of targets) {
+      if (this.seen.has(file)) continue;
+      this.seen.add(file);
+      this.walk(root, file.directives, context, server);
+    }
+  }
+
+  /** Every member is the stub: the first server becomes it, the others and included members go. */
+  private upstream(directive: Directive): void {
+    let first = true;
+    for (const child of directive.children) {
+      if (child.name === 'server') {
+        this.edit(child, first ? `server 127.0.0.1:${this.options.stubPort};` : '');
+        first = false;
+      } else if (['include', 'resolver', 'resolver_timeout'].includes(child.name) || EMBEDDED_CODE.test(child.name)) {
+        // balancer_by_lua picks its own peers: left out with the members it would choose from.
+        this.edit(child, '');
+      }
+    }
+    if (first) this.insertInBlock(directive, `server 127.0.0.1:${this.options.stubPort};`);
+  }
+
+  private server(root: WorkspaceRoot, directive: Directive): void {
+    const state: ServerState = { port: this.options.nextPort(), name: serverName(directive), listened: false };
+    // nginx's default listen is *:80 (or 8000): the server gets its port here, and a listen an include brings goes.
+    if (!directive.children.some((child) => child.name === 'listen')) {
+      this.insertInBlock(directive, `listen 127.0.0.1:${state.port};`);
+      state.listened = true;
+    }
+    this.walk(root, directive.children, 'server', state);
+  }
+
+  private pass(directive: Directive, server: ServerState | undefined): void {
+    const pass = this.passByDirective.get(directive);
+    const plan = server ? planLocation(directive, pass, server) : undefined;
+    if (plan) this.locations.push(plan);
+    if (!pass || plan?.skipped !== null) {
+      this.edit(directive, 'return 502;');
+      return;
+    }
+    if (pass.resolution.kind === 'implicit') {
+      const uri = pass.target?.socket === undefined ? (pass.target?.uri ?? '') : '';
+      this.edit(directive, `proxy_pass http://127.0.0.1:${this.options.stubPort}${uri};`);
+    }
+  }
+}
+
+export interface ServerState {
+  port: number;
+  /** The Host requests to this server send. */
+  name: string;
+  /** A listen was rewritten already: the server's others are removed (one port per server). */
+  listened: boolean;
+}
+
+function childContext(directive: Directive): ContextName {
+  const known: readonly string[] = ['events', 'location', 'if', 'limit_except', 'map', 'geo', 'types', 'split_clients'];
+  return known.includes(directive.name) ? (directive.name as ContextName) : 'block';
+}
+
+/** The first server_name a client can send as Host: not a wildcard, a regex or `_`; else `localhost`. */
+function serverName(server: Directive): string {
+  for (const child of server.children) {
+    if (child.name !== 'server_name') continue;
+    const usable = child.args.find((arg) => /^[A-Za-z0-9.-]+$/.test(arg.value) && arg.value !== '_' && !arg.templated);
+    if (usable) return usable.value;
+  }
+  return 'localhost';
+}
+
+function quote(file: string): string {
+  return /[\s;'"{}$\\]/.test(file) ? `"${file.replace(/[\\"]/g, '\\$&')}"` : file;
+}
+
+export function where(directive: Directive): string {
+  return `${directive.file.path}:${directive.span.start.line + 1}`;
+}
+
+function applyEdits(text: string, edits: readonly Edit[]): string {
+  const sorted = [...edits].sort((a, b) => b.start - a.start || b.end - a.end);
+  let out = text;
+  for (const edit of sorted) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+  return out;
+}
+
+/**
+ * The sandbox of a workspace: main-context roots run as they are (rewritten), http-context roots together inside a
+ * generated main config; roots of any other context are left out with a note.
+ */
+export function buildSandbox(workspace: Workspace, options: SandboxOptions): Sandbox {
+  const rewriter = new Rewriter(workspace, options);
+  const instances: SandboxInstance[] = [];
+  const httpRoots: WorkspaceRoot[] = [];
+  for (const root of workspace.roots) {
+    if (root.context === 'main') {
+      rewriter.locations = [];
+      rewriter.walkFile(root, root.file, 'main');
+      instances.push({ mainConf: mirroredPath(options.prefix, root.file.path), locations: rewriter.locations });
+    } else if (root.context === 'http') httpRoots.push(root);
+    else {
+      // Rewritten all the same (nothing of it may reach out if a later slice runs it), but not run.
+      rewriter.walkFile(root, root.file, root.context);
+      rewriter.notes.push(`${root.file.path}: a ${root.context}-context file on its own is not run (pass its main config)`);
+    }
+  }
+  const files = new Map<string, string>();
+  if (httpRoots.length > 0) {
+    rewriter.locations = [];
+    for (const root of httpRoots) rewriter.walkFile(root, root.file, 'http');
+    const temp = TEMP_KINDS.map((kind) => `    ${kind}_temp_path ${path.join(options.prefix, 'tmp', kind)};`);
+    const includes = httpRoots.map((root) => `    include ${quote(mirroredPath(options.prefix, root.file.path))};`);
+    const mainConf = path.join(options.prefix, 'nginx-keepalive-main.conf');
+    files.set(mainConf, ['events {}', 'http {', ...temp, '    access_log off;', ...includes, '}', ''].join('\n'));
+    instances.push({ mainConf, locations: rewriter.locations });
+  }
+  for (const file of workspace.files) {
+    files.set(mirroredPath(options.prefix, file.path), applyEdits(file.text, rewriter.edits.get(file) ?? []));
+  }
+  return { files, instances, notes: rewriter.notes };
+}

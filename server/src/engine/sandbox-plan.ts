@@ -1,0 +1,83 @@
+// `prove`'s request plan: for each pass, the request that reaches it in the sandbox (Host from the server's
+// server_name, path from a prefix or `=` location), or why none is sent. This slice measures proxy_pass to an
+// upstream{} or a literal http:// target; everything else is skipped with its reason.
+import type { Pass } from '../analysis/passes.js';
+import type { Directive } from '../model/types.js';
+
+export interface PlannedLocation {
+  file: string;
+  /** 1-based line of the pass directive. */
+  line: number;
+  /** The server_name sent as Host (`localhost` when it has none a client can send). */
+  server: string;
+  /** The location as written (`= /api`, `/`), or the pass's enclosing block when not in a location. */
+  location: string;
+  /** The sandbox port of the server. */
+  port: number;
+  /** The request path. */
+  path: string;
+  /** Why no request is sent, or null when measured. */
+  skipped: string | null;
+  /** 1-based first and last line of the enclosing location (of the pass when there is none). */
+  lines: [number, number];
+}
+
+export interface PlanServer {
+  port: number;
+  name: string;
+}
+
+function enclosingLocation(directive: Directive): { location: Directive | undefined; inIf: boolean } {
+  let inIf = false;
+  for (let parent = directive.parent; parent; parent = parent.parent) {
+    if (parent.name === 'location') return { location: parent, inIf };
+    if (parent.name === 'if' || parent.name === 'limit_except') inIf = true;
+  }
+  return { location: undefined, inIf };
+}
+
+function requestPath(location: Directive): { path: string } | { skipped: string } {
+  const [first, second] = location.args;
+  if (!first) return { skipped: 'location without a path' };
+  const modifier = second ? first.value : '';
+  const target = second ? second.value : first.value;
+  if (modifier === '~' || modifier === '~*') return { skipped: 'regex location (no matching path is generated yet)' };
+  if (target.startsWith('@')) return { skipped: 'named location (reached only through what jumps to it)' };
+  if (modifier !== '' && modifier !== '=' && modifier !== '^~') return { skipped: `location modifier ${modifier} not understood` };
+  if (!target.startsWith('/') || /[\s?#]/.test(target)) return { skipped: 'location path cannot be sent as a request' };
+  return { path: target };
+}
+
+function whyNotMeasured(directive: Directive, pass: Pass | undefined): string | null {
+  if (directive.name !== 'proxy_pass') return `${directive.name}: not measured yet (proxy_pass only)`;
+  if (!pass || !pass.target) return 'proxy_pass without a target';
+  if (pass.resolution.kind === 'unresolved') {
+    return pass.resolution.reason === 'variables'
+      ? 'target set through variables: nginx would resolve it at run time, which prove never does'
+      : 'target not known until the template is rendered';
+  }
+  const scheme = pass.target.scheme;
+  if (scheme !== 'http') return `${scheme ?? 'no'} scheme: only http:// targets are measured yet`;
+  return null;
+}
+
+/** The plan for one pass directive inside `server`. */
+export function planLocation(directive: Directive, pass: Pass | undefined, server: PlanServer): PlannedLocation {
+  const { location, inIf } = enclosingLocation(directive);
+  const base = {
+    file: directive.file.path,
+    line: directive.span.start.line + 1,
+    server: server.name,
+    location: location ? location.args.map((arg) => arg.raw).join(' ') : '(server)',
+    port: server.port,
+    path: '/',
+    lines: [(location ?? directive).span.start.line + 1, (location ?? directive).span.end.line + 1] as [number, number],
+  };
+  const notMeasured = whyNotMeasured(directive, pass);
+  if (notMeasured !== null) return { ...base, skipped: notMeasured };
+  if (inIf) return { ...base, skipped: 'inside if or limit_except: the request may not take that branch' };
+  if (!location) return { ...base, skipped: 'not inside a location read in the same file' };
+  const request = requestPath(location);
+  if ('skipped' in request) return { ...base, skipped: request.skipped };
+  return { ...base, path: request.path, skipped: null };
+}
