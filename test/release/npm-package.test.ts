@@ -167,6 +167,18 @@ describe('the npm package', () => {
     expect(readFileSync(file, 'utf8')).toBe(APP);
   });
 
+  it('proves: runs the configuration in a sandboxed real nginx and counts the upstream connections before and after', () => {
+    // nginx needs an events{} block to start; the prefix's copy finds /usr/sbin/nginx as a user's would.
+    writeFileSync(path.join(cwd, 'prove.conf'), `events {}\n${APP}`);
+    const result = cli(['prove', '--requests', '40', '--format', 'json', 'prove.conf']);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const report = JSON.parse(result.stdout) as { locations: { before: { connections: number }; after: { connections: number } }[] };
+    expect(report.locations).toHaveLength(1);
+    expect(report.locations[0]!.before.connections).toBeGreaterThanOrEqual(36);
+    expect(report.locations[0]!.after.connections).toBeLessThanOrEqual(8);
+  });
+
   it('answers initialize over stdio with `lsp --stdio` and publishes the findings of an open file', async () => {
     const client = await LspClient.start({ executable: bin, cwd, env, workspace: cwd });
     expect(client.initializeResult.serverInfo).toEqual({ name: 'nginx-keepalive', version: VERSION });
