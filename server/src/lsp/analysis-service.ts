@@ -16,20 +16,19 @@ import type { ReusableAnalysis } from '../engine/finding-reuse.js';
 import type { ParserLike } from '../model/file-loader.js';
 import type { NginxParser } from '../parser/loader.js';
 import { WholeParses } from './whole-parses.js';
+import { settled } from './settle.js';
 import { isUnder } from '../model/read-scope.js';
 import { analyzeUnit, type UnitResult } from './analyze-unit.js';
 import { folderOfUnit, type AnalysisUnits } from './analysis-units.js';
 import { analysisFailedDiagnostic, toDiagnostic, tooLargeDiagnostic } from './diagnostics.js';
 import type { OpenDocuments } from './documents.js';
-import { groupsByFolder, includeKeyOf, type IncludeGraph } from './include-graph.js';
+import type { IncludeGraph } from './include-graph.js';
+import { refreshIncludeGraph } from './graph-refresh.js';
 import type { ModelStore } from './model-store.js';
 import { tooLargeReason, type OpenDocument } from './open-document.js';
 import type { SettingsStore } from './settings-store.js';
 import type { DocumentSnapshot } from './snapshot.js';
 import type { WorkspaceIndex } from './workspace-index.js';
-
-/** Waits for a quiet turn at most this often: a client that never stops typing still gets diagnostics. */
-const MAX_SETTLE_TURNS = 500;
 
 export interface AnalysisDeps {
   documents: OpenDocuments;
@@ -51,13 +50,6 @@ interface DocumentState {
   /** The files the document's last analysis read: a change to any of them makes it dirty. */
   unitFiles: Set<string>;
 }
-
-/**
- * Two turns of the event loop. The connection handles one queued message per turn (vscode-jsonrpc schedules its
- * queue with setImmediate), and a callback scheduled while a message is handled runs before the connection's next
- * turn: only after two turns has the connection had its chance to handle the next queued message.
- */
-const nextTurns = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
 export class AnalysisService {
   private readonly dirty = new Set<OpenDocument>();
@@ -211,7 +203,7 @@ export class AnalysisService {
           if (!(await this.wholeParses.takeProvisional(this.dirty))) break;
           continue;
         }
-        await this.settle();
+        await settled(() => this.changes);
         const next = this.nextReady();
         if (next) await this.analyzeSafely(next);
         // Every dirty document waits for a parse in slices: the next one to finish.
@@ -242,15 +234,6 @@ export class AnalysisService {
   private unitOf(document: OpenDocument): OpenDocument[] {
     const key = this.deps.units.keyOf(document.path);
     return this.deps.documents.all().filter((member) => member === document || (!member.isTooLarge && this.deps.units.keyOf(member.path) === key));
-  }
-
-  /** Waits while changes keep arriving, so a burst ends in one analysis of the final text. */
-  private async settle(): Promise<void> {
-    for (let turn = 0; turn < MAX_SETTLE_TURNS; turn++) {
-      const before = this.changes;
-      await nextTurns();
-      if (this.changes === before) return;
-    }
   }
 
   private async analyzeSafely(document: OpenDocument): Promise<void> {
@@ -338,30 +321,9 @@ export class AnalysisService {
     return result;
   }
 
-  /** Rebuilds the include graph when it may be out of date; documents whose root changed are re-analyzed. */
+  /** Rebuilds the include graph when it may be out of date; documents whose unit changed are re-analyzed. */
   private refreshGraph(): void {
-    const { graph, documents, parser } = this.deps;
-    for (const document of this.editedSinceGraph) {
-      if (!document.isTooLarge && graph.includesChanged(document.path, includeKeyOf(document.currentModel(parser)))) {
-        graph.invalidate();
-      }
-    }
-    this.editedSinceGraph.clear();
-    if (!graph.isStale) return;
-    const before = new Map(documents.all().map((document) => [document, this.deps.units.keyOf(document.path)] as const));
-    const folders = this.deps.index.folders;
-    const paths = new Set([...this.deps.index.list(), ...documents.all().filter((d) => !d.isTooLarge).map((d) => d.path)]);
-    const pathMapOf = (folder: string | undefined) =>
-      this.deps.settings.settingsForDirectory(folder ?? folders[0] ?? '/', folders.length > 0 ? folders : undefined).pathMap ?? [];
-    const groups = groupsByFolder(paths, folders, (file) => this.deps.host.readFile(file), pathMapOf);
-    graph.rebuild({
-      groups,
-      host: this.deps.host,
-      parser,
-      models: this.deps.models,
-      readRoots: folders.length > 0 ? [...folders] : undefined,
-    });
-    this.markDirty([...before].filter(([document, key]) => this.deps.units.keyOf(document.path) !== key).map(([document]) => document));
+    this.markDirty(refreshIncludeGraph(this.deps, this.editedSinceGraph));
   }
 
   /** The workspace folders, plus the root's directory when it lies outside them (a file opened from elsewhere). */

@@ -26,6 +26,7 @@ import { tooLargeReason } from './open-document.js';
 import { uriOfPath } from './paths.js';
 import type { SettingsStore } from './settings-store.js';
 import type { WorkspaceIndex } from './workspace-index.js';
+import { nextTurns } from './settle.js';
 
 export interface FileDiagnostics {
   uri: string;
@@ -58,8 +59,6 @@ export function resultIdOf(diagnostics: readonly Diagnostic[]): string {
 }
 
 export const EMPTY_RESULT_ID = resultIdOf([]);
-
-const nextTurns = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
 export class WorkspaceDiagnostics {
   private readonly units = new Map<string, Unit>();
