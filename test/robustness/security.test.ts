@@ -1,6 +1,6 @@
 // Nothing in a config or a workspace is ever executed, and nothing outside the checked paths (and the --path-map
-// targets) is ever opened. Checked two ways: the sources use no API that runs code or programs (outside the one
-// allowed place, which starts the CLI's own bundled worker), and a real run under strace opens no file outside and
+// targets) is ever opened. Checked two ways: the sources use no API that runs code or programs (outside the allowed
+// places: the CLI's own bundled worker, and `prove`'s nginx), and a real run under strace opens no file outside and
 // starts no program, on a workspace built to tempt it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -29,6 +29,10 @@ const DANGEROUS: Array<{ name: string; pattern: RegExp }> = [
 const ALLOWED: Record<string, { name: string; why: string }> = {
   'server/src/cli/parallel/worker-pool.ts': { name: 'worker_threads', why: "starts dist/cli-worker.js, the CLI's own bundle" },
   'server/src/cli/parallel/worker.ts': { name: 'worker_threads', why: 'is that worker: receives documents as data' },
+  'server/src/cli/prove/nginx-process.ts': {
+    name: 'child_process',
+    why: '`prove` runs the local nginx binary on a sandboxed copy (its own command: check and the language server never do)',
+  },
 };
 
 function sourceFiles(directory: string): string[] {
