@@ -5,7 +5,10 @@
 // Pure: no process runs here; the CLI writes `files` and runs nginx (cli/prove/). Host names are never resolved: a
 // literal target is replaced by the stub whatever it names.
 import path from 'node:path';
+import { lookupDirective } from '../analysis/effective-lookup.js';
 import { passes, type Pass } from '../analysis/passes.js';
+import { effectiveHeaderSet, forwardsUpgrade } from '../analysis/proxy-state.js';
+import { websocketOnly } from '../analysis/websocket-only.js';
 import type { Workspace, WorkspaceRoot } from '../model/workspace.js';
 import type { ConfigFile, ContextName, Directive } from '../model/types.js';
 import { planLocation, type PlannedLocation } from './sandbox-plan.js';
@@ -178,9 +181,17 @@ class Rewriter {
     this.walk(root, directive.children, 'server', state);
   }
 
+  /** The analysis's answer: the pass forwards the client's Upgrade (`$http_upgrade`), or is WebSocket-only. */
+  private carriesWebsocket(pass: Pass): boolean {
+    if (pass.name !== 'proxy_pass') return false;
+    const lookup = lookupDirective(this.workspace, pass.scope, 'proxy_set_header');
+    if (forwardsUpgrade(effectiveHeaderSet(lookup.kind === 'found' ? lookup : undefined))) return true;
+    return websocketOnly(this.workspace, pass.scope, { nginxVersion: undefined });
+  }
+
   private pass(directive: Directive, server: ServerState | undefined): void {
     const pass = this.passByDirective.get(directive);
-    const plan = server ? planLocation(directive, pass, server) : undefined;
+    const plan = server ? planLocation(directive, pass, server, pass !== undefined && this.carriesWebsocket(pass)) : undefined;
     if (plan) this.locations.push(plan);
     if (!pass || plan?.skipped !== null) {
       this.edit(directive, 'return 502;');

@@ -20,6 +20,8 @@ export interface PlannedLocation {
   skipped: string | null;
   /** 1-based first and last line of the enclosing location (of the pass when there is none). */
   lines: [number, number];
+  /** The location carries WebSockets (forwards `Upgrade`, or is WebSocket-only): one upgrade is sent too. */
+  websocket: boolean;
 }
 
 export interface PlanServer {
@@ -62,7 +64,7 @@ function whyNotMeasured(directive: Directive, pass: Pass | undefined): string | 
 }
 
 /** The plan for one pass directive inside `server`. */
-export function planLocation(directive: Directive, pass: Pass | undefined, server: PlanServer): PlannedLocation {
+export function planLocation(directive: Directive, pass: Pass | undefined, server: PlanServer, websocket = false): PlannedLocation {
   const { location, inIf } = enclosingLocation(directive);
   const base = {
     file: directive.file.path,
@@ -72,6 +74,7 @@ export function planLocation(directive: Directive, pass: Pass | undefined, serve
     port: server.port,
     path: '/',
     lines: [(location ?? directive).span.start.line + 1, (location ?? directive).span.end.line + 1] as [number, number],
+    websocket,
   };
   const notMeasured = whyNotMeasured(directive, pass);
   if (notMeasured !== null) return { ...base, skipped: notMeasured };

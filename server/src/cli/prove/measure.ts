@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildSandbox, type PlannedLocation } from '../../engine/sandbox-config.js';
 import type { Workspace } from '../../model/workspace.js';
-import { sendLoad } from './load.js';
+import { sendLoad, sendUpgrade } from './load.js';
 import { startNginx, testConfig, type RunningNginx } from './nginx-process.js';
 import { freePort, type CountingStub } from './stub.js';
 
@@ -17,7 +17,8 @@ export interface Measured {
 }
 
 export interface SideResult {
-  locations: { plan: PlannedLocation; measured: Measured | null }[];
+  /** `websocket`: the status of one WebSocket upgrade (101 when it works), null when none was sent. */
+  locations: { plan: PlannedLocation; measured: Measured | null; websocket: number | null }[];
   notes: string[];
 }
 
@@ -68,15 +69,18 @@ export async function measureSide(workspace: Workspace, dir: string, context: Me
       for (const plan of instance.locations) {
         alive();
         if (plan.skipped !== null) {
-          locations.push({ plan, measured: null });
+          locations.push({ plan, measured: null, websocket: null });
           continue;
         }
         context.stub.reset();
         const load = await sendLoad({ port: plan.port, host: plan.server, path: plan.path }, context.requests, context.concurrency, context.stopped);
         const seen = context.stub.tally();
+        // After the count: the upgrade's own connection is never cached by nginx, so it is not one of the location's.
+        const websocket = plan.websocket ? await sendUpgrade({ port: plan.port, host: plan.server, path: plan.path }) : null;
         locations.push({
           plan,
           measured: { connections: seen.connections, upstreamRequests: seen.requests, requests: context.requests, statuses: load.statuses },
+          websocket,
         });
       }
     } finally {

@@ -79,7 +79,7 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
     };
     for (const note of before.notes) io.stderrLine(`note: ${note}`);
     io.stdout(options.format === 'json' ? formatProveJson(report) : formatProveTable(report));
-    return report.locations.some((entry) => entry.reuses === false || entry.statusesChanged) ? EXIT_FINDINGS : EXIT_CLEAN;
+    return report.locations.some((entry) => entry.reuses === false || entry.statusesChanged || entry.websocketBroken) ? EXIT_FINDINGS : EXIT_CLEAN;
   } catch (error) {
     if (error instanceof Stopped) {
       interrupted = error.message === 'interrupted';
