@@ -1,5 +1,6 @@
 // Issue 27, beyond plain proxying: a location that carries WebSockets gets one real upgrade through nginx as written
-// and as fixed (101 and a byte echoed by the stub, both times), and an upgrade the fixes break fails the run.
+// and as fixed (101 and a byte echoed by the stub, both times), and an upgrade the fixes break fails the run;
+// fastcgi_pass locations are measured against the FastCGI stub, which closes unless nginx asks FCGI_KEEP_CONN.
 import { describe, expect, it } from 'vitest';
 import type { ProveOptions } from '../../server/src/cli/args.js';
 import type { SideResult } from '../../server/src/cli/prove/measure.js';
@@ -63,5 +64,36 @@ describe('prove: an upgrade the fixes broke', () => {
     });
     expect(compareSides(side(101), side(101), options, '/srv', []).locations[0]!.websocketBroken).toBe(false);
     expect(compareSides(side(200), side(502), options, '/srv', []).locations[0]!.websocketBroken).toBe(false);
+  });
+});
+
+describe('prove: FastCGI', () => {
+  it('fastcgi-keep-conn.conf: a connection per request as written, at most the bound with fastcgi_keep_conn on', async () => {
+    const { result, locations } = await proveJson(project({ 'fastcgi-keep-conn.conf': fixture('fastcgi-keep-conn.conf') }));
+    expect(result.status, result.stderr).toBe(0);
+    expect(locations).toHaveLength(1);
+    const [entry] = locations;
+    expect(entry!.skipped).toBeNull();
+    expect(entry!.before!.connections).toBeGreaterThanOrEqual(REQUESTS * 0.9);
+    expect(entry!.after!.connections).toBeLessThanOrEqual(CONCURRENCY);
+    expect(entry!.before!.statuses).toEqual({ 200: REQUESTS });
+    expect(entry!.after!.statuses).toEqual({ 200: REQUESTS });
+  });
+
+  it('sends a unix: socket and a literal address to the stub: answered, never pooled (no upstream{})', async () => {
+    const site = [
+      'server {',
+      '    listen 80;',
+      '    location /php { fastcgi_keep_conn on; fastcgi_pass unix:/run/php/php-fpm.sock; }',
+      '    location /app { fastcgi_keep_conn on; fastcgi_pass 192.0.2.10:9000; }',
+      '}',
+      '',
+    ].join('\n');
+    const { locations } = await proveJson(project({ 'app.conf': site }));
+    expect(locations.map((entry) => [entry.location, entry.skipped])).toEqual([['/php', null], ['/app', null]]);
+    for (const entry of locations) {
+      expect(entry.before!.statuses).toEqual({ 200: REQUESTS });
+      expect(entry.before!.connections).toBeGreaterThanOrEqual(REQUESTS * 0.9);
+    }
   });
 });

@@ -60,13 +60,6 @@ describe('prove on the live fixtures', () => {
     }
     expect(readdirSync(where.tmp)).toEqual([]);
   });
-
-  it('skips a FastCGI pass with its reason (this slice measures proxy_pass only)', async () => {
-    const where = project({ 'fastcgi-keep-conn.conf': fixture('fastcgi-keep-conn.conf') });
-    const { result, locations } = await proveJson(where);
-    expect(result.status).toBe(0);
-    expect(locations.map((entry) => entry.skipped)).toEqual([expect.stringMatching(/^fastcgi_pass: not measured/)]);
-  });
 });
 
 describe('prove', () => {

@@ -18,8 +18,10 @@ export type { PlannedLocation } from './sandbox-plan.js';
 export interface SandboxOptions {
   /** The private prefix (absolute): files go to `<prefix>/conf/<original absolute path>`. */
   prefix: string;
-  /** The stub's port on 127.0.0.1. */
+  /** The HTTP stub's port on 127.0.0.1. */
   stubPort: number;
+  /** The FastCGI stub's port on 127.0.0.1 (fastcgi_pass targets, and the members of upstreams they name). */
+  fastcgiPort: number;
   /** A free 127.0.0.1 port for each server{} (asked once per server, in reading order). */
   nextPort(): number;
 }
@@ -73,13 +75,23 @@ class Rewriter {
   private readonly passByDirective: Map<Directive, Pass>;
   private readonly seen = new Set<ConfigFile>();
   private caches = 0;
+  private readonly fastcgiUpstreams = new Set<Directive>();
   locations: PlannedLocation[] = [];
 
   constructor(
     private readonly workspace: Workspace,
     private readonly options: SandboxOptions,
   ) {
-    this.passByDirective = new Map(passes(workspace).map((pass) => [pass.directive, pass]));
+    const all = passes(workspace);
+    this.passByDirective = new Map(all.map((pass) => [pass.directive, pass]));
+    const named = (name: string): Set<Directive> =>
+      new Set(all.filter((pass) => pass.name === name && pass.resolution.kind === 'upstream').flatMap((pass) =>
+        pass.resolution.kind === 'upstream' ? pass.resolution.upstreams.map((upstream) => upstream.directive) : []));
+    const proxied = named('proxy_pass');
+    for (const upstream of named('fastcgi_pass')) {
+      if (proxied.has(upstream)) this.notes.push(`${where(upstream)}: upstream used by proxy_pass and fastcgi_pass: its members are the HTTP stub`);
+      else this.fastcgiUpstreams.add(upstream);
+    }
   }
 
   /**
@@ -158,17 +170,18 @@ class Rewriter {
 
   /** Every member is the stub: the first server becomes it, the others and included members go. */
   private upstream(directive: Directive): void {
+    const port = this.fastcgiUpstreams.has(directive) ? this.options.fastcgiPort : this.options.stubPort;
     let first = true;
     for (const child of directive.children) {
       if (child.name === 'server') {
-        this.edit(child, first ? `server 127.0.0.1:${this.options.stubPort};` : '');
+        this.edit(child, first ? `server 127.0.0.1:${port};` : '');
         first = false;
       } else if (['include', 'resolver', 'resolver_timeout'].includes(child.name) || EMBEDDED_CODE.test(child.name)) {
         // balancer_by_lua picks its own peers: left out with the members it would choose from.
         this.edit(child, '');
       }
     }
-    if (first) this.insertInBlock(directive, `server 127.0.0.1:${this.options.stubPort};`);
+    if (first) this.insertInBlock(directive, `server 127.0.0.1:${port};`);
   }
 
   private server(root: WorkspaceRoot, directive: Directive): void {
@@ -197,7 +210,10 @@ class Rewriter {
       this.edit(directive, 'return 502;');
       return;
     }
-    if (pass.resolution.kind === 'implicit') {
+    if (pass.resolution.kind === 'implicit' && pass.name === 'fastcgi_pass') {
+      // A literal address or unix: socket: the FastCGI stub (nginx makes an implicit, never pooled upstream of it).
+      this.edit(directive, `fastcgi_pass 127.0.0.1:${this.options.fastcgiPort};`);
+    } else if (pass.resolution.kind === 'implicit') {
       const uri = pass.target?.socket === undefined ? (pass.target?.uri ?? '') : '';
       this.edit(directive, `proxy_pass http://127.0.0.1:${this.options.stubPort}${uri};`);
     }
