@@ -1,6 +1,6 @@
 // `prove`'s sandbox rewrite (engine/sandbox-config.ts) on every plain config of the corpus: whatever the config, the
-// copy nginx runs listens only on 127.0.0.1, passes only to the stub (directly or through an upstream{} whose servers
-// are all the stub), has no resolver, no stream{} or mail{}, no user, pid or log outside the prefix, no embedded code
+// copy nginx runs listens only on 127.0.0.1, passes only to the stubs (proxy_pass to the HTTP one, fastcgi_pass to
+// the FastCGI one, directly or through an upstream{} whose servers are all a stub), has no resolver, no stream{} or mail{}, no user, pid or log outside the prefix, no embedded code
 // (Lua, Perl, njs) and no name resolved at start-up (set_real_ip_from), and includes only copies inside the prefix. Each copy keeps every line where it was, so nginx's messages point at the user's lines.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +12,8 @@ import { CORPUS_DIR, entries } from '../corpus/manifest.js';
 
 const PREFIX = '/sandbox-prefix';
 const STUB = 40000;
+const FASTCGI = 40001;
+const STUBS = new Set([`127.0.0.1:${STUB}`, `127.0.0.1:${FASTCGI}`]);
 const PASSES = new Set(['proxy_pass', 'fastcgi_pass', 'uwsgi_pass', 'scgi_pass', 'grpc_pass', 'memcached_pass']);
 
 function* all(directives: readonly Directive[]): Generator<Directive> {
@@ -31,10 +33,12 @@ async function leaks(file: string, text: string, upstreams: ReadonlySet<string>)
   for (const directive of all(workspace.files[0]!.directives)) {
     const first = directive.args[0]?.value ?? '';
     if (directive.name === 'listen' && !/^127\.0\.0\.1:\d+$/.test(first)) say(directive, `listen ${first}`);
-    if (directive.name === 'server' && directive.parent?.name === 'upstream' && first !== `127.0.0.1:${STUB}`) say(directive, `server ${first}`);
+    if (directive.name === 'server' && directive.parent?.name === 'upstream' && !STUBS.has(first)) say(directive, `server ${first}`);
     if (PASSES.has(directive.name)) {
       const host = /^http:\/\/([^/]+)/.exec(first)?.[1];
-      if (directive.name !== 'proxy_pass' || (host !== `127.0.0.1:${STUB}` && !upstreams.has(host ?? ''))) say(directive, `${directive.name} ${first}`);
+      const proxied = directive.name === 'proxy_pass' && (host === `127.0.0.1:${STUB}` || upstreams.has(host ?? ''));
+      const fastcgi = directive.name === 'fastcgi_pass' && (first === `127.0.0.1:${FASTCGI}` || upstreams.has(first));
+      if (!proxied && !fastcgi) say(directive, `${directive.name} ${first}`);
     }
     if (['resolver', 'user', 'pid', 'error_log', 'stream', 'mail', 'set_real_ip_from'].includes(directive.name)) say(directive, directive.name);
     if (/_by_lua|^lua_|^perl|^js_/.test(directive.name)) say(directive, `embedded code ${directive.name}`);
@@ -55,7 +59,7 @@ describe('the sandbox rewrite on the corpus', () => {
       const { workspace } = await analyzeWorkspace([{ path: file, text: readFileSync(file, 'utf8') }], { readRoots: [path.dirname(file)] }, []);
       if (workspace.files.some((config) => config.isTemplate || config.syntaxProblems.length > 0)) continue;
       let port = 50000;
-      const sandbox = buildSandbox(workspace, { prefix: PREFIX, stubPort: STUB, nextPort: () => port++ });
+      const sandbox = buildSandbox(workspace, { prefix: PREFIX, stubPort: STUB, fastcgiPort: FASTCGI, nextPort: () => port++ });
       const upstreams = new Set(
         [...all(workspace.files.flatMap((config) => config.directives))].filter((d) => d.name === 'upstream').map((d) => d.args[0]?.value ?? ''),
       );

@@ -3,78 +3,16 @@
 // it must report what test/live/rules.test.ts measures by hand: about one upstream connection per request before,
 // at most the bound after, the same statuses; and it must leave no nginx and no temporary file behind, also on
 // Ctrl-C. Every run gets its own TMPDIR, so what is left in it is what prove left.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, type CliResult } from '../cli/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { CLI } from '../cli/helpers.js';
 import { CORPUS_DIR } from '../corpus/manifest.js';
 import { DOKKU_APPS, DOKKU_VARIANTS, DokkuHost } from '../support/dokku.js';
 import { renderSigil } from '../support/render-sigil.js';
 import { FIXTURES } from './harness.js';
-
-const REQUESTS = 60;
-const CONCURRENCY = 4;
-const NGINX = '/usr/sbin/nginx';
-
-const roots: string[] = [];
-afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
-
-/** A project directory with `files`, and an empty TMPDIR of its own. */
-function project(files: Record<string, string>): { dir: string; tmp: string } {
-  const root = mkdtempSync(path.join(tmpdir(), 'nk-prove-test-'));
-  roots.push(root);
-  const dir = path.join(root, 'project');
-  const tmp = path.join(root, 'tmp');
-  mkdirSync(tmp);
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    writeFileSync(path.join(dir, name), text);
-  }
-  return { dir, tmp };
-}
-
-/** A live fixture with its placeholders filled by ports nobody listens on: prove must rewrite them all. */
-function fixture(name: string): string {
-  return readFileSync(path.join(FIXTURES, name), 'utf8').replaceAll('__LISTEN_PORT__', '80').replaceAll('__UPSTREAM_PORT__', '8080');
-}
-
-function prove(where: { dir: string; tmp: string }, args: string[], onSpawn?: (pid: number) => void, input?: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'prove', ...args], {
-      cwd: where.dir,
-      env: { ...process.env, TMPDIR: where.tmp },
-      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
-    if (input !== undefined) child.stdin!.end(input);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('spawn', () => onSpawn?.(child.pid!));
-    // Ended by a signal: the shell's status for it (128 + its number; SIGINT is 2).
-    child.once('close', (status, signal) => resolve({ status: status ?? (signal === 'SIGINT' ? 130 : -1), stdout, stderr }));
-  });
-}
-
-const LOAD = ['--requests', String(REQUESTS), '--concurrency', String(CONCURRENCY), '--nginx', NGINX];
-
-interface JsonLocation {
-  file: string;
-  line: number;
-  location: string;
-  before: { connections: number; requests: number; statuses: Record<string, number> } | null;
-  after: { connections: number; requests: number; statuses: Record<string, number> } | null;
-  skipped: string | null;
-}
-
-async function proveJson(where: { dir: string; tmp: string }, extra: string[] = []): Promise<{ result: CliResult; locations: JsonLocation[] }> {
-  const result = await prove(where, [...LOAD, '--format', 'json', ...extra, '.']);
-  if (result.status === 2) throw new Error(`prove failed:\n${result.stdout}${result.stderr}`);
-  return { result, locations: (JSON.parse(result.stdout) as { locations: JsonLocation[] }).locations };
-}
+import { CONCURRENCY, fixture, LOAD, NGINX, project, prove, proveJson, REQUESTS, type JsonLocation } from './prove-helpers.js';
 
 /** nginx processes whose command line names `dir` (every sandbox lives in its run's TMPDIR). */
 function nginxProcessesUnder(dir: string): number[] {
@@ -121,13 +59,6 @@ describe('prove on the live fixtures', () => {
       expect(entry.after!.statuses).toEqual({ 200: REQUESTS });
     }
     expect(readdirSync(where.tmp)).toEqual([]);
-  });
-
-  it('skips a FastCGI pass with its reason (this slice measures proxy_pass only)', async () => {
-    const where = project({ 'fastcgi-keep-conn.conf': fixture('fastcgi-keep-conn.conf') });
-    const { result, locations } = await proveJson(where);
-    expect(result.status).toBe(0);
-    expect(locations.map((entry) => entry.skipped)).toEqual([expect.stringMatching(/^fastcgi_pass: not measured/)]);
   });
 });
 

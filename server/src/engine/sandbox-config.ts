@@ -5,7 +5,10 @@
 // Pure: no process runs here; the CLI writes `files` and runs nginx (cli/prove/). Host names are never resolved: a
 // literal target is replaced by the stub whatever it names.
 import path from 'node:path';
+import { lookupDirective } from '../analysis/effective-lookup.js';
 import { passes, type Pass } from '../analysis/passes.js';
+import { effectiveHeaderSet, forwardsUpgrade } from '../analysis/proxy-state.js';
+import { websocketOnly } from '../analysis/websocket-only.js';
 import type { Workspace, WorkspaceRoot } from '../model/workspace.js';
 import type { ConfigFile, ContextName, Directive } from '../model/types.js';
 import { planLocation, type PlannedLocation } from './sandbox-plan.js';
@@ -15,8 +18,10 @@ export type { PlannedLocation } from './sandbox-plan.js';
 export interface SandboxOptions {
   /** The private prefix (absolute): files go to `<prefix>/conf/<original absolute path>`. */
   prefix: string;
-  /** The stub's port on 127.0.0.1. */
+  /** The HTTP stub's port on 127.0.0.1. */
   stubPort: number;
+  /** The FastCGI stub's port on 127.0.0.1 (fastcgi_pass targets, and the members of upstreams they name). */
+  fastcgiPort: number;
   /** A free 127.0.0.1 port for each server{} (asked once per server, in reading order). */
   nextPort(): number;
 }
@@ -70,13 +75,23 @@ class Rewriter {
   private readonly passByDirective: Map<Directive, Pass>;
   private readonly seen = new Set<ConfigFile>();
   private caches = 0;
+  private readonly fastcgiUpstreams = new Set<Directive>();
   locations: PlannedLocation[] = [];
 
   constructor(
     private readonly workspace: Workspace,
     private readonly options: SandboxOptions,
   ) {
-    this.passByDirective = new Map(passes(workspace).map((pass) => [pass.directive, pass]));
+    const all = passes(workspace);
+    this.passByDirective = new Map(all.map((pass) => [pass.directive, pass]));
+    const named = (name: string): Set<Directive> =>
+      new Set(all.filter((pass) => pass.name === name && pass.resolution.kind === 'upstream').flatMap((pass) =>
+        pass.resolution.kind === 'upstream' ? pass.resolution.upstreams.map((upstream) => upstream.directive) : []));
+    const proxied = named('proxy_pass');
+    for (const upstream of named('fastcgi_pass')) {
+      if (proxied.has(upstream)) this.notes.push(`${where(upstream)}: upstream used by proxy_pass and fastcgi_pass: its members are the HTTP stub`);
+      else this.fastcgiUpstreams.add(upstream);
+    }
   }
 
   /**
@@ -155,17 +170,18 @@ class Rewriter {
 
   /** Every member is the stub: the first server becomes it, the others and included members go. */
   private upstream(directive: Directive): void {
+    const port = this.fastcgiUpstreams.has(directive) ? this.options.fastcgiPort : this.options.stubPort;
     let first = true;
     for (const child of directive.children) {
       if (child.name === 'server') {
-        this.edit(child, first ? `server 127.0.0.1:${this.options.stubPort};` : '');
+        this.edit(child, first ? `server 127.0.0.1:${port};` : '');
         first = false;
       } else if (['include', 'resolver', 'resolver_timeout'].includes(child.name) || EMBEDDED_CODE.test(child.name)) {
         // balancer_by_lua picks its own peers: left out with the members it would choose from.
         this.edit(child, '');
       }
     }
-    if (first) this.insertInBlock(directive, `server 127.0.0.1:${this.options.stubPort};`);
+    if (first) this.insertInBlock(directive, `server 127.0.0.1:${port};`);
   }
 
   private server(root: WorkspaceRoot, directive: Directive): void {
@@ -178,15 +194,26 @@ class Rewriter {
     this.walk(root, directive.children, 'server', state);
   }
 
+  /** The analysis's answer: the pass forwards the client's Upgrade (`$http_upgrade`), or is WebSocket-only. */
+  private carriesWebsocket(pass: Pass): boolean {
+    if (pass.name !== 'proxy_pass') return false;
+    const lookup = lookupDirective(this.workspace, pass.scope, 'proxy_set_header');
+    if (forwardsUpgrade(effectiveHeaderSet(lookup.kind === 'found' ? lookup : undefined))) return true;
+    return websocketOnly(this.workspace, pass.scope, { nginxVersion: undefined });
+  }
+
   private pass(directive: Directive, server: ServerState | undefined): void {
     const pass = this.passByDirective.get(directive);
-    const plan = server ? planLocation(directive, pass, server) : undefined;
+    const plan = server ? planLocation(directive, pass, server, pass !== undefined && this.carriesWebsocket(pass)) : undefined;
     if (plan) this.locations.push(plan);
     if (!pass || plan?.skipped !== null) {
       this.edit(directive, 'return 502;');
       return;
     }
-    if (pass.resolution.kind === 'implicit') {
+    if (pass.resolution.kind === 'implicit' && pass.name === 'fastcgi_pass') {
+      // A literal address or unix: socket: the FastCGI stub (nginx makes an implicit, never pooled upstream of it).
+      this.edit(directive, `fastcgi_pass 127.0.0.1:${this.options.fastcgiPort};`);
+    } else if (pass.resolution.kind === 'implicit') {
       const uri = pass.target?.socket === undefined ? (pass.target?.uri ?? '') : '';
       this.edit(directive, `proxy_pass http://127.0.0.1:${this.options.stubPort}${uri};`);
     }

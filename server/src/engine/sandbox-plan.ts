@@ -1,6 +1,7 @@
 // `prove`'s request plan: for each pass, the request that reaches it in the sandbox (Host from the server's
 // server_name, path from a prefix or `=` location), or why none is sent. This slice measures proxy_pass to an
-// upstream{} or a literal http:// target; everything else is skipped with its reason.
+// upstream{} or a literal http:// target, and fastcgi_pass to an upstream{}, an address or a unix: socket;
+// everything else is skipped with its reason.
 import type { Pass } from '../analysis/passes.js';
 import type { Directive } from '../model/types.js';
 
@@ -20,6 +21,8 @@ export interface PlannedLocation {
   skipped: string | null;
   /** 1-based first and last line of the enclosing location (of the pass when there is none). */
   lines: [number, number];
+  /** The location carries WebSockets (forwards `Upgrade`, or is WebSocket-only): one upgrade is sent too. */
+  websocket: boolean;
 }
 
 export interface PlanServer {
@@ -49,20 +52,21 @@ function requestPath(location: Directive): { path: string } | { skipped: string 
 }
 
 function whyNotMeasured(directive: Directive, pass: Pass | undefined): string | null {
-  if (directive.name !== 'proxy_pass') return `${directive.name}: not measured yet (proxy_pass only)`;
-  if (!pass || !pass.target) return 'proxy_pass without a target';
+  const name = directive.name;
+  if (name !== 'proxy_pass' && name !== 'fastcgi_pass') return `${name}: not measured yet (proxy_pass and fastcgi_pass only)`;
+  if (!pass || !pass.target) return `${name} without a target`;
   if (pass.resolution.kind === 'unresolved') {
     return pass.resolution.reason === 'variables'
       ? 'target set through variables: nginx would resolve it at run time, which prove never does'
       : 'target not known until the template is rendered';
   }
   const scheme = pass.target.scheme;
-  if (scheme !== 'http') return `${scheme ?? 'no'} scheme: only http:// targets are measured yet`;
+  if (name === 'proxy_pass' && scheme !== 'http') return `${scheme ?? 'no'} scheme: only http:// targets are measured yet`;
   return null;
 }
 
 /** The plan for one pass directive inside `server`. */
-export function planLocation(directive: Directive, pass: Pass | undefined, server: PlanServer): PlannedLocation {
+export function planLocation(directive: Directive, pass: Pass | undefined, server: PlanServer, websocket = false): PlannedLocation {
   const { location, inIf } = enclosingLocation(directive);
   const base = {
     file: directive.file.path,
@@ -72,6 +76,7 @@ export function planLocation(directive: Directive, pass: Pass | undefined, serve
     port: server.port,
     path: '/',
     lines: [(location ?? directive).span.start.line + 1, (location ?? directive).span.end.line + 1] as [number, number],
+    websocket,
   };
   const notMeasured = whyNotMeasured(directive, pass);
   if (notMeasured !== null) return { ...base, skipped: notMeasured };

@@ -39,3 +39,52 @@ export async function sendLoad(
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
   return { statuses };
 }
+
+/** How long one WebSocket handshake and its echo may take before it counts as failed. */
+const UPGRADE_TIMEOUT_MS = 10_000;
+
+/**
+ * One WebSocket handshake through nginx: the status nginx answered with, 101 only when the upgraded connection also
+ * carried a byte to the stub and back (a 101 that carries nothing is reported as 0, no working upgrade).
+ */
+export function sendUpgrade(target: { port: number; host: string; path: string }): Promise<number> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (status: number): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      resolve(status);
+    };
+    const req = request({
+      host: '127.0.0.1',
+      port: target.port,
+      path: target.path,
+      agent: false,
+      headers: {
+        Host: target.host,
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        'Sec-WebSocket-Version': '13',
+      },
+    });
+    const timer = setTimeout(() => done(0), UPGRADE_TIMEOUT_MS);
+    req.on('upgrade', (res, socket) => {
+      socket.on('error', () => done(0));
+      socket.once('data', () => {
+        socket.destroy();
+        done(res.statusCode ?? 0);
+      });
+      socket.once('close', () => done(0));
+      socket.write('x');
+    });
+    req.on('response', (res) => {
+      res.resume();
+      done(res.statusCode ?? 0);
+    });
+    req.on('error', () => done(0));
+    req.end();
+  });
+}

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildSandbox, type PlannedLocation } from '../../engine/sandbox-config.js';
 import type { Workspace } from '../../model/workspace.js';
-import { sendLoad } from './load.js';
+import { sendLoad, sendUpgrade } from './load.js';
 import { startNginx, testConfig, type RunningNginx } from './nginx-process.js';
 import { freePort, type CountingStub } from './stub.js';
 
@@ -17,7 +17,8 @@ export interface Measured {
 }
 
 export interface SideResult {
-  locations: { plan: PlannedLocation; measured: Measured | null }[];
+  /** `websocket`: the status of one WebSocket upgrade (101 when it works), null when none was sent. */
+  locations: { plan: PlannedLocation; measured: Measured | null; websocket: number | null }[];
   notes: string[];
 }
 
@@ -27,6 +28,8 @@ export class SandboxRejected extends Error {}
 export interface MeasureContext {
   binary: string;
   stub: CountingStub;
+  /** The FastCGI responder; a location reaches one of the two, so its count is their sum. */
+  fastcgi: CountingStub;
   requests: number;
   concurrency: number;
   deadline: number;
@@ -43,11 +46,11 @@ export async function measureSide(workspace: Workspace, dir: string, context: Me
   alive();
   // Ports are asked for once the number of servers is known (a first build only counts them).
   let servers = 0;
-  buildSandbox(workspace, { prefix: dir, stubPort: context.stub.port, nextPort: () => servers++ });
+  buildSandbox(workspace, { ...stubPorts(context), prefix: dir, nextPort: () => servers++ });
   const ports: number[] = [];
   for (let index = 0; index < servers; index++) ports.push(await freePort());
   let next = 0;
-  const sandbox = buildSandbox(workspace, { prefix: dir, stubPort: context.stub.port, nextPort: () => ports[next++]! });
+  const sandbox = buildSandbox(workspace, { ...stubPorts(context), prefix: dir, nextPort: () => ports[next++]! });
   for (const sub of ['logs', 'tmp', 'cache']) mkdirSync(path.join(dir, sub), { recursive: true });
   for (const [file, text] of sandbox.files) {
     mkdirSync(path.dirname(file), { recursive: true });
@@ -68,15 +71,21 @@ export async function measureSide(workspace: Workspace, dir: string, context: Me
       for (const plan of instance.locations) {
         alive();
         if (plan.skipped !== null) {
-          locations.push({ plan, measured: null });
+          locations.push({ plan, measured: null, websocket: null });
           continue;
         }
         context.stub.reset();
+        context.fastcgi.reset();
         const load = await sendLoad({ port: plan.port, host: plan.server, path: plan.path }, context.requests, context.concurrency, context.stopped);
-        const seen = context.stub.tally();
+        const http = context.stub.tally();
+        const fastcgi = context.fastcgi.tally();
+        const seen = { connections: http.connections + fastcgi.connections, requests: http.requests + fastcgi.requests };
+        // After the count: the upgrade's own connection is never cached by nginx, so it is not one of the location's.
+        const websocket = plan.websocket ? await sendUpgrade({ port: plan.port, host: plan.server, path: plan.path }) : null;
         locations.push({
           plan,
           measured: { connections: seen.connections, upstreamRequests: seen.requests, requests: context.requests, statuses: load.statuses },
+          websocket,
         });
       }
     } finally {
@@ -85,6 +94,10 @@ export async function measureSide(workspace: Workspace, dir: string, context: Me
     }
   }
   return { locations, notes: sandbox.notes };
+}
+
+function stubPorts(context: MeasureContext): { stubPort: number; fastcgiPort: number } {
+  return { stubPort: context.stub.port, fastcgiPort: context.fastcgi.port };
 }
 
 async function start(context: MeasureContext, dir: string, conf: string, ports: number[]): Promise<RunningNginx> {

@@ -12,6 +12,7 @@ import { EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, type ExitCode } from '../exit-
 import { measureSide, SandboxRejected, type SideResult } from './measure.js';
 import { findNginx, nginxVersion, type RunningNginx } from './nginx-process.js';
 import { compareSides, formatProveJson, formatProveTable, type ProveReport } from './report.js';
+import { startFastcgiStub } from './fastcgi-stub.js';
 import { startStub, type CountingStub } from './stub.js';
 import { readInputs } from './inputs.js';
 
@@ -38,6 +39,7 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
   const prefix = mkdtempSync(path.join(tmpdir(), 'nginx-keepalive-prove-'));
   let nginx: RunningNginx | undefined;
   let stub: CountingStub | undefined;
+  let fastcgi: CountingStub | undefined;
   let stop: (reason: string) => void = () => {};
   let isStopped = false;
   const stopped = new Promise<never>((_, reject) => {
@@ -54,9 +56,11 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
   let work: Promise<unknown> = Promise.resolve();
   try {
     stub = await startStub();
+    fastcgi = await startFastcgiStub();
     const context = {
       binary,
       stub,
+      fastcgi,
       requests: options.requests,
       concurrency: options.concurrency,
       deadline,
@@ -79,7 +83,7 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
     };
     for (const note of before.notes) io.stderrLine(`note: ${note}`);
     io.stdout(options.format === 'json' ? formatProveJson(report) : formatProveTable(report));
-    return report.locations.some((entry) => entry.reuses === false || entry.statusesChanged) ? EXIT_FINDINGS : EXIT_CLEAN;
+    return report.locations.some((entry) => entry.reuses === false || entry.statusesChanged || entry.websocketBroken) ? EXIT_FINDINGS : EXIT_CLEAN;
   } catch (error) {
     if (error instanceof Stopped) {
       interrupted = error.message === 'interrupted';
@@ -101,6 +105,7 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
     await work;
     await (nginx as RunningNginx | undefined)?.stop();
     await stub?.close();
+    await fastcgi?.close();
     rmSync(prefix, { recursive: true, force: true });
     // Ctrl-C: once everything is cleaned up, end as SIGINT ends a process (the shell sees 130), as the user asked.
     if (interrupted) process.kill(process.pid, 'SIGINT');

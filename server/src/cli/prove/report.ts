@@ -13,14 +13,16 @@ export interface ProveLocation {
   request: { method: 'GET'; host: string; path: string } | null;
   before: Measured | null;
   after: Measured | null;
-  /** This slice has no WebSocket stub yet. */
-  websocket: null;
+  /** One WebSocket upgrade's status as written and as fixed (101: it works), for a location that carries them. */
+  websocket: { before: number; after: number } | null;
   skipped: string | null;
   /** When it does not reuse connections after the fixes: the findings left in the location, and why they stay. */
   why: string[];
   /** After the fixes, at most `bound` connections; null when not measured. */
   reuses: boolean | null;
   statusesChanged: boolean;
+  /** The upgrade worked as written (101) and no longer does after the fixes. */
+  websocketBroken: boolean;
 }
 
 export interface ProveReport {
@@ -56,7 +58,7 @@ export function compareSides(
   remaining: readonly Finding[],
 ): Pick<ProveReport, 'bound' | 'locations'> {
   const bound = WORKERS * options.concurrency;
-  const locations = before.locations.map(({ plan, measured }, index): ProveLocation => {
+  const locations = before.locations.map(({ plan, measured, websocket: upgradeBefore }, index): ProveLocation => {
     const other = after.locations[index];
     const matched = other && other.plan.location === plan.location && other.plan.server === plan.server ? other : undefined;
     const planned = plan.skipped ?? (matched ? matched.plan.skipped : 'no matching location after the fixes');
@@ -66,6 +68,8 @@ export function compareSides(
     const afterMeasured = planned === null ? (matched?.measured ?? null) : null;
     const beforeMeasured = planned === null ? measured : null;
     const reuses = afterMeasured && skipped === null ? afterMeasured.connections <= bound : null;
+    const upgradeAfter = matched?.websocket ?? null;
+    const websocket = skipped === null && upgradeBefore !== null && upgradeAfter !== null ? { before: upgradeBefore, after: upgradeAfter } : null;
     const why = reuses === false && matched ? remainingIn(remaining, matched.plan.file, matched.plan.lines) : [];
     return {
       file: displayPath(plan.file, cwd),
@@ -75,11 +79,12 @@ export function compareSides(
       request: planned === null ? { method: 'GET', host: plan.server, path: plan.path } : null,
       before: beforeMeasured,
       after: afterMeasured,
-      websocket: null,
+      websocket,
       skipped,
       why,
       reuses,
       statusesChanged: beforeMeasured !== null && afterMeasured !== null && !sameStatuses(beforeMeasured, afterMeasured),
+      websocketBroken: websocket !== null && websocket.before === 101 && websocket.after !== 101,
     };
   });
   return { bound, locations };
@@ -116,6 +121,11 @@ export function formatProveTable(report: ProveReport): string {
       `${head}\n  connections ${entry.before.connections} → ${entry.after.connections} for ${entry.before.requests} requests: ${verdict}\n` +
         `  statuses ${statuses(entry.before)} → ${statuses(entry.after)}${changed}`,
     );
+    if (entry.websocket) {
+      const status = (code: number): string => (code === 0 ? 'no reply' : String(code));
+      const broken = entry.websocketBroken ? '  UPGRADE BROKEN BY THE FIXES' : entry.websocket.after === 101 ? ' (works)' : '';
+      lines.push(`  websocket upgrade ${status(entry.websocket.before)} → ${status(entry.websocket.after)}${broken}`);
+    }
     if (entry.reuses === false) {
       const why = entry.why.length > 0 ? entry.why : ['no finding left in this location: run nginx-keepalive check on the same paths'];
       for (const line of why) lines.push(`  left after the fixes: ${line}`);

@@ -1,11 +1,14 @@
 // The counting stub every rewritten upstream server and literal proxy_pass target points at: Node's HTTP/1.1 server
 // on 127.0.0.1 (keep-alive, as real application servers), counting the TCP connections nginx opens to it and the
 // requests it answers. Locations are measured one at a time, so the count between two resets is one location's.
-import { createServer, type Server } from 'node:http';
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** The body every request gets, so a reply from the stub is told apart from an nginx error page. */
 export const STUB_BODY = 'hello from the nginx-keepalive prove stub\n';
+
+const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 
 export interface CountingStub {
   port: number;
@@ -33,8 +36,16 @@ export function startStub(): Promise<CountingStub> {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  // An upgrade (WebSocket) is not answered by this slice's stub: refused, so nginx reports 502, never hangs.
-  server.on('upgrade', (_request, socket: Socket) => socket.destroy());
+  // A WebSocket handshake (RFC 6455 section 4.2.2): 101 with the accept key, then every byte sent back, so prove sees
+  // the upgraded connection carry data through nginx both ways.
+  server.on('upgrade', (request: IncomingMessage, socket: Socket) => {
+    requests++;
+    const key = request.headers['sec-websocket-key'];
+    const accept = createHash('sha1').update(`${typeof key === 'string' ? key : ''}${WEBSOCKET_GUID}`).digest('base64');
+    socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
+    socket.on('error', () => socket.destroy());
+    socket.pipe(socket);
+  });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {

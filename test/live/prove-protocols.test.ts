@@ -1,0 +1,99 @@
+// Issue 27, beyond plain proxying: a location that carries WebSockets gets one real upgrade through nginx as written
+// and as fixed (101 and a byte echoed by the stub, both times), and an upgrade the fixes break fails the run;
+// fastcgi_pass locations are measured against the FastCGI stub, which closes unless nginx asks FCGI_KEEP_CONN.
+import { describe, expect, it } from 'vitest';
+import type { ProveOptions } from '../../server/src/cli/args.js';
+import type { SideResult } from '../../server/src/cli/prove/measure.js';
+import { compareSides } from '../../server/src/cli/prove/report.js';
+import type { PlannedLocation } from '../../server/src/engine/sandbox-config.js';
+import { CONCURRENCY, fixture, LOAD, project, prove, proveJson, REQUESTS } from './prove-helpers.js';
+
+describe('prove: WebSocket upgrades', () => {
+  it.each(['connection-upgrade-literal.conf', 'proxy-pass-no-upstream.websocket.conf'])(
+    '%s: the upgrade answers 101 before and after the fixes, and the table says so',
+    async (name) => {
+      const where = project({ [name]: fixture(name) });
+      const { result, locations } = await proveJson(where);
+      expect(result.status, result.stderr).toBe(0);
+      expect(locations.map((entry) => entry.websocket)).toEqual([{ before: 101, after: 101 }]);
+      const table = await prove(where, [...LOAD, '.']);
+      expect(table.stdout).toContain('websocket upgrade 101 → 101 (works)');
+    },
+  );
+
+  it('sends no upgrade to a location that does not forward one', async () => {
+    const { result, locations } = await proveJson(project({ 'app.conf': fixture('upstream-keepalive.conf') }));
+    expect(result.status, result.stderr).toBe(0);
+    expect(locations.map((entry) => entry.websocket)).toEqual([null]);
+  });
+
+  it('reports the status nginx gave when the upgrade does not get through (Connection cleared)', async () => {
+    const site = [
+      'upstream app { server 127.0.0.1:8080; keepalive 16; }',
+      'server {',
+      '    listen 80;',
+      '    location /ws {',
+      '        proxy_http_version 1.1;',
+      '        proxy_set_header Upgrade $http_upgrade;',
+      '        proxy_set_header Connection "";',
+      '        proxy_pass http://app;',
+      '    }',
+      '}',
+      '',
+    ].join('\n');
+    const { result, locations } = await proveJson(project({ 'app.conf': site }));
+    // Not broken by the fixes (it never worked): the exit is about reuse, which holds.
+    expect(result.status, result.stderr).toBe(0);
+    expect(locations.map((entry) => entry.websocket)).toEqual([{ before: 200, after: 200 }]);
+  });
+});
+
+describe('prove: an upgrade the fixes broke', () => {
+  const plan: PlannedLocation = {
+    file: '/srv/app.conf', line: 5, server: 'localhost', location: '/ws', port: 1, path: '/ws', skipped: null, lines: [4, 9], websocket: true,
+  };
+  const measured = { connections: 2, upstreamRequests: REQUESTS, requests: REQUESTS, statuses: { 200: REQUESTS } };
+  const side = (websocket: number): SideResult => ({ locations: [{ plan, measured, websocket }], notes: [] });
+  const options = { concurrency: CONCURRENCY } as ProveOptions;
+
+  it('is marked broken only when 101 before turns into something else after', () => {
+    expect(compareSides(side(101), side(502), options, '/srv', []).locations[0]).toMatchObject({
+      websocket: { before: 101, after: 502 },
+      websocketBroken: true,
+      reuses: true,
+    });
+    expect(compareSides(side(101), side(101), options, '/srv', []).locations[0]!.websocketBroken).toBe(false);
+    expect(compareSides(side(200), side(502), options, '/srv', []).locations[0]!.websocketBroken).toBe(false);
+  });
+});
+
+describe('prove: FastCGI', () => {
+  it('fastcgi-keep-conn.conf: a connection per request as written, at most the bound with fastcgi_keep_conn on', async () => {
+    const { result, locations } = await proveJson(project({ 'fastcgi-keep-conn.conf': fixture('fastcgi-keep-conn.conf') }));
+    expect(result.status, result.stderr).toBe(0);
+    expect(locations).toHaveLength(1);
+    const [entry] = locations;
+    expect(entry!.skipped).toBeNull();
+    expect(entry!.before!.connections).toBeGreaterThanOrEqual(REQUESTS * 0.9);
+    expect(entry!.after!.connections).toBeLessThanOrEqual(CONCURRENCY);
+    expect(entry!.before!.statuses).toEqual({ 200: REQUESTS });
+    expect(entry!.after!.statuses).toEqual({ 200: REQUESTS });
+  });
+
+  it('sends a unix: socket and a literal address to the stub: answered, never pooled (no upstream{})', async () => {
+    const site = [
+      'server {',
+      '    listen 80;',
+      '    location /php { fastcgi_keep_conn on; fastcgi_pass unix:/run/php/php-fpm.sock; }',
+      '    location /app { fastcgi_keep_conn on; fastcgi_pass 192.0.2.10:9000; }',
+      '}',
+      '',
+    ].join('\n');
+    const { locations } = await proveJson(project({ 'app.conf': site }));
+    expect(locations.map((entry) => [entry.location, entry.skipped])).toEqual([['/php', null], ['/app', null]]);
+    for (const entry of locations) {
+      expect(entry.before!.statuses).toEqual({ 200: REQUESTS });
+      expect(entry.before!.connections).toBeGreaterThanOrEqual(REQUESTS * 0.9);
+    }
+  });
+});
