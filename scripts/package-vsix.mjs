@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const STAGED = ['.vscodeignore', 'LICENSE', 'CHANGELOG.md', 'language-configuration.json', 'snippets', 'syntaxes', 'dist'];
+const STAGED = ['.vscodeignore', 'LICENSE', 'CHANGELOG.md', 'language-configuration.json', 'syntaxes', 'dist'];
 /** Staged under another name: the extension page and what it shows. */
 const RENAMED = [
   ['client/EXTENSION.md', 'README.md'],

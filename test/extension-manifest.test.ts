@@ -206,7 +206,6 @@ describe('the VSIX', () => {
       'extension/language-configuration.json',
       'extension/package.json',
       'extension/readme.md',
-      'extension/snippets/nginx.json',
       'extension/syntaxes/nginx-go-template.injection.tmLanguage.json',
       'extension/syntaxes/nginx-jinja.injection.tmLanguage.json',
       'extension/syntaxes/nginx-markdown.injection.tmLanguage.json',

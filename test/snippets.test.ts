@@ -1,4 +1,5 @@
-// The editor's snippets (snippets/nginx.json, contributed in package.json): expanded with their defaults and put
+// The keepalive snippets (features/completion-snippets.ts, offered by the language server where their block is
+// allowed; no static snippet file, which VS Code would offer everywhere): expanded with their defaults and put
 // together as a user would (the map and the upstream at http level, the location in a server), they give a config
 // real nginx accepts and nginx-keepalive finds nothing in, for nginx 1.22 and 1.30. A snippet that taught a
 // connection-wasting habit would fail here.
@@ -6,29 +7,25 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../server/src/engine/analyze.js';
+import { expandSnippet, KEEPALIVE_SNIPPETS, type KeepaliveSnippet } from '../server/src/features/completion-snippets.js';
 import { nginxTest } from './support/nginx.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 
-interface Snippet {
-  prefix: string;
-  body: string[];
-}
-
-const snippets = JSON.parse(readFileSync(path.join(repoRoot, 'snippets/nginx.json'), 'utf8')) as Record<string, Snippet>;
 const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
-  contributes: { snippets: { language: string; path: string }[] };
+  contributes: { snippets?: unknown };
 };
 
-/** VS Code's expansion with every placeholder at its default: `${1:app}` → app, `\$` → $, tabs → 4 spaces. */
-function expand(snippet: Snippet, indent: string): string {
-  return snippet.body
-    .map((line) => indent + line.replace(/\$\{\d+:([^}]*)\}/g, '$1').replace(/\\\$/g, '$').replace(/\t/g, '    '))
+/** The expansion with every placeholder at its default, tabs → 4 spaces, each line indented. */
+function expand(snippet: KeepaliveSnippet, indent: string): string {
+  return expandSnippet(snippet)
+    .split('\n')
+    .map((line) => indent + line.replace(/\t/g, '    '))
     .join('\n');
 }
 
-function byPrefix(prefix: string): Snippet {
-  const found = Object.values(snippets).find((snippet) => snippet.prefix === prefix);
+function byPrefix(prefix: string): KeepaliveSnippet {
+  const found = KEEPALIVE_SNIPPETS.find((snippet) => snippet.prefix === prefix);
   if (!found) throw new Error(`no snippet with prefix ${prefix}`);
   return found;
 }
@@ -57,9 +54,9 @@ function config(tempPaths: string): string {
 }
 
 describe('the nginx snippets', () => {
-  it('are contributed for the nginx language', () => {
-    expect(manifest.contributes.snippets).toEqual([{ language: 'nginx', path: './snippets/nginx.json' }]);
-    expect(Object.values(snippets).map((snippet) => snippet.prefix).sort()).toEqual(['location-keepalive', 'map-connection-upgrade', 'upstream-keepalive']);
+  it('come from the language server alone (a static snippet file cannot see the context)', () => {
+    expect(manifest.contributes.snippets).toBeUndefined();
+    expect(KEEPALIVE_SNIPPETS.map((snippet) => snippet.prefix).sort()).toEqual(['location-keepalive', 'map-connection-upgrade', 'upstream-keepalive']);
   });
 
   it('expand to a config real nginx accepts', () => {

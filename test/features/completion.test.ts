@@ -31,8 +31,8 @@ describe('directive names by context', () => {
     expect(labels).not.toContain('worker_processes');
     expect(labels).not.toContain('upstream');
     expect(labels).not.toContain('listen');
-    // Every one offered is one the table allows in a location; nothing is offered twice.
-    expect(labels.every((name) => isAllowedIn(name, 'location'))).toBe(true);
+    // Every directive offered is one the table allows in a location (the keepalive snippets aside); nothing is offered twice.
+    expect(labels.filter((name) => !name.endsWith('-keepalive')).every((name) => isAllowedIn(name, 'location'))).toBe(true);
     expect(new Set(labels).size).toBe(labels.length);
   });
 
@@ -185,5 +185,29 @@ describe('documentation', () => {
     expect(markdown).toContain('Sends files with sendfile()');
     expect(markdown).toContain('- Default: `sendfile off;`');
     expect(markdown).toContain('(https://nginx.org/en/docs/http/ngx_http_core_module.html#sendfile)');
+  });
+});
+
+describe('the keepalive snippets', () => {
+  const snippetsIn = async (text: string) =>
+    (await complete({ 'nginx.conf': text })).candidates.filter((candidate) => candidate.kind === 'snippet').map((candidate) => candidate.label);
+
+  it('are offered only where nginx allows their block', async () => {
+    expect(await snippetsIn('|\nevents {}\n')).toEqual([]);
+    expect(await snippetsIn('events {\n  |\n}\n')).toEqual([]);
+    expect((await snippetsIn('http {\n  |\n}\n')).sort()).toEqual(['map-connection-upgrade', 'upstream-keepalive']);
+    expect(await snippetsIn('http {\n  server {\n    |\n  }\n}\n')).toEqual(['location-keepalive']);
+    expect(await snippetsIn('http {\n  server {\n    location / {\n      |\n    }\n  }\n}\n')).toEqual(['location-keepalive']);
+    expect(await snippetsIn('http {\n  upstream app {\n    |\n  }\n}\n')).toEqual([]);
+    // stream's upstream and map are other modules' directives: the http bodies (proxy_http_version…) do not fit there.
+    expect(await snippetsIn('stream {\n  |\n}\n')).toEqual([]);
+  });
+
+  it('carry the snippet body and, for plain-text clients, its defaults', async () => {
+    const { candidates } = await complete({ 'nginx.conf': 'http {\n  server {\n    loc|\n  }\n}\n' });
+    const item = candidates.find((candidate) => candidate.label === 'location-keepalive')!;
+    expect(item.snippet).toContain('location ${1:/} {\n\tproxy_http_version 1.1;');
+    expect(item.text).toContain('location / {\n\tproxy_http_version 1.1;');
+    expect(item.text).toContain('proxy_pass http://app;');
   });
 });

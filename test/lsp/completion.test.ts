@@ -41,7 +41,7 @@ function positionOf(text: string, needle: string, delta = 0) {
 async function openSnippet(completionSnippets: boolean) {
   const dir = tree({ 'nginx.conf': MAIN, 'snippets/proxy.conf': SNIPPET });
   const client = await LspClient.start({ workspace: dir, completionSnippets });
-  client.open(path.join(dir, 'nginx.conf'), MAIN);
+  const main = client.open(path.join(dir, 'nginx.conf'), MAIN);
   const doc = client.open(path.join(dir, 'snippets/proxy.conf'), SNIPPET);
   const complete = (position: { line: number; character: number }, triggerCharacter?: string) =>
     client.request<CompletionList | null>('textDocument/completion', {
@@ -49,7 +49,7 @@ async function openSnippet(completionSnippets: boolean) {
       position,
       context: triggerCharacter ? { triggerKind: 2, triggerCharacter } : { triggerKind: 1 },
     });
-  return { client, doc, complete };
+  return { client, doc, main, complete };
 }
 
 const byLabel = (list: CompletionList | null, label: string) => list!.items.find((item) => item.label === label);
@@ -83,6 +83,27 @@ describe('completion over stdio', () => {
     const item = byLabel(await complete({ line: 2, character: 0 }), 'location')!;
     expect(item.insertTextFormat).toBe(1);
     expect(item.textEdit!.newText).toBe('location');
+  });
+
+  it('offers the keepalive snippets only where their block is allowed', async () => {
+    const { client, main, complete } = await openSnippet(true);
+    const inLocation = byLabel(await complete({ line: 2, character: 0 }), 'location-keepalive')!;
+    expect(inLocation.kind).toBe(15); // Snippet
+    expect(inLocation.insertTextFormat).toBe(2);
+    expect(inLocation.textEdit!.newText).toContain('location ${1:/} {\n\tproxy_http_version 1.1;');
+    const labelsAt = async (line: number) =>
+      (await client.request<CompletionList | null>('textDocument/completion', {
+        textDocument: { uri: main.uri },
+        position: { line, character: 0 },
+        context: { triggerKind: 1 },
+      }))!.items.map((item) => item.label);
+    // Line 0 is the top level (`events {}` follows), line 2 is in http, line 7 in the server.
+    const top = await labelsAt(0);
+    expect(top).toContain('events');
+    expect(top.filter((label) => label.includes('-keepalive') || label === 'map-connection-upgrade')).toEqual([]);
+    expect(await labelsAt(2)).toEqual(expect.arrayContaining(['upstream-keepalive', 'map-connection-upgrade']));
+    expect(await labelsAt(2)).not.toContain('location-keepalive');
+    expect(await labelsAt(7)).toContain('location-keepalive');
   });
 
   it('offers the upstream after proxy_pass http://, and flag words after a space', async () => {

@@ -19,11 +19,12 @@ import {
 import type { AnalyzeOptions } from '../engine/types.js';
 import type { FeatureContext, FeatureLocation } from './context.js';
 import { cursorAt, type Slot } from './completion-cursor.js';
+import { snippetCandidates } from './completion-snippets.js';
 import { upstreamCandidates } from './completion-upstreams.js';
 import { variablesInScope } from './completion-variables.js';
 import { contextsLabel, directiveReference, moduleLabel, pickEntry, targetVersion, variableReference } from './directive-reference.js';
 
-export type CandidateKind = 'directive' | 'block' | 'value' | 'variable' | 'upstream';
+export type CandidateKind = 'directive' | 'block' | 'value' | 'variable' | 'upstream' | 'snippet';
 
 /** What a candidate's documentation is made from, small enough to travel in the LSP item's `data`. */
 export type CandidateReference =
@@ -115,7 +116,7 @@ function itemsIn(context: DirectiveContext, version: NginxVersion): readonly Dir
 
 function directiveCandidates(slot: Slot & { kind: 'name' }, offset: number, context: DirectiveContext, version: NginxVersion): CompletionCandidate[] {
   const span = { startOffset: slot.start, endOffset: offset };
-  return itemsIn(context, version).map((item) => ({ ...item, span }));
+  return [...itemsIn(context, version).map((item) => ({ ...item, span })), ...snippetCandidates(span, context, version)];
 }
 
 function valueCandidates(slot: Slot & { kind: 'argument' }, offset: number, context: DirectiveContext | undefined, version: NginxVersion): CompletionCandidate[] {

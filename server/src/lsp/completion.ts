@@ -25,6 +25,7 @@ const KINDS: Record<CandidateKind, CompletionItemKind> = {
   value: CompletionItemKind.EnumMember,
   variable: CompletionItemKind.Variable,
   upstream: CompletionItemKind.Reference,
+  snippet: CompletionItemKind.Snippet,
 };
 
 interface ItemData {
