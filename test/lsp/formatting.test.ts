@@ -65,10 +65,23 @@ describe('formatting over stdio', () => {
     );
   });
 
-  it('refuses a document with a syntax error with a message saying where and why', async () => {
+  // Not a failed request: vscode-languageclient would show only "Request textDocument/formatting failed.".
+  it('answers no edits for a document with a syntax error, and shows a message saying where and why', async () => {
     const broken = 'http {\n    server {\n        listen 80\n    }\n}\n';
     const { client, doc } = await open({ 'broken.conf': broken }, 'broken.conf');
-    const request = client.connection.sendRequest('textDocument/formatting', { textDocument: { uri: doc.uri }, options: SPACES });
-    await expect(request).rejects.toThrow('nginx-keepalive: not formatted: syntax error: unexpected "}" (line 3 lacks its ";") (line 4, column 5)');
+    const why = 'nginx-keepalive: not formatted: syntax error: unexpected "}" (line 3 lacks its ";") (line 4, column 5)';
+    const whole: TextEdit[] = await client.connection.sendRequest('textDocument/formatting', { textDocument: { uri: doc.uri }, options: SPACES });
+    expect(whole).toEqual([]);
+    const range: TextEdit[] = await client.connection.sendRequest('textDocument/rangeFormatting', {
+      textDocument: { uri: doc.uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 2, character: 0 } },
+      options: SPACES,
+    });
+    expect(range).toEqual([]);
+    // The notifications were sent before the answers, on the same stream, so they have arrived.
+    expect(client.messages).toEqual([
+      { type: 2, message: why },
+      { type: 2, message: why },
+    ]);
   });
 });

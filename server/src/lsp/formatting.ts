@@ -1,10 +1,12 @@
 // Document and range formatting on the wire (features/format.ts does the work). Indentation: an `.editorconfig` in
 // the document's workspace folder wins where it says something (so the editor formats as `nginx-keepalive format`
 // does), else the request's FormattingOptions (tabSize, insertSpaces). A document with a syntax error is not
-// formatted: the request fails with a message saying where and why, which editors show.
+// formatted: the request answers no edits and window/showMessage says where and why. (A failed request would not
+// do: vscode-languageclient shows only "Request textDocument/formatting failed." and puts the reason in the output
+// channel.) Range formatting returns only edits that lie within the requested range (features/format.ts).
 import {
-  ErrorCodes,
-  ResponseError,
+  MessageType,
+  ShowMessageNotification,
   type CancellationToken,
   type Connection,
   type FormattingOptions,
@@ -60,7 +62,11 @@ export function registerFormatting(
     const settings = mergeFormatOptions(editorConfigOptions(uri, folders()), requestOptions(options));
     const result = formatDocument(await loadNginxParser(), pathOfUri(uri), text, settings);
     if (result.kind === 'refused') {
-      throw new ResponseError(ErrorCodes.InvalidRequest, `nginx-keepalive: not formatted: ${result.reason} (line ${result.line}, column ${result.column})`);
+      const message = `nginx-keepalive: not formatted: ${result.reason} (line ${result.line}, column ${result.column})`;
+      connection.console.warn(`${message}: ${uri}`);
+      // A notification, not window/showMessageRequest: nothing to answer, so format-on-save is never held up.
+      void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
+      return [];
     }
     const edits: FormatEdit[] = range ? editsInRange(text, result.edits, lines.offsetAt(range.start), lines.offsetAt(range.end)) : result.edits;
     return edits.map((edit) => ({ range: { start: lines.positionAt(edit.start), end: lines.positionAt(edit.end) }, newText: edit.newText }));
