@@ -169,6 +169,17 @@ describe('editsInRange', () => {
     const ranged = applyEdits(text, editsInRange(text, result.edits, line3, line3));
     expect(ranged).toBe('http {\nserver {\n        listen 80;\nserver_name a;\n}\n}\n');
   });
+
+  it('returns only edits within the range, leaving a line the range cuts as it is', () => {
+    const text = 'http {\nserver {\n  listen   80;\nserver_name   a;\n}\n}\n';
+    const result = formatDocument(parser, 'x.conf', text, DEFAULT_FORMAT_OPTIONS);
+    if (result.kind !== 'formatted') throw new Error('refused');
+    const start = text.indexOf('  listen');
+    const end = text.indexOf('   a;');
+    const edits = editsInRange(text, result.edits, start, end);
+    expect(edits.every((edit) => edit.start >= start && edit.end <= end)).toBe(true);
+    expect(applyEdits(text, edits)).toBe('http {\nserver {\n        listen 80;\nserver_name   a;\n}\n}\n');
+  });
 });
 
 describe('format: hostile input', () => {

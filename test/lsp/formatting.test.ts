@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TextEdit } from 'vscode-languageserver-protocol';
+import type { Position, Range, TextEdit } from 'vscode-languageserver-protocol';
 import { CLI, useTempTrees } from '../cli/helpers.js';
 import { applyEdits, LspClient } from '../support/lsp-client.js';
 
@@ -53,15 +53,22 @@ describe('formatting over stdio', () => {
     expect(applyEdits(MESSY, edits)).toBe(cliFormat(MESSY, ['--indent-style', 'tab']));
   });
 
-  it('formats only the lines of a range', async () => {
+  it('formats only the lines a range holds whole, every edit within the range', async () => {
     const { client, doc } = await open({ 'a.conf': MESSY }, 'a.conf');
-    const edits: TextEdit[] = await client.connection.sendRequest('textDocument/rangeFormatting', {
-      textDocument: { uri: doc.uri },
-      range: { start: { line: 2, character: 0 }, end: { line: 3, character: 3 } },
-      options: SPACES,
-    });
-    expect(applyEdits(MESSY, edits)).toBe(
+    const rangeFormat = async (range: Range) => {
+      const edits: TextEdit[] = await client.connection.sendRequest('textDocument/rangeFormatting', { textDocument: { uri: doc.uri }, range, options: SPACES });
+      const before = (a: Position, b: Position) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+      expect(edits.length).toBeGreaterThan(0);
+      for (const edit of edits) expect(before(range.start, edit.range.start) && before(edit.range.end, range.end), JSON.stringify(edit)).toBe(true);
+      return applyEdits(MESSY, edits);
+    };
+    // Lines 2 and 3 selected whole (to the start of line 4): those two, not the line break before line 2 nor line 4.
+    expect(await rangeFormat({ start: { line: 2, character: 0 }, end: { line: 4, character: 0 } })).toBe(
       'http {\nserver  {\n        listen 80;\n        location / { return 200; }\n  server_name   a   b;\n}\n}\n',
+    );
+    // A range that cuts line 3 after three blanks leaves that line as it is.
+    expect(await rangeFormat({ start: { line: 2, character: 0 }, end: { line: 3, character: 3 } })).toBe(
+      'http {\nserver  {\n        listen 80;\n        location / {return 200;}\n  server_name   a   b;\n}\n}\n',
     );
   });
 

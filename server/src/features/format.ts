@@ -105,13 +105,61 @@ function internalError(what: string): FormatResult {
 }
 
 /**
- * The edits of a whole-document format that touch the lines from `startOffset` to `endOffset` (range formatting: the
- * lines as a full format would leave them, the rest untouched). An edit belongs to the line where it ends: a line's
- * trailing blanks end on it, and so does the line break before it with the blank lines and indentation it is given.
+ * The edits of a whole-document format that lie within [startOffset, endOffset] (range formatting: the lines the range
+ * holds whole as a full format would leave them, nothing else touched). An edit is first narrowed to what it changes
+ * (the white space between `{` and the next line's directive keeps its line break, so only the new indentation is
+ * left); it is kept if it then lies within the range and every line it touches is whole in the range (from its first
+ * to its last non-blank character): a line the range only cuts is left as it is. An empty range stands for its line.
  */
 export function editsInRange(text: string, edits: readonly FormatEdit[], startOffset: number, endOffset: number): FormatEdit[] {
-  const lineStart = text.lastIndexOf('\n', startOffset - 1) + 1;
-  const newline = text.indexOf('\n', endOffset);
-  const lineEnd = newline === -1 ? text.length : newline;
-  return edits.filter((edit) => edit.end >= lineStart && edit.end <= lineEnd);
+  let start = startOffset;
+  let end = endOffset;
+  if (start >= end) {
+    start = lineStartAt(text, startOffset);
+    end = lineEndAt(text, startOffset);
+  }
+  const kept: FormatEdit[] = [];
+  for (const edit of edits) {
+    const narrowed = narrowEdit(text, edit);
+    if (!narrowed || narrowed.start < start || narrowed.end > end) continue;
+    if (wholeLineIn(text, narrowed.start, start, end) && wholeLineIn(text, narrowed.end, start, end)) kept.push(narrowed);
+  }
+  return kept;
+}
+
+/** The edit without the text it leaves as it is at either end; undefined when it changes nothing. */
+function narrowEdit(text: string, edit: FormatEdit): FormatEdit | undefined {
+  const old = text.slice(edit.start, edit.end);
+  const next = edit.newText;
+  let prefix = 0;
+  while (prefix < old.length && prefix < next.length && old[prefix] === next[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < old.length - prefix && suffix < next.length - prefix && old[old.length - 1 - suffix] === next[next.length - 1 - suffix]) suffix++;
+  if (old.length === prefix + suffix && next.length === prefix + suffix) return undefined;
+  return { start: edit.start + prefix, end: edit.end - suffix, newText: next.slice(prefix, next.length - suffix) };
+}
+
+function lineStartAt(text: string, offset: number): number {
+  return text.lastIndexOf('\n', offset - 1) + 1;
+}
+
+function lineEndAt(text: string, offset: number): number {
+  const newline = text.indexOf('\n', offset);
+  return newline === -1 ? text.length : newline;
+}
+
+/** Whether the line holding `offset` has all its non-blank text in [start, end] (a blank line: its start). */
+function wholeLineIn(text: string, offset: number, start: number, end: number): boolean {
+  const lineStart = lineStartAt(text, offset);
+  const lineEnd = lineEndAt(text, offset);
+  let first = lineStart;
+  while (first < lineEnd && isBlank(text[first]!)) first++;
+  let last = lineEnd;
+  while (last > first && isBlank(text[last - 1]!)) last--;
+  if (first === lineEnd) return lineStart >= start && lineStart <= end;
+  return first >= start && last <= end;
+}
+
+function isBlank(ch: string): boolean {
+  return ch === ' ' || ch === '\t' || ch === '\r';
 }
