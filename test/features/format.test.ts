@@ -1,4 +1,6 @@
 // The formatter's layout rules, one behaviour each, on small texts through the real parser.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FORMAT_OPTIONS, editsInRange, formatDocument, type FormatOptions } from '../../server/src/features/format.js';
 import { applyEdits } from '../../server/src/features/format-layout.js';
@@ -75,6 +77,23 @@ describe('format: spacing', () => {
     expect(format(text, {}, 'site.conf.j2')).toBe(
       '{% for s in servers %}\nserver {\n    listen {{ s.port }};\n    {%- if s.ssl %} ssl_certificate {{ s.cert }};{% endif %}\n}\n{% endfor %}\n',
     );
+  });
+
+  it('keeps a Jinja2 tag written at column 0 there, and indents the others by depth (Ansible keeps the blanks before a tag)', () => {
+    const text = 'server {\n{% if ssl %}\n  listen 443 ssl;\n{# note #}\n      {% endif %}\n}\n';
+    expect(format(text, {}, 'site.conf.j2')).toBe('server {\n{% if ssl %}\n    listen 443 ssl;\n{# note #}\n    {% endif %}\n}\n');
+  });
+
+  it('leaves the column-0 tags of a real Ansible template at column 0', () => {
+    const file = path.join(import.meta.dirname, '../corpus/jinja/geerlingguy__ansible-role-nginx__templates__vhost.j2');
+    const text = readFileSync(file, 'utf8');
+    const atColumn0 = (lines: string[]) => lines.flatMap((line, index) => (line.startsWith('{%') ? [index] : []));
+    const inputLines = text.split('\n');
+    const formatted = format(text, {}, file).split('\n');
+    expect(atColumn0(inputLines).length).toBeGreaterThan(10);
+    // Line breaks never move (blank lines apart, and this file has no runs of them): the same lines, still at column 0.
+    expect(formatted.length).toBe(inputLines.length);
+    expect(atColumn0(formatted)).toEqual(atColumn0(inputLines));
   });
 });
 

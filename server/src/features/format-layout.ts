@@ -3,6 +3,7 @@
 // formatting is the subset of the edits that touch the range's lines.
 //
 // - A line that opens a statement, or starts with a block's `}`, is indented by its block depth.
+//   A Jinja2 tag (`{% %}`) written at column 0 stays there: Ansible keeps the blanks before it in what it renders.
 // - A line that continues a statement (`log_format main '...'` over several lines) keeps its offset from the
 //   statement's first column when it had one, so hand alignment survives re-indentation; otherwise it gets one level.
 // - Between atoms on one line: one space; none before `;`; one inserted where nginx needs none but readers do
@@ -114,10 +115,22 @@ class Layout {
   /** The indentation of atom `index`, which starts a line; `gap` is the white space before it. */
   private indentation(index: number, gap: string): string {
     const atom = this.atoms[index]!;
+    const written = gap.slice(gap.lastIndexOf('\n') + 1);
+    if (written === '' && atom.startsStatement && this.isJinjaTag(atom)) return '';
     if (atom.startsStatement || atom.kind === 'close') return this.render(atom.depth * this.levelWidth);
     const statement = atom.statement;
     const offset = this.measure(gap.slice(gap.lastIndexOf('\n') + 1), 0) - this.originalColumn(statement);
     return this.render(this.newColumns[statement]! + (offset > 0 ? offset : this.levelWidth));
+  }
+
+  /**
+   * A Jinja2 tag (`{% %}`, `{# #}`) standing between statements. Ansible renders with `lstrip_blocks` off, so the
+   * blanks before a tag stay in the output: one written at column 0 stays there, lest the rendered lines be indented.
+   */
+  private isJinjaTag(atom: Atom): boolean {
+    if (atom.kind !== 'template') return false;
+    const open = this.text.slice(atom.start, atom.start + 2);
+    return open === '{%' || open === '{#';
   }
 
   /** The visual column at which atom `index` starts in the input. */
