@@ -36,6 +36,15 @@ describe('format: indentation', () => {
     expect(format(text)).toBe("http {\n    log_format main '$a '\n                    '$b';\n    add_header X\n        foo;\n}\n");
   });
 
+  it('keeps continuation lines aligned with the argument they were aligned with, when the spacing before it changes', () => {
+    // `log_format   main   '...'`: the first string moves left by four columns once the spacing is one space, and its
+    // continuation lines move with it; a line that was aligned with nothing keeps its offset from the directive.
+    const text = "http {\n  log_format   main   '$a '\n                      '$b'\n                      '$c';\n  add_header  X\n      foo;\n}\n";
+    expect(format(text)).toBe(
+      "http {\n    log_format main '$a '\n                    '$b'\n                    '$c';\n    add_header X\n        foo;\n}\n",
+    );
+  });
+
   it('indents comments and template actions between statements like statements, with no level for template scopes', () => {
     const text = 'server {\n# a comment\n{{ if .SSL }}\n      listen 443 ssl;\n  {{ end }}\n}\n';
     expect(format(text, {}, 'nginx.conf.sigil')).toBe('server {\n    # a comment\n    {{ if .SSL }}\n    listen 443 ssl;\n    {{ end }}\n}\n');

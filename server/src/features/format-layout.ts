@@ -4,8 +4,9 @@
 //
 // - A line that opens a statement, or starts with a block's `}`, is indented by its block depth.
 //   A Jinja2 tag (`{% %}`) written at column 0 stays there: Ansible keeps the blanks before it in what it renders.
-// - A line that continues a statement (`log_format main '...'` over several lines) keeps its offset from the
-//   statement's first column when it had one, so hand alignment survives re-indentation; otherwise it gets one level.
+// - A line that continues a statement (`log_format main '...'` over several lines) stays aligned with the argument
+//   of the statement's first line it was aligned with; else it keeps its offset from the statement's first column
+//   when it had one, so hand alignment survives re-indentation; otherwise it gets one level.
 // - Between atoms on one line: one space; none before `;`; one inserted where nginx needs none but readers do
 //   (`server{` → `server {`, `{return 200;}` → `{ return 200; }`). Never inserted next to a template action, whose
 //   gluing to its neighbours is the author's (it may render into the middle of a token).
@@ -65,6 +66,7 @@ class Layout {
   private column = 0;
   private readonly newColumns: number[] = [];
   private readonly originalColumns = new Map<number, number>();
+  private readonly firstLines = new Map<number, Map<number, number>>();
   private readonly levelWidth: number;
 
   constructor(
@@ -119,8 +121,33 @@ class Layout {
     if (written === '' && atom.startsStatement && this.isJinjaTag(atom)) return '';
     if (atom.startsStatement || atom.kind === 'close') return this.render(atom.depth * this.levelWidth);
     const statement = atom.statement;
-    const offset = this.measure(gap.slice(gap.lastIndexOf('\n') + 1), 0) - this.originalColumn(statement);
+    const column = this.measure(written, 0);
+    const alignedWith = this.firstLineColumns(statement).get(column);
+    if (alignedWith !== undefined) return this.render(this.newColumns[alignedWith]!);
+    const offset = column - this.originalColumn(statement);
     return this.render(this.newColumns[statement]! + (offset > 0 ? offset : this.levelWidth));
+  }
+
+  /**
+   * The arguments on the first line of statement `index`, by the visual column they start at in the input: a
+   * continuation line aligned with one of them (`log_format main '...'` and its strings) stays aligned with it when
+   * the spacing before it changes. Computed once per statement, in one pass over its first line.
+   */
+  private firstLineColumns(index: number): Map<number, number> {
+    let columns = this.firstLines.get(index);
+    if (columns !== undefined) return columns;
+    columns = new Map();
+    const { atoms, text } = this;
+    const lineEnd = text.indexOf('\n', atoms[index]!.start);
+    let column = this.originalColumn(index);
+    for (let i = index + 1; i < atoms.length && atoms[i]!.statement === index; i++) {
+      const start = atoms[i]!.start;
+      if (lineEnd !== -1 && start > lineEnd) break;
+      column = this.measure(text.slice(atoms[i - 1]!.start, start), column);
+      columns.set(column, i);
+    }
+    this.firstLines.set(index, columns);
+    return columns;
   }
 
   /**
