@@ -10,12 +10,15 @@
 // - Between atoms on one line: one space; none before `;`; one inserted where nginx needs none but readers do
 //   (`server{` → `server {`, `{return 200;}` → `{ return 200; }`). Never inserted next to a template action, whose
 //   gluing to its neighbours is the author's (it may render into the middle of a token).
+// - A `*_by_lua_block` body's code lines move by as many columns as its directive does (lines inside Lua strings and
+//   long brackets never change; a body indented with tabs, or that cannot move exactly, is kept as written).
 // - Inside map-like bodies (atom.keepSpacing) the spacing within a line is kept as written, only indentation changes.
 // - Runs of blank lines become one blank line; blank lines at the start and end of the file go; trailing white space
 //   goes (outside strings, Lua code and multi-line template actions, which are atoms and never touched); the file ends
 //   with exactly one line break.
 // - White space holding a lone carriage return is kept as it is: nginx reads no line break there, an editor shows one.
 import { detectEol } from '../model/build.js';
+import { luaCodeLineStarts } from '../model/lua-lines.js';
 import type { Atom } from './format-atoms.js';
 
 export interface FormatOptions {
@@ -92,7 +95,7 @@ class Layout {
       this.emit(previousEnd, atom.start, spacing);
       this.newColumns[index] = this.column;
       const end = trimmedEnd(text, atom);
-      this.advance(text.slice(atom.start, end));
+      this.advance(atom.kind === 'lua' ? this.moveLuaBody(atom.start, end, atom.statement) : text.slice(atom.start, end));
       previousEnd = end;
     });
     const tail = text.slice(previousEnd);
@@ -158,6 +161,30 @@ class Layout {
     if (atom.kind !== 'template') return false;
     const open = this.text.slice(atom.start, atom.start + 2);
     return open === '{%' || open === '{#';
+  }
+
+  /**
+   * Moves the Lua code lines of the body from `start` to `end` by as many columns as its directive (`statement`)
+   * moved, so the body keeps its place under the directive; returns the body as written out. A line inside a Lua
+   * string or long bracket is never touched (luaCodeLineStarts), and the body is left as it is when a line cannot
+   * move exactly: one indented with tabs (its columns depend on the reader's tab width), or one with too few blanks.
+   */
+  private moveLuaBody(start: number, end: number, statement: number): string {
+    const body = this.text.slice(start, end);
+    const delta = this.newColumns[statement]! - this.originalColumn(statement);
+    if (delta === 0) return body;
+    const moves: FormatEdit[] = [];
+    for (const lineStart of luaCodeLineStarts(body)) {
+      let code = lineStart;
+      while (body[code] === ' ') code++;
+      const next = body[code];
+      if (next === undefined || next === '\n' || next === '\r') continue; // a blank line: nothing to move
+      if (next === '\t' || code - lineStart < -delta) return body;
+      const at = start + lineStart;
+      moves.push(delta > 0 ? { start: at, end: at, newText: ' '.repeat(delta) } : { start: at, end: at - delta, newText: '' });
+    }
+    for (const move of moves) this.edits.push(move);
+    return applyEdits(body, moves.map((move) => ({ ...move, start: move.start - start, end: move.end - start })));
   }
 
   /** The visual column at which atom `index` starts in the input. */
