@@ -2,7 +2,8 @@
 // - a file with a syntax problem is refused with the reason, and no file that must parse cleanly is refused;
 // - idempotent: format(format(x)) === format(x);
 // - the token stream (every leaf the parser produces: directive names, argument parts, quotes, template actions,
-//   comments without trailing blanks, Lua code) is the same before and after, read here by a walker of its own;
+//   comments without trailing blanks, Lua code but for the blanks starting its code lines) is the same before and
+//   after, read here by a walker of its own;
 // - files real nginx accepted (MANIFEST nginx_t = ok, without stubs) still pass real `nginx -t` once formatted, in
 //   one nginx prefix with Debian's conf files, as test/corpus-fix.test.ts reproduces the manifest's environment.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Node } from 'web-tree-sitter';
 import { DEFAULT_FORMAT_OPTIONS, formatDocument, type FormatOptions } from '../server/src/features/format.js';
+import { withoutLuaIndentation } from '../server/src/model/lua-lines.js';
 import { loadNginxParser, type NginxParser } from '../server/src/parser/loader.js';
 import { entries, mustParseClean } from './corpus/manifest.js';
 import type { NginxContext } from './support/expectations.js';
@@ -43,7 +45,9 @@ beforeAll(async () => {
 /** Leaves in text order, recursively (the corpus nests a handful of levels). */
 function leaves(node: Node, into: string[] = []): string[] {
   if (node.childCount === 0) {
-    into.push(`${node.type}\u0000${node.type === 'comment' ? node.text.replace(/[ \t]+$/, '') : node.text}`);
+    // Lua code: without the blanks that start its code lines, which move with the directive (never a string's lines).
+    const text = node.type === 'lua_code' ? withoutLuaIndentation(node.text.trimEnd()) : node.text;
+    into.push(`${node.type}\u0000${node.type === 'comment' ? node.text.replace(/[ \t]+$/, '') : text}`);
     return into;
   }
   for (const child of node.children) if (child) leaves(child, into);

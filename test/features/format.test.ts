@@ -1,4 +1,6 @@
 // The formatter's layout rules, one behaviour each, on small texts through the real parser.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FORMAT_OPTIONS, editsInRange, formatDocument, type FormatOptions } from '../../server/src/features/format.js';
 import { applyEdits } from '../../server/src/features/format-layout.js';
@@ -32,6 +34,15 @@ describe('format: indentation', () => {
   it('keeps the alignment of continuation lines relative to their statement, else indents them one level', () => {
     const text = "http {\n  log_format main '$a '\n                  '$b';\n  add_header X\nfoo;\n}\n";
     expect(format(text)).toBe("http {\n    log_format main '$a '\n                    '$b';\n    add_header X\n        foo;\n}\n");
+  });
+
+  it('keeps continuation lines aligned with the argument they were aligned with, when the spacing before it changes', () => {
+    // `log_format   main   '...'`: the first string moves left by four columns once the spacing is one space, and its
+    // continuation lines move with it; a line that was aligned with nothing keeps its offset from the directive.
+    const text = "http {\n  log_format   main   '$a '\n                      '$b'\n                      '$c';\n  add_header  X\n      foo;\n}\n";
+    expect(format(text)).toBe(
+      "http {\n    log_format main '$a '\n                    '$b'\n                    '$c';\n    add_header X\n        foo;\n}\n",
+    );
   });
 
   it('indents comments and template actions between statements like statements, with no level for template scopes', () => {
@@ -76,12 +87,43 @@ describe('format: spacing', () => {
       '{% for s in servers %}\nserver {\n    listen {{ s.port }};\n    {%- if s.ssl %} ssl_certificate {{ s.cert }};{% endif %}\n}\n{% endfor %}\n',
     );
   });
+
+  it('keeps a Jinja2 tag written at column 0 there, and indents the others by depth (Ansible keeps the blanks before a tag)', () => {
+    const text = 'server {\n{% if ssl %}\n  listen 443 ssl;\n{# note #}\n      {% endif %}\n}\n';
+    expect(format(text, {}, 'site.conf.j2')).toBe('server {\n{% if ssl %}\n    listen 443 ssl;\n{# note #}\n    {% endif %}\n}\n');
+  });
+
+  it('leaves the column-0 tags of a real Ansible template at column 0', () => {
+    const file = path.join(import.meta.dirname, '../corpus/jinja/geerlingguy__ansible-role-nginx__templates__vhost.j2');
+    const text = readFileSync(file, 'utf8');
+    const atColumn0 = (lines: string[]) => lines.flatMap((line, index) => (line.startsWith('{%') ? [index] : []));
+    const inputLines = text.split('\n');
+    const formatted = format(text, {}, file).split('\n');
+    expect(atColumn0(inputLines).length).toBeGreaterThan(10);
+    // Line breaks never move (blank lines apart, and this file has no runs of them): the same lines, still at column 0.
+    expect(formatted.length).toBe(inputLines.length);
+    expect(atColumn0(formatted)).toEqual(atColumn0(inputLines));
+  });
 });
 
 describe('format: what is kept exactly', () => {
-  it('keeps a *_by_lua_block body byte for byte, re-indenting only its directive and closing brace', () => {
-    const text = 'location / {\ncontent_by_lua_block {\n   local x = "a   b"   \n      ngx.say(x)\n      }\n}\n';
-    expect(format(text)).toBe('location / {\n    content_by_lua_block {\n   local x = "a   b"   \n      ngx.say(x)\n    }\n}\n');
+  it('moves a *_by_lua_block body with its directive, keeping its own indentation and the text of its strings', () => {
+    // The directive moves right by four: so do the body's code lines; the lines inside the long string, the long
+    // comment and the string continued by `\` are what Lua reads, and stay as written.
+    const text = 'location / {\ncontent_by_lua_block {\n   local x = "a   b"   \n   if x then\n      ngx.say([[one\n  two]])\n   end\n   --[[ c\n c ]] local y = "p\\\n q"\n      }\n}\n';
+    expect(format(text)).toBe(
+      'location / {\n    content_by_lua_block {\n       local x = "a   b"   \n       if x then\n          ngx.say([[one\n  two]])\n       end\n       --[[ c\n c ]] local y = "p\\\n q"\n    }\n}\n',
+    );
+    // Moving left by eight: the same body, back where it was under its directive.
+    const deep = 'location / {\n            access_by_lua_block {\n              ngx.exit(403)\n            }\n}\n';
+    expect(format(deep)).toBe('location / {\n    access_by_lua_block {\n      ngx.exit(403)\n    }\n}\n');
+  });
+
+  it('keeps a *_by_lua_block body as written when it cannot move exactly (tabs, or too few blanks)', () => {
+    const tabs = 'location / {\ncontent_by_lua_block {\n\tngx.say(1)\n}\n}\n';
+    expect(format(tabs)).toBe('location / {\n    content_by_lua_block {\n\tngx.say(1)\n    }\n}\n');
+    const shallow = 'location / {\n        content_by_lua_block {\n  ngx.say(1)\n        }\n}\n';
+    expect(format(shallow)).toBe('location / {\n    content_by_lua_block {\n  ngx.say(1)\n    }\n}\n');
   });
 
   it('reads white space and comments as nginx does: a form feed or vertical tab glued to # is a word, not a comment', () => {
@@ -119,7 +161,7 @@ describe('format: lines', () => {
     // CRLF first (a blank line at the start, dropped), then LF inside a string and a Lua body: CRLF throughout.
     const text = "\r\nlog_format x 'a\nb';\r\nhttp {\ncontent_by_lua_block {\n  ngx.say(1)\n}\n}\n";
     const once = format(text);
-    expect(once).toBe("log_format x 'a\nb';\r\nhttp {\r\n    content_by_lua_block {\n  ngx.say(1)\r\n    }\r\n}\r\n");
+    expect(once).toBe("log_format x 'a\nb';\r\nhttp {\r\n    content_by_lua_block {\n      ngx.say(1)\r\n    }\r\n}\r\n");
     expect(format(once)).toBe(once);
     // LF first between statements, CRLF inside a string: LF, and the string is kept as it is.
     const mixed = "log_format x 'a\r\nb';\nevents {}\r\n";
@@ -148,8 +190,9 @@ describe('format: refusals', () => {
 
   it('refuses an output whose tokens nginx would read differently, even where the grammar sees none change', () => {
     // `--[ }` is a line comment in Lua (no long bracket follows), so the Lua body runs on to the last `}`; the grammar
-    // ends it at the `}` in the comment, and would indent `return 200;`, which is Lua code for nginx.
-    const text = 'location / {\n    content_by_lua_block {\n        --[ }\nreturn 200;\n  }\n';
+    // ends it at the `}` in the comment, and would indent `return 200;`, which for nginx is a line of a Lua long
+    // string (`[[;` … `]]`): text the Lua code reads.
+    const text = 'location / {\n    content_by_lua_block {\n        --[ }\nset $a [[;\nreturn 200;\nset $b ]];\n  }\n';
     const result = formatDocument(parser, 'x.conf', text, DEFAULT_FORMAT_OPTIONS);
     expect(result.kind === 'refused' && result.reason).toMatch(/^internal error: formatting would have changed the tokens/);
   });

@@ -3,17 +3,22 @@
 // formatting is the subset of the edits that touch the range's lines.
 //
 // - A line that opens a statement, or starts with a block's `}`, is indented by its block depth.
-// - A line that continues a statement (`log_format main '...'` over several lines) keeps its offset from the
-//   statement's first column when it had one, so hand alignment survives re-indentation; otherwise it gets one level.
+//   A Jinja2 tag (`{% %}`) written at column 0 stays there: Ansible keeps the blanks before it in what it renders.
+// - A line that continues a statement (`log_format main '...'` over several lines) stays aligned with the argument
+//   of the statement's first line it was aligned with; else it keeps its offset from the statement's first column
+//   when it had one, so hand alignment survives re-indentation; otherwise it gets one level.
 // - Between atoms on one line: one space; none before `;`; one inserted where nginx needs none but readers do
 //   (`server{` → `server {`, `{return 200;}` → `{ return 200; }`). Never inserted next to a template action, whose
 //   gluing to its neighbours is the author's (it may render into the middle of a token).
+// - A `*_by_lua_block` body's code lines move by as many columns as its directive does (lines inside Lua strings and
+//   long brackets never change; a body indented with tabs, or that cannot move exactly, is kept as written).
 // - Inside map-like bodies (atom.keepSpacing) the spacing within a line is kept as written, only indentation changes.
 // - Runs of blank lines become one blank line; blank lines at the start and end of the file go; trailing white space
 //   goes (outside strings, Lua code and multi-line template actions, which are atoms and never touched); the file ends
 //   with exactly one line break.
 // - White space holding a lone carriage return is kept as it is: nginx reads no line break there, an editor shows one.
 import { detectEol } from '../model/build.js';
+import { luaCodeLineStarts } from '../model/lua-lines.js';
 import type { Atom } from './format-atoms.js';
 
 export interface FormatOptions {
@@ -64,6 +69,7 @@ class Layout {
   private column = 0;
   private readonly newColumns: number[] = [];
   private readonly originalColumns = new Map<number, number>();
+  private readonly firstLines = new Map<number, Map<number, number>>();
   private readonly levelWidth: number;
 
   constructor(
@@ -89,7 +95,7 @@ class Layout {
       this.emit(previousEnd, atom.start, spacing);
       this.newColumns[index] = this.column;
       const end = trimmedEnd(text, atom);
-      this.advance(text.slice(atom.start, end));
+      this.advance(atom.kind === 'lua' ? this.moveLuaBody(atom.start, end, atom.statement) : text.slice(atom.start, end));
       previousEnd = end;
     });
     const tail = text.slice(previousEnd);
@@ -114,10 +120,71 @@ class Layout {
   /** The indentation of atom `index`, which starts a line; `gap` is the white space before it. */
   private indentation(index: number, gap: string): string {
     const atom = this.atoms[index]!;
+    const written = gap.slice(gap.lastIndexOf('\n') + 1);
+    if (written === '' && atom.startsStatement && this.isJinjaTag(atom)) return '';
     if (atom.startsStatement || atom.kind === 'close') return this.render(atom.depth * this.levelWidth);
     const statement = atom.statement;
-    const offset = this.measure(gap.slice(gap.lastIndexOf('\n') + 1), 0) - this.originalColumn(statement);
+    const column = this.measure(written, 0);
+    const alignedWith = this.firstLineColumns(statement).get(column);
+    if (alignedWith !== undefined) return this.render(this.newColumns[alignedWith]!);
+    const offset = column - this.originalColumn(statement);
     return this.render(this.newColumns[statement]! + (offset > 0 ? offset : this.levelWidth));
+  }
+
+  /**
+   * The arguments on the first line of statement `index`, by the visual column they start at in the input: a
+   * continuation line aligned with one of them (`log_format main '...'` and its strings) stays aligned with it when
+   * the spacing before it changes. Computed once per statement, in one pass over its first line.
+   */
+  private firstLineColumns(index: number): Map<number, number> {
+    let columns = this.firstLines.get(index);
+    if (columns !== undefined) return columns;
+    columns = new Map();
+    const { atoms, text } = this;
+    const lineEnd = text.indexOf('\n', atoms[index]!.start);
+    let column = this.originalColumn(index);
+    for (let i = index + 1; i < atoms.length && atoms[i]!.statement === index; i++) {
+      const start = atoms[i]!.start;
+      if (lineEnd !== -1 && start > lineEnd) break;
+      column = this.measure(text.slice(atoms[i - 1]!.start, start), column);
+      columns.set(column, i);
+    }
+    this.firstLines.set(index, columns);
+    return columns;
+  }
+
+  /**
+   * A Jinja2 tag (`{% %}`, `{# #}`) standing between statements. Ansible renders with `lstrip_blocks` off, so the
+   * blanks before a tag stay in the output: one written at column 0 stays there, lest the rendered lines be indented.
+   */
+  private isJinjaTag(atom: Atom): boolean {
+    if (atom.kind !== 'template') return false;
+    const open = this.text.slice(atom.start, atom.start + 2);
+    return open === '{%' || open === '{#';
+  }
+
+  /**
+   * Moves the Lua code lines of the body from `start` to `end` by as many columns as its directive (`statement`)
+   * moved, so the body keeps its place under the directive; returns the body as written out. A line inside a Lua
+   * string or long bracket is never touched (luaCodeLineStarts), and the body is left as it is when a line cannot
+   * move exactly: one indented with tabs (its columns depend on the reader's tab width), or one with too few blanks.
+   */
+  private moveLuaBody(start: number, end: number, statement: number): string {
+    const body = this.text.slice(start, end);
+    const delta = this.newColumns[statement]! - this.originalColumn(statement);
+    if (delta === 0) return body;
+    const moves: FormatEdit[] = [];
+    for (const lineStart of luaCodeLineStarts(body)) {
+      let code = lineStart;
+      while (body[code] === ' ') code++;
+      const next = body[code];
+      if (next === undefined || next === '\n' || next === '\r') continue; // a blank line: nothing to move
+      if (next === '\t' || code - lineStart < -delta) return body;
+      const at = start + lineStart;
+      moves.push(delta > 0 ? { start: at, end: at, newText: ' '.repeat(delta) } : { start: at, end: at - delta, newText: '' });
+    }
+    for (const move of moves) this.edits.push(move);
+    return applyEdits(body, moves.map((move) => ({ ...move, start: move.start - start, end: move.end - start })));
   }
 
   /** The visual column at which atom `index` starts in the input. */

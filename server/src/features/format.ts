@@ -9,6 +9,7 @@
 // must never reach a configuration).
 import type { Tree } from 'web-tree-sitter';
 import { buildConfigFile } from '../model/build.js';
+import { withoutLuaIndentation } from '../model/lua-lines.js';
 import { nginxTokens } from '../model/nginx-tokens.js';
 import type { NginxParser } from '../parser/loader.js';
 import { collectAtoms, UnexpectedNodeError } from './format-atoms.js';
@@ -23,8 +24,8 @@ export type FormatResult =
   | { kind: 'refused'; reason: string; line: number; column: number };
 
 /**
- * Every leaf of the tree as `type text` (comments and Lua code without their trailing blanks): what formatting must
- * not change.
+ * Every leaf of the tree as `type text` (comments and Lua code without their trailing blanks, Lua code without the
+ * blanks that start its code lines too, which re-indentation moves): what formatting must not change.
  */
 export function tokenStream(tree: Tree, text: string): string[] {
   const tokens: string[] = [];
@@ -35,7 +36,7 @@ export function tokenStream(tree: Tree, text: string): string[] {
       if (cursor.gotoFirstChild()) continue;
       const type = cursor.nodeType;
       const leaf = text.slice(cursor.startIndex, cursor.endIndex);
-      tokens.push(`${type} ${type === 'comment' || type === 'lua_code' ? leaf.trimEnd() : leaf}`);
+      tokens.push(`${type} ${type === 'comment' ? leaf.trimEnd() : type === 'lua_code' ? withoutLuaIndentation(leaf.trimEnd()) : leaf}`);
       while (!cursor.gotoNextSibling()) {
         if (!cursor.gotoParent()) return tokens;
       }
@@ -93,11 +94,16 @@ function sameTokensAfter(parser: NginxParser, before: Tree, text: string, format
     return (
       !after.rootNode.hasError &&
       sameTokens(tokenStream(before, text), tokenStream(after, formatted)) &&
-      (!readByNginx || sameTokens(nginxTokens(text), nginxTokens(formatted)))
+      (!readByNginx || sameTokens(comparableNginxTokens(text), comparableNginxTokens(formatted)))
     );
   } finally {
     after.delete();
   }
+}
+
+/** nginx's tokens, a Lua body's without the blanks that start its code lines (the formatter moves a body). */
+export function comparableNginxTokens(text: string): string[] {
+  return nginxTokens(text).map((token) => (token.startsWith('lua ') ? `lua ${withoutLuaIndentation(token.slice(4))}` : token));
 }
 
 function internalError(what: string): FormatResult {

@@ -228,7 +228,7 @@ function lineEnd(text: string, from: number): number {
 }
 
 /** Past a Lua string starting at `start` (it ends at its quote or, unterminated, at the line's end). */
-function luaQuotedEnd(text: string, start: number): number {
+export function luaQuotedEnd(text: string, start: number): number {
   const quote = text[start];
   let i = start + 1;
   while (i < text.length && text[i] !== quote && text[i] !== '\n') i += text[i] === '\\' ? 2 : 1;
@@ -236,7 +236,7 @@ function luaQuotedEnd(text: string, start: number): number {
 }
 
 /** Past a Lua long bracket (`[[ … ]]`, `[==[ … ]==]`) starting at `start`; -1 when none starts there. */
-function luaLongBracketEnd(text: string, start: number): number {
+export function luaLongBracketEnd(text: string, start: number): number {
   if (text[start] !== '[') return -1;
   let i = start + 1;
   while (text[i] === '=') i++;
