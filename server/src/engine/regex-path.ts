@@ -10,6 +10,9 @@ const MAX_PATTERN = 200;
 /** Characters a request line may carry as they are and that nginx's URI normalisation leaves alone. */
 const SENDABLE = /^\/[A-Za-z0-9._~!$&'()*+,;=:@/-]*$/;
 
+/** What `.` stands for until the end: `/` when it opens an anchored path (`^(.+\\.php)`), else `a`. */
+const DOT = '\u0000';
+
 type Result = { path: string } | { skipped: string };
 
 class Generator {
@@ -35,8 +38,9 @@ class Generator {
     while (this.at < this.source.length && this.source[this.at] !== '|' && this.source[this.at] !== ')') {
       const char = this.source[this.at]!;
       if (char === '^' || char === '$') {
-        // Anchors inside a sequence: only where they change nothing (the very start or end is handled outside).
-        this.fail(`anchor ${char} inside the pattern`);
+        // An anchor inside (`\.php(/|$)`, `^/a$|^/b$`) adds no text; the check against the pattern says if it holds.
+        this.at++;
+        continue;
       }
       const start = this.at;
       const atom = this.atom();
@@ -49,7 +53,7 @@ class Generator {
 
   private atom(): string {
     const char = this.source[this.at++]!;
-    if (char === '.') return 'a';
+    if (char === '.') return DOT;
     if (char === '\\') return this.escape();
     if (char === '[') return this.characterClass();
     if (char === '(') {
@@ -138,7 +142,9 @@ export function regexRequestPath(pattern: string, caseless: boolean): Result {
     if (error instanceof RegexNotInSubset) return skip(error.message);
     throw error;
   }
-  const path = anchoredStart || text.startsWith('/') ? text : `/prove${text}`;
+  const opened = anchoredStart && text.startsWith(DOT) ? `/${text.slice(1)}` : text;
+  const filled = opened.replaceAll(DOT, 'a');
+  const path = anchoredStart || filled.startsWith('/') ? filled : `/prove${filled}`;
   if (!SENDABLE.test(path) || /\/\/|\/\.\.?(\/|$)/.test(path)) return skip(`the path it matches (${path}) cannot be sent as it is`);
   // The subset means the same in JavaScript as in PCRE: the check is the pattern's own verdict.
   let matches: boolean;
