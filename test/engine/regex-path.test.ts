@@ -39,6 +39,8 @@ describe('regexRequestPath', () => {
     ['^/(a', 'unclosed group'],
     ['^/a$b', 'does not match'],
     ['[abc', 'unclosed character class'],
+    ['^/[^z-a]', 'character class not understood'],
+    ['^/[z-a]', 'pattern not understood'],
   ])('%s is skipped: %s', (pattern, why) => {
     const result = regexRequestPath(pattern, false);
     expect('skipped' in result && result.skipped).toContain(why);

@@ -89,7 +89,12 @@ class Generator {
     this.at = end + 1;
     if (body.includes('\\') || body.includes('[')) this.fail('escape or [ inside a character class');
     if (body.startsWith('^')) {
-      const excluded = new RegExp(`[${body.slice(1)}]`);
+      let excluded: RegExp;
+      try {
+        excluded = new RegExp(`[${body.slice(1)}]`);
+      } catch {
+        return this.fail('character class not understood');
+      }
       const pick = ['a', '0', '-', '_'].find((candidate) => !excluded.test(candidate));
       return pick ?? this.fail('negated character class that leaves no plain character');
     }
