@@ -33,6 +33,8 @@ describe('regexRequestPath', () => {
     ['^/(a)\\1$', 'escape \\1'],
     ['\\s', 'escape \\s'],
     ['(a+)+$', 'quantified group'],
+    ['^/.*.*.*.*x', 'more than three repeats'],
+    ['^/a{50}b{50}c{50}d{50}e', 'too long'],
     ['^api', 'cannot be sent'],
     ['^/a b', 'cannot be sent'],
     ['^/a//b', 'cannot be sent'],

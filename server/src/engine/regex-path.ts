@@ -7,6 +7,8 @@
 // that the upstream saw the requests.
 
 const MAX_PATTERN = 200;
+const MAX_PATH = 200;
+const MAX_REPEATS = 3;
 /** Characters a request line may carry as they are and that nginx's URI normalisation leaves alone. */
 const SENDABLE = /^\/[A-Za-z0-9._~!$&'()*+,;=:@/-]*$/;
 
@@ -17,6 +19,7 @@ type Result = { path: string } | { skipped: string };
 
 class Generator {
   at = 0;
+  private repeats = 0;
   constructor(private readonly source: string) {}
 
   private fail(what: string): never {
@@ -105,19 +108,24 @@ class Generator {
   private quantified(atom: string, repeatsInside: boolean): string {
     const char = this.source[this.at];
     let times = 1;
+    // `*`, `+`, `{n,m}`: a repeat whose length varies, a factor in what the check may try on a path that fails.
+    let varies = true;
     if (char === '*' || char === '?') {
       times = 0;
+      varies = char === '*';
       this.at++;
     } else if (char === '+') this.at++;
     else if (char === '{') {
       const bounds = /^\{(\d{1,2})(,\d{0,2})?\}/.exec(this.source.slice(this.at, this.at + 8));
       if (!bounds) this.fail('quantifier {');
       times = Number(bounds[1]);
+      varies = bounds[2] !== undefined;
       this.at += bounds[0].length;
     } else return atom;
     const next = this.source[this.at];
     if (next === '?' || next === '+') this.at++;
     if (repeatsInside && char !== '?') this.fail('quantified group');
+    if (varies && ++this.repeats > MAX_REPEATS) this.fail('more than three repeats');
     if ('*+?{'.includes(this.source[this.at] ?? '#')) this.fail('nested quantifier');
     return atom.repeat(times);
   }
@@ -150,6 +158,7 @@ export function regexRequestPath(pattern: string, caseless: boolean): Result {
   const opened = anchoredStart && text.startsWith(DOT) ? `/${text.slice(1)}` : text;
   const filled = opened.replaceAll(DOT, 'a');
   const path = anchoredStart || filled.startsWith('/') ? filled : `/prove${filled}`;
+  if (path.length > MAX_PATH) return skip('the path it matches is too long');
   if (!SENDABLE.test(path) || /\/\/|\/\.\.?(\/|$)/.test(path)) return skip(`the path it matches (${path}) cannot be sent as it is`);
   // The subset means the same in JavaScript as in PCRE: the check is the pattern's own verdict.
   let matches: boolean;
