@@ -17,6 +17,13 @@ const SOURCE_DIRECTORIES = ['server/src', 'client/src', 'scripts'];
  */
 const REVIEWED_DYNAMIC = new Map([
   ['server/src/util/glob.ts: new RegExp(`^[${source}]$`)', 'one character class (its `]` escaped), tested on one character'],
+  ['server/src/engine/regex-path.ts: new RegExp(`[${body.slice(1)}]`)', 'one character class (no `\\` or `[` in it), tested on one character'],
+  [
+    "server/src/engine/regex-path.ts: new RegExp(source, ignoreCase ? 'i' : '')",
+    'a location regex, tested only once it parsed in the subset: no lookaround or back-reference, no repeated group ' +
+      'that repeats inside, no nested quantifier, at most three variable-length repeats, on a path of at most 200 ' +
+      'characters: at worst cubic in 200',
+  ],
   [
     "scripts/directive-table/c-tables.mjs: new RegExp(`\\\\b${typeName}[ \\\\t]+(\\\\w+)[ \\\\t]*\\\\[[ \\\\t]*\\\\][ \\\\t]*=[ \\\\t]*\\\\{`, 'g')",
     'typeName is a C type name from the script itself (an identifier, no metacharacters); after that literal, each ' +

@@ -1,9 +1,10 @@
 // `prove`'s request plan: for each pass, the request that reaches it in the sandbox (Host from the server's
-// server_name, path from a prefix or `=` location), or why none is sent. This slice measures proxy_pass to an
-// upstream{} or a literal http:// target, and fastcgi_pass to an upstream{}, an address or a unix: socket;
-// everything else is skipped with its reason.
+// server_name, path from a prefix or `=` location, or one generated from a regex location's pattern), or why none
+// is sent. This slice measures proxy_pass to an upstream{} or a literal http:// target, and fastcgi_pass to an
+// upstream{}, an address or a unix: socket; everything else is skipped with its reason.
 import type { Pass } from '../analysis/passes.js';
 import type { Directive } from '../model/types.js';
+import { regexRequestPath } from './regex-path.js';
 
 export interface PlannedLocation {
   file: string;
@@ -44,7 +45,7 @@ function requestPath(location: Directive): { path: string } | { skipped: string 
   if (!first) return { skipped: 'location without a path' };
   const modifier = second ? first.value : '';
   const target = second ? second.value : first.value;
-  if (modifier === '~' || modifier === '~*') return { skipped: 'regex location (no matching path is generated yet)' };
+  if (modifier === '~' || modifier === '~*') return regexRequestPath(target, modifier === '~*');
   if (target.startsWith('@')) return { skipped: 'named location (reached only through what jumps to it)' };
   if (modifier !== '' && modifier !== '=' && modifier !== '^~') return { skipped: `location modifier ${modifier} not understood` };
   if (!target.startsWith('/') || /[\s?#]/.test(target)) return { skipped: 'location path cannot be sent as a request' };
