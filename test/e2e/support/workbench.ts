@@ -22,8 +22,11 @@ export async function quickOpen(page: Page, fileName: string): Promise<void> {
   await page.keyboard.press('Control+P');
   await page.locator('.quick-input-widget input').waitFor(TIMEOUT);
   await page.keyboard.type(fileName);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first().waitFor(TIMEOUT);
-  await page.keyboard.press('Enter');
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first();
+  await row.waitFor(TIMEOUT);
+  // The row is clicked, not Enter pressed: while the list is still filling in, Enter opens the row focused then (a
+  // CI run under load waited 60 s for a tab that never opened, twice).
+  await row.click();
   await page.locator(`.tab.active[data-resource-name="${fileName}"]`).waitFor(TIMEOUT);
   await page.locator('.monaco-editor.focused').waitFor(TIMEOUT);
 }
