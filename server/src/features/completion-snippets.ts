@@ -50,7 +50,26 @@ export const KEEPALIVE_SNIPPETS: readonly KeepaliveSnippet[] = [
 
 /** The snippet with every placeholder at its default (`${1:app}` → app, `\$` → $): what a plain-text client gets. */
 export function expandSnippet(snippet: KeepaliveSnippet): string {
-  return snippet.body.map((line) => line.replace(/\$\{\d+:([^}]*)\}/g, '$1').replace(/\\\$/g, '$')).join('\n');
+  return snippet.body.map((line) => withDefaults(line).replaceAll('\\$', '$')).join('\n');
+}
+
+/** `${N:text}` → text, by one scan (a regular expression for it backtracks on a run of digits with no `:`). */
+function withDefaults(line: string): string {
+  let out = '';
+  let from = 0;
+  for (let open = line.indexOf('${'); open !== -1; open = line.indexOf('${', from)) {
+    let digits = open + 2;
+    while (digits < line.length && line[digits]! >= '0' && line[digits]! <= '9') digits++;
+    const close = line.indexOf('}', digits);
+    if (digits === open + 2 || line[digits] !== ':' || close === -1) {
+      out += line.slice(from, open + 2);
+      from = open + 2;
+      continue;
+    }
+    out += line.slice(from, open) + line.slice(digits + 1, close);
+    from = close + 1;
+  }
+  return out + line.slice(from);
 }
 
 function allowedIn(snippet: KeepaliveSnippet, context: DirectiveContext, version: NginxVersion): boolean {
