@@ -3,8 +3,8 @@
 // does, closes the connection after the response unless BEGIN_REQUEST set FCGI_KEEP_CONN (what `fastcgi_keep_conn
 // on` asks for). It counts the TCP connections nginx opens and the requests it answers, like the HTTP stub.
 import { createServer, type Socket } from 'node:net';
-import type { CountingStub } from './stub.js';
-import { STUB_BODY } from './stub.js';
+import type { CountingStub, Tally } from './stub.js';
+import { listenCounting, STUB_BODY } from './stub.js';
 
 const VERSION = 1;
 const BEGIN_REQUEST = 1;
@@ -35,11 +35,10 @@ function response(requestId: number): Buffer {
 }
 
 export function startFastcgiStub(): Promise<CountingStub> {
-  let connections = 0;
-  let requests = 0;
+  const tally: Tally = { connections: 0, requests: 0 };
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
-    connections++;
+    tally.connections++;
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
@@ -58,7 +57,7 @@ export function startFastcgiStub(): Promise<CountingStub> {
         if (type === BEGIN_REQUEST) keepConn.set(requestId, content.length >= 3 && (content.readUInt8(2) & KEEP_CONN) !== 0);
         else if (type === STDIN && content.length === 0) {
           // The empty STDIN record ends the request body: answer.
-          requests++;
+          tally.requests++;
           const keep = keepConn.get(requestId) ?? false;
           keepConn.delete(requestId);
           socket.write(response(requestId));
@@ -67,23 +66,5 @@ export function startFastcgiStub(): Promise<CountingStub> {
       }
     });
   });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      const address = server.address();
-      resolve({
-        port: typeof address === 'object' && address ? address.port : 0,
-        tally: () => ({ connections, requests }),
-        reset: () => {
-          connections = 0;
-          requests = 0;
-        },
-        close: async () => {
-          for (const socket of sockets) socket.destroy();
-          await new Promise<void>((done) => server.close(() => done()));
-        },
-      });
-    });
-  });
+  return listenCounting(server, tally, sockets);
 }
