@@ -25,4 +25,5 @@ export interface Tree {
 export const ALL_CONTEXTS: string[];
 export function evaluateBits(expression: string, defines: Record<string, string>): number | undefined;
 export function argumentRule(bits: number): string;
+export function contextsOf(bits: number, moduleType: string): string[];
 export function readTree(files: Record<string, string>, facts: Facts, inherited?: { defines: Record<string, string>; valueTables: Record<string, unknown> }): Tree;

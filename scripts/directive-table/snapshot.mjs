@@ -53,7 +53,7 @@ export function argumentRule(bits) {
   return counts.join('|');
 }
 
-function contextsOf(bits, moduleType) {
+export function contextsOf(bits, moduleType) {
   if (moduleType === 'NGX_CONF_MODULE') return ['any'];
   const map = CONTEXT_BITS[moduleType];
   if (!map) return [];

@@ -30,7 +30,7 @@ export const THIRD_PARTY = [
   { package: 'libnginx-mod-http-brotli', version: '1.0.0~rc', tarball: 'libnginx-mod-http-brotli_1.0.0~rc.orig.tar.gz', dirs: ['filter', 'static'], home: 'https://github.com/google/ngx_brotli' },
   { package: 'libnginx-mod-http-upstream-fair', version: '0.0~git20120408.a18b409', tarball: 'libnginx-mod-http-upstream-fair_0.0~git20120408.a18b409.orig.tar.xz', dirs: ['.'], home: 'https://github.com/itoffshore/nginx-upstream-fair' },
   { package: 'libnginx-mod-http-modsecurity', version: '1.0.3', tarball: 'libnginx-mod-http-modsecurity_1.0.3.orig.tar.gz', dirs: ['src'], home: 'https://github.com/owasp-modsecurity/ModSecurity-nginx' },
-  { package: 'libnginx-mod-rtmp', version: '1.2.2+dfsg', tarball: 'libnginx-mod-rtmp_1.2.2+dfsg.orig.tar.xz', dirs: ['.'], home: 'https://github.com/arut/nginx-rtmp-module/wiki/Directives' },
+  { package: 'libnginx-mod-rtmp', version: '1.2.2+dfsg', tarball: 'libnginx-mod-rtmp_1.2.2+dfsg.orig.tar.xz', dirs: ['.', 'hls', 'dash'], home: 'https://github.com/arut/nginx-rtmp-module/wiki/Directives' },
 ];
 
 /** Macros Debian's build defines (from its configure flags) or that mark a build option worth showing on an entry. */
@@ -110,7 +110,7 @@ export function readGitTag(gitDir, tag) {
   return { commit, files };
 }
 
-/** nginx release tags after 1.22.1 up to `newest`, in release order along the mainline (odd minors) and stable x.y.0. */
+/** nginx release tags after 1.22.1 up to `newest`, in release order: mainline (odd minors), each stable x.y.0, the newest stable line's patches. */
 export function releaseWalk(gitDir, newest) {
   const tags = execFileSync('git', ['-C', gitDir, 'tag', '--list', 'release-1.*'], { encoding: 'utf8' })
     .split('\n')
@@ -122,8 +122,9 @@ export function releaseWalk(gitDir, newest) {
   const limit = key([nMajor, nMinor, nPatch]);
   return tags
     .filter((v) => key(v) > key([1, 22, 1]) && key(v) <= limit)
-    // Stable lines fork from mainline at x.y.0; their later patches only carry fixes, except the newest line's own.
-    .filter((v) => v[1] % 2 === 1 || v[2] === 0 || v[1] === nMinor)
+    // Stable lines fork from mainline at x.y.0; their later patches only carry fixes, except the newest stable line's
+    // own (1.30.x while mainline is 1.31.x): users run those, and a fix may add a directive there.
+    .filter((v) => v[1] % 2 === 1 || v[2] === 0 || v[1] === nMinor || v[1] === nMinor - (nMinor % 2))
     .sort((x, y) => key(x) - key(y))
     .map((v) => v.join('.'));
 }
