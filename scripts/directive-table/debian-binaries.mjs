@@ -4,7 +4,7 @@
 // load with load_module, so names, contexts and arities are exactly the shipped ones; defaults and custom block
 // bodies are not in a command table and are left out for these modules.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readModuleObject } from './elf-commands.mjs';
@@ -18,6 +18,9 @@ export const BINARY_MODULES = [
   { package: 'libnginx-mod-http-uploadprogress', version: '1:0.9.2-3', objects: ['ngx_http_uploadprogress_module.so'], home: 'https://github.com/masterzen/nginx-upload-progress-module', licence: 'BSD-2-Clause' },
   { package: 'libnginx-mod-http-js', version: '0.7.9-2', objects: ['ngx_http_js_module.so'], home: 'https://nginx.org/en/docs/http/ngx_http_js_module.html', licence: 'BSD-2-Clause' },
   { package: 'libnginx-mod-stream-js', version: '0.7.9-2', objects: ['ngx_stream_js_module.so'], home: 'https://nginx.org/en/docs/stream/ngx_stream_js_module.html', licence: 'BSD-2-Clause' },
+  // The NDK's sources are read from its tarball, but it assembles its command table from #included files the C reader
+  // does not follow: its one directive, upstream_list, is taken from the binary.
+  { package: 'libnginx-mod-http-ndk', version: '1:0.3.2-3', objects: ['ndk_http_module.so'], home: 'https://github.com/vision5/ngx_devel_kit', licence: 'BSD-3-Clause', supplement: true },
   { package: 'libnginx-mod-nchan', version: '1:1.3.6+dfsg-2', objects: ['ngx_nchan_module.so'], home: 'https://nchan.io/#directives', licence: 'MIT' },
 ];
 
@@ -86,11 +89,4 @@ export function readBinaryModules(debsDir) {
     }
   }
   return { parties, missing };
-}
-
-/** For the test that loads every Debian module into real nginx: unpack all given .debs into `root` (a private dir). */
-export function unpackDebs(debs, root) {
-  mkdirSync(root, { recursive: true });
-  for (const deb of debs) execFileSync('dpkg-deb', ['-x', deb, root]);
-  writeFileSync(path.join(root, '.unpacked'), debs.map((d) => path.basename(d)).join('\n') + '\n');
 }

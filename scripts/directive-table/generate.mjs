@@ -114,7 +114,7 @@ function readSources(sourcesDir, gitDir, debsDir) {
       sha256: sha256(party.deb),
       home: party.home,
       licence: party.licence,
-      read: `ngx_command_t tables of ${party.objects.map((o) => `usr/lib/nginx/modules/${o}`).join(', ')} (its orig tarball is 404 on the Debian mirror)`,
+      read: `ngx_command_t tables of ${party.objects.map((o) => `usr/lib/nginx/modules/${o}`).join(', ')}${party.supplement ? ' (the directives its sources assemble from #included files)' : ' (its orig tarball is 404 on the Debian mirror)'}`,
     };
     thirdParty.push(party);
   }
