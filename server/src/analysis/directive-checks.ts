@@ -5,8 +5,9 @@
 import type { DirectiveContext, DirectiveEntry } from '../model/directive-table.js';
 import { argumentCountValid, directiveEntries, entryAtVersion, existsInVersion, moduleInfo, valueAccepted } from '../model/directive-table.js';
 import type { Directive } from '../model/types.js';
-import { DUPLICATE_REJECTED } from './directive-duplicates.js';
+import { refusesSecond } from './directive-duplicates.js';
 import { suggestDirective } from './directive-suggestion.js';
+import { valueProblem, type ValueProblem } from './directive-values.js';
 import type { BlockFrame } from './directive-walk.js';
 
 export type DirectiveProblem =
@@ -19,7 +20,8 @@ export type DirectiveProblem =
   /** `since`: a later release accepts the value (`proxy_http_version 2` before 1.29.4). */
   | { kind: 'value'; value: string; accepted: string[]; since?: string }
   | { kind: 'duplicate'; first: Directive }
-  | { kind: 'upstream-port'; host: string; port: number; upstream: Directive; otherRoot: boolean };
+  | { kind: 'upstream-port'; host: string; port: number; upstream: Directive; otherRoot: boolean }
+  | ValueProblem;
 
 export interface CheckEnvironment {
   /** [major, minor, patch], or undefined: any release the table knows counts. */
@@ -50,21 +52,6 @@ function acceptedSince(entry: DirectiveEntry, version: readonly number[] | undef
   return later.find((change) => test(entryAtVersion(entry, change.version.split('.').map(Number))))?.version;
 }
 
-/**
- * Counts nginx rejects when 0 until a release made 0 mean "off" (the table records words, not numbers): before
- * 1.29.7 the keepalive module says `invalid value "0" in "keepalive" directive`.
- */
-const ZERO_SINCE: Readonly<Record<string, { module: string; since: string }>> = {
-  keepalive: { module: 'ngx_http_upstream_keepalive_module', since: '1.29.7' },
-};
-
-function zeroProblem(directive: Directive, entry: DirectiveEntry, env: CheckEnvironment): DirectiveProblem | undefined {
-  const gate = ZERO_SINCE[directive.name];
-  const count = directive.args[0];
-  if (!gate || gate.module !== entry.module || !env.version || count?.value !== '0') return undefined;
-  return existsInVersion({ since: gate.since }, env.version) ? undefined : { kind: 'value', value: '0', accepted: ['a number above 0'], since: gate.since };
-}
-
 const allows = (entry: DirectiveEntry, context: DirectiveContext): boolean =>
   entry.contexts.includes(context) || entry.contexts.includes('any');
 
@@ -82,27 +69,34 @@ function nameProblem(name: string, entries: readonly DirectiveEntry[], env: Chec
   return undefined;
 }
 
-function argumentProblem(directive: Directive, entry: DirectiveEntry, env: CheckEnvironment): DirectiveProblem | undefined {
+/** Whether a template or an envsubst placeholder decides the arguments: their count and words are unknown here. */
+const rendered = (directive: Directive): boolean => directive.args.some((arg) => arg.templated || arg.value.includes('${'));
+
+function countProblem(directive: Directive, entry: DirectiveEntry, env: CheckEnvironment): DirectiveProblem | undefined {
   // An argument a template renders may become any number of words, or any word; `if` keeps its condition apart.
   // `${VAR}` is an envsubst placeholder (the official docker image renders *.template files with it).
-  if (directive.name === 'if' || directive.args.some((arg) => arg.templated || arg.value.includes('${'))) return undefined;
+  if (directive.name === 'if' || rendered(directive)) return undefined;
   const variants = forms(entry, env.version);
-  if (!variants.some((form) => argumentCountValid(form, directive.args.length))) {
-    const since = acceptedSince(entry, env.version, (form) => argumentCountValid(form, directive.args.length));
-    const expected = env.version ? variants[0]!.args : entry.args;
-    return { kind: 'arguments', expected, given: directive.args.length, ...(since ? { since } : {}) };
-  }
-  const zero = zeroProblem(directive, entry, env);
-  if (zero) return zero;
+  if (variants.some((form) => argumentCountValid(form, directive.args.length))) return undefined;
+  const since = acceptedSince(entry, env.version, (form) => argumentCountValid(form, directive.args.length));
+  const expected = env.version ? variants[0]!.args : entry.args;
+  return { kind: 'arguments', expected, given: directive.args.length, ...(since ? { since } : {}) };
+}
+
+/** A flag's or enum's word (compared as nginx does, ignoring case), then what the handler itself parses. */
+function wordProblem(directive: Directive, entry: DirectiveEntry, env: CheckEnvironment): DirectiveProblem | undefined {
+  if (directive.name === 'if' || rendered(directive)) return undefined;
+  const variants = forms(entry, env.version);
   const checked = variants.find((form) => argumentCountValid(form, directive.args.length))!;
-  if (!checked.values || (checked.args !== 'flag' && checked.args !== '1' && !checked.multiple)) return undefined;
-  for (const arg of checked.multiple ? directive.args : directive.args.slice(0, 1)) {
-    // nginx never expands a variable here, but `$NAME` in a flag's place is a placeholder some template fills in.
-    if (arg.value.startsWith('$') || variants.some((form) => valueAccepted(form, arg.value) !== false)) continue;
-    const since = acceptedSince(entry, env.version, (form) => valueAccepted(form, arg.value) === true);
-    return { kind: 'value', value: arg.value, accepted: checked.values, ...(since ? { since } : {}) };
+  if (checked.values && (checked.args === 'flag' || checked.args === '1' || checked.multiple)) {
+    for (const arg of checked.multiple ? directive.args : directive.args.slice(0, 1)) {
+      // nginx never expands a variable here, but `$NAME` in a flag's place is a placeholder some template fills in.
+      if (arg.value.startsWith('$') || variants.some((form) => valueAccepted(form, arg.value) !== false)) continue;
+      const since = acceptedSince(entry, env.version, (form) => valueAccepted(form, arg.value) === true);
+      return { kind: 'value', value: arg.value, accepted: checked.values, ...(since ? { since } : {}) };
+    }
   }
-  return undefined;
+  return valueProblem(directive, entry, env.version);
 }
 
 /** What nginx would reject about `directive` read in `frame`, or undefined. Records it as the block's first of its name. */
@@ -132,16 +126,12 @@ export function checkDirective(directive: Directive, frame: BlockFrame, env: Che
   if (debianPackage && debianPackage !== 'static' && !env.packageLoaded(debianPackage)) {
     return { kind: 'not-loaded', module: entry.module, debianPackage };
   }
-  const argument = argumentProblem(directive, entry, env);
-  if (argument) return argument;
+  const count = countProblem(directive, entry, env);
+  if (count) return count;
+  // nginx's handlers refuse a second occurrence before they read its value (`if (*fp != NGX_CONF_UNSET)`).
   const first = frame.firstByName.get(name);
-  if (!first) {
-    frame.firstByName.set(name, directive);
-    return undefined;
-  }
+  if (!first) frame.firstByName.set(name, directive);
   // Two occurrences in different template branches may never be rendered together.
-  if (DUPLICATE_REJECTED.has(name) && !template) {
-    return { kind: 'duplicate', first };
-  }
-  return undefined;
+  else if (!template && refusesSecond(entry, env.version)) return { kind: 'duplicate', first };
+  return wordProblem(directive, entry, env);
 }

@@ -37,7 +37,7 @@ function index(): { names: ReadonlySet<string>; byDeletion: Map<string, string[]
 }
 
 /** Whether `a` becomes `b` by one insertion, deletion, substitution or swap of neighbours. */
-function oneEditApart(a: string, b: string): boolean {
+export function oneEditApart(a: string, b: string): boolean {
   if (a === b || Math.abs(a.length - b.length) > 1) return false;
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;

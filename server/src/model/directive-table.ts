@@ -131,9 +131,10 @@ export function argumentCountValid(entry: DirectiveEntry, count: number): boolea
 /** Whether `word` is one nginx accepts for a flag or enum argument; undefined when the entry has no fixed words. */
 export function valueAccepted(entry: DirectiveEntry, word: string): boolean | undefined {
   if (!entry.values) return undefined;
-  // nginx compares flag words case-insensitively (ngx_strcasecmp) and enum/bitmask words exactly.
-  if (entry.args === 'flag') return entry.values.includes(word.toLowerCase());
-  return entry.values.includes(word);
+  // nginx compares flag, enum and bitmask words case-insensitively (ngx_strcasecmp in ngx_conf_set_flag_slot,
+  // _enum_slot and _bitmask_slot): `ssl_protocols tlsv1.2`, `gzip_proxied ANY` and `server_tokens Build` are valid.
+  const lower = word.toLowerCase();
+  return entry.values.some((value) => value.toLowerCase() === lower);
 }
 
 /** The nginx.org link for a directive (`...ngx_http_proxy_module.html#proxy_pass`), or the module's project page. */

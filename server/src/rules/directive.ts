@@ -13,6 +13,7 @@ import type { Rule, RuleContext, RuleState } from '../analysis/rule-api.js';
 import type { DirectiveContext } from '../model/directive-table.js';
 import { directiveEntries, moduleInfo, allDirectives } from '../model/directive-table.js';
 import type { ConfigFile, Directive } from '../model/types.js';
+import type { Span } from '../util/types.js';
 import type { WorkspaceRoot } from '../model/workspace.js';
 import { listed, shortened } from '../util/shortened.js';
 import { checkDirective, type CheckEnvironment, type DirectiveProblem } from '../analysis/directive-checks.js';
@@ -127,13 +128,25 @@ function environment(root: WorkspaceRoot, context: RuleContext): CheckEnvironmen
   };
 }
 
+/**
+ * Where a value problem is shown: on the word nginx refuses when it is on the line nginx names (the line its reader
+ * is on when the handler runs: where the directive ends), else on the directive's `;` there.
+ */
+function problemSpan(directive: Directive, problem: DirectiveProblem): Span {
+  if (!('span' in problem)) return directive.nameSpan;
+  const end = directive.span.end;
+  if (problem.span.start.line === end.line) return problem.span;
+  const last = { ...end, column: Math.max(0, end.column - 1) };
+  return { start: last, end, startOffset: directive.span.endOffset - 1, endOffset: directive.span.endOffset };
+}
+
 function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvironment, within?: Directive): DirectiveState[] {
   const states: DirectiveState[] = [];
   walkRoot(root, top, (directive, frame) => {
     // Past a file's first syntax error its blocks are guesses (nginx stops there): the syntax rule speaks for it.
     if (directive.span.startOffset >= firstSyntaxError(directive.file)) return;
     const problem = checkDirective(directive, frame, env);
-    if (problem) states.push({ file: directive.file.path, span: directive.nameSpan, name: directive.name, problem });
+    if (problem) states.push({ file: directive.file.path, span: problemSpan(directive, problem), name: directive.name, problem });
   }, within);
   return states;
 }
@@ -185,6 +198,45 @@ function versionHeadline(
   return `"${name}" was removed in nginx ${problem.until} (target ${target}): ${instead}`;
 }
 
+/** What a slot handler takes, for the headline's "use ..." (examples as nginx.org writes them). */
+const SYNTAX_HINT: Partial<Record<string, string>> = {
+  number: 'a whole number',
+  size: 'a size such as 512k or 10m',
+  'size-or-variables': 'a size such as 512k or 10m',
+  offset: 'a size such as 512k, 10m or 1g',
+  msec: 'a time such as 500ms, 30s or 5m',
+  sec: 'a time such as 30s, 5m or 1h',
+  bufs: 'a count and a size such as 8 4k',
+};
+
+type ValueKindProblem = Extract<DirectiveProblem, { kind: 'slot-value' | 'parameter' | 'return-code' | 'listen-address' | 'count' }>;
+
+/** nginx's own words first (`invalid parameter "x"`), then what to write instead. */
+function valueHeadline(name: string, problem: ValueKindProblem): string {
+  const value = shortened(problem.value, 24);
+  switch (problem.kind) {
+    case 'slot-value': {
+      if (problem.since) return `"${name}" directive invalid value "${value}": variables need nginx ${problem.since}+`;
+      return `"${name}" directive ${problem.words} "${value}": use ${SYNTAX_HINT[problem.syntax] ?? 'a valid value'}`;
+    }
+    case 'parameter': {
+      if (problem.since) return `invalid parameter "${value}" of "${name}": it needs nginx ${problem.since}+`;
+      if (problem.suggestion) return `invalid parameter "${value}" of "${name}": did you mean "${problem.suggestion}"?`;
+      return `invalid parameter "${value}" of "${name}": fix or remove it`;
+    }
+    case 'return-code':
+      return `invalid return code "${value}": use a code (301, 404...) or an http:// or https:// URL`;
+    case 'listen-address':
+      return problem.reason === 'port'
+        ? `invalid port in "${value}" of the "listen" directive: use a port from 1 to 65535`
+        : `host not found in "${value}" of the "listen" directive: a port is digits only`;
+    case 'count':
+      return problem.zeroSince
+        ? `invalid value "${value}" in "${name}" directive: use a number above 0 (0 from nginx ${problem.zeroSince})`
+        : `invalid value "${value}" in "${name}" directive: use a number of connections`;
+  }
+}
+
 function headline(state: DirectiveState, context: RuleContext): string {
   // Names are cut to 28 characters so every headline stays under 100 (test/messages.test.ts).
   const name = shortened(state.name, 28);
@@ -208,6 +260,12 @@ function headline(state: DirectiveState, context: RuleContext): string {
       const later = problem.since ? ` ("${value}" needs nginx ${problem.since}+)` : '';
       return `invalid value "${value}" in "${name}" directive: use ${listed(problem.accepted, 3)}${later}`;
     }
+    case 'slot-value':
+    case 'parameter':
+    case 'return-code':
+    case 'listen-address':
+    case 'count':
+      return valueHeadline(name, problem);
     case 'duplicate':
       return `"${name}" directive is duplicate (first on line ${problem.first.nameSpan.start.line + 1}): remove one of them`;
     case 'upstream-port':
