@@ -15,7 +15,7 @@ const fixtures = readdirSync(syntaxDir).filter((f) => f.endsWith('.conf')).sort(
 const multiFile = readdirSync(syntaxDir).filter((f) => f.endsWith('.d')).sort();
 
 // The messages of ngx_conf_read_token / ngx_conf_parse: what a `syntax` finding corresponds to.
-const SYNTAX_CLASS = /^(unexpected |unterminated |missing |directive "[^"]+" has no opening "\{"|unexpected end of file)/;
+const SYNTAX_CLASS = /^(unexpected |unterminated |missing |directive "[^"]+" has no opening "\{"|directive "[^"]+" is not terminated by ";"|unexpected end of file)/;
 
 function testMain(file: string): NginxTestResult {
   const prefix = makePrefix();

@@ -188,13 +188,14 @@ describe('format: refusals', () => {
     expect(result.kind === 'refused' && result.reason).toMatch(/^syntax error: /);
   });
 
-  it('refuses an output whose tokens nginx would read differently, even where the grammar sees none change', () => {
+  it('refuses a text nginx reads otherwise than the grammar, with nginx\'s error, before any token could change', () => {
     // `--[ }` is a line comment in Lua (no long bracket follows), so the Lua body runs on to the last `}`; the grammar
     // ends it at the `}` in the comment, and would indent `return 200;`, which for nginx is a line of a Lua long
-    // string (`[[;` … `]]`): text the Lua code reads.
+    // string (`[[;` … `]]`): text the Lua code reads. nginx's own reading leaves the location unclosed, and that is
+    // the file's syntax error (model/nginx-first-error.ts), so the formatter's token self-check is not reached.
     const text = 'location / {\n    content_by_lua_block {\n        --[ }\nset $a [[;\nreturn 200;\nset $b ]];\n  }\n';
     const result = formatDocument(parser, 'x.conf', text, DEFAULT_FORMAT_OPTIONS);
-    expect(result.kind === 'refused' && result.reason).toMatch(/^internal error: formatting would have changed the tokens/);
+    expect(result).toMatchObject({ kind: 'refused', reason: 'syntax error: unexpected end of file, expecting "}"', line: 8 });
   });
 
   it('reports no edits for a formatted file', () => {

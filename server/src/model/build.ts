@@ -10,7 +10,8 @@ import { TEMPLATE_OPENERS } from './plain-tokens.js';
 import { readStatements } from './statements.js';
 import { hasJinjaSyntax, templateDialectOf } from './template-dialect.js';
 import { readPlainStatements } from './text-reader.js';
-import type { ConfigFile, ContextName } from './types.js';
+import { nginxFirstError } from './nginx-first-error.js';
+import type { ConfigFile, ContextName, SyntaxProblem } from './types.js';
 
 const STATED_CONTEXT = /^#\s*nginx-keepalive:.*\bcontext\s*=\s*([a-z_]+)/;
 
@@ -59,11 +60,28 @@ function newFile(path: string, text: string): ConfigFile {
   };
 }
 
-/** Adds the problems found on the model (nesting, missing blocks, glued tokens) to the parser's, in text order. */
-function addModelProblems(file: ConfigFile): ConfigFile {
-  file.syntaxProblems = file.syntaxProblems.concat(limitNesting(file.directives), findStructureProblems(file.directives));
-  file.syntaxProblems.sort((a, b) => a.span.startOffset - b.span.startOffset);
+/**
+ * Adds the problems found on the model (nesting, missing blocks, glued tokens) to the parser's, in text order, and
+ * puts nginx's own first error in its place (model/nginx-first-error.ts): what the grammar made of the text after it
+ * is a guess nginx never reads, so it is dropped. A template is not read by nginx as written: the grammar's alone.
+ */
+function addModelProblems(file: ConfigFile, lines: LineIndex): ConfigFile {
+  const problems = file.syntaxProblems.concat(limitNesting(file.directives), findStructureProblems(file.directives));
+  problems.sort((a, b) => a.span.startOffset - b.span.startOffset);
+  file.syntaxProblems = file.isTemplate ? problems : withNginxFirstError(problems, file.text, lines);
   return file;
+}
+
+/** `problems` up to nginx's first error, which ends them: ours where it says the same on the same line, else nginx's. */
+function withNginxFirstError(problems: SyntaxProblem[], text: string, lines: LineIndex): SyntaxProblem[] {
+  const first = nginxFirstError(text);
+  if (!first) return problems;
+  const span = lines.span(first.start, first.end);
+  const before = problems.filter((problem) => problem.span.startOffset < first.start);
+  const same = problems.find(
+    (problem) => problem.span.start.line === span.start.line && (problem.message === first.message || problem.message.startsWith(`${first.message} (`)),
+  );
+  return [...before.filter((problem) => problem !== same), same ?? { message: first.message, span }];
 }
 
 /**
@@ -76,7 +94,7 @@ function readPlainModel(path: string, text: string, lines: LineIndex): ConfigFil
   const directives = readPlainStatements(file, { text, lines, hasErrors: false });
   if (!directives) return undefined;
   file.directives = directives;
-  return addModelProblems(file);
+  return addModelProblems(file, lines);
 }
 
 /** The model of a parsed file by walking its tree: any file, plain or not, with errors or without. */
@@ -88,7 +106,7 @@ function walkTreeModel(path: string, text: string, tree: Tree, lines: LineIndex)
   file.directives = statements.directives;
   file.isTemplate = containsTemplateAction(tree, text, statements.sawTemplateAction);
   if (file.isTemplate) file.templateDialect = dialect;
-  return addModelProblems(file);
+  return addModelProblems(file, lines);
 }
 
 /**

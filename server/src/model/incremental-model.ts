@@ -11,6 +11,7 @@ import { detectEol } from './build.js';
 import { LineIndex, indentAt } from './line-index.js';
 import { MAX_NESTING_DEPTH, limitNesting } from './nesting-limit.js';
 import { findStructureProblems } from './structure-problems.js';
+import { nginxFirstError } from './nginx-first-error.js';
 import { isPlainStretch, readPlainStatementAt } from './text-reader.js';
 import type { Span } from '../util/types.js';
 import type { ConfigFile, Directive } from './types.js';
@@ -206,6 +207,8 @@ export function updatedModel(previous: ConfigFile, text: string, stretch: Change
   if (!read || read.end !== end || read.directive.name !== old.name) return undefined;
   const edited = read.directive;
   if (limitNesting([edited], MAX_NESTING_DEPTH - (path.length - 1)).length > 0 || findStructureProblems([edited]).length > 0) return undefined;
+  // What nginx's tokenizer rejects in the block (a quote the reader took otherwise): the whole file is read again.
+  if (nginxFirstError(text.slice(start, end)) !== undefined) return undefined;
   const lineDelta = countNewlines(text, stretch.start, stretch.oldEnd + stretch.delta) - countNewlines(previous.text, stretch.start, stretch.oldEnd);
   const inertOnly = lineDelta === 0 && differsOnlyInert(old, edited);
   const move = spanMover(stretch, lines);

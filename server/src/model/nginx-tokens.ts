@@ -41,9 +41,24 @@ export function nginxComments(text: string): NginxComment[] {
   return comments;
 }
 
+/**
+ * Told where each token lies, for a reader that needs nginx's lines (nginx-first-error.ts): offsets of a word's text
+ * (its quotes included), of a `;`, `{` or `}`, of a Lua body, and for an error the character nginx stopped at (the
+ * text's length at the end of the file).
+ */
+export type NginxTokenSink = (token: NginxToken, start: number, end: number) => void;
+
 /** The tokens nginx reads from `text`, in order; `onComment` is told of each comment. Linear in the text's length. */
-export function nginxTokens(text: string, onComment?: (start: number, end: number) => void): NginxToken[] {
+export function nginxTokens(
+  text: string,
+  onComment?: (start: number, end: number) => void,
+  onToken?: NginxTokenSink,
+): NginxToken[] {
   const tokens: NginxToken[] = [];
+  const emit = (token: NginxToken, from: number, to: number) => {
+    tokens.push(token);
+    onToken?.(token, from, to);
+  };
   const length = text.length;
   let argCount = 0;
   let firstArg = '';
@@ -63,18 +78,20 @@ export function nginxTokens(text: string, onComment?: (start: number, end: numbe
     variable = quoted = sQuoted = dQuoted = false;
   };
   const fail = (what: string) => {
-    tokens.push(`error ${what}`);
+    emit(`error ${what}`, i - 1, i);
     reset();
   };
   const end = (token: ';' | '{' | '}') => {
-    tokens.push(token);
+    emit(token, i - 1, i);
     const luaBlock = token === '{' && argCount > 0 && firstArg.endsWith(LUA_BLOCK_SUFFIX);
     reset();
     return luaBlock;
   };
   const word = (wordEnd: number, quoteAround: boolean) => {
-    const raw = quoteAround ? text.slice(start - 1, wordEnd + 1) : text.slice(start, wordEnd);
-    tokens.push(`word ${raw}`);
+    const from = quoteAround ? start - 1 : start;
+    const to = quoteAround ? wordEnd + 1 : wordEnd;
+    const raw = text.slice(from, to);
+    emit(`word ${raw}`, from, to);
     if (argCount === 0) firstArg = raw;
     argCount++;
   };
@@ -104,7 +121,7 @@ export function nginxTokens(text: string, onComment?: (start: number, end: numbe
         continue;
       }
       if (ch === '{') {
-        if (end('{')) i = luaBody(text, i, tokens);
+        if (end('{')) i = luaBody(text, i, emit);
         continue;
       }
       if (ch === ')') {
@@ -122,7 +139,7 @@ export function nginxTokens(text: string, onComment?: (start: number, end: numbe
         case ';':
         case '{':
           if (argCount === 0) fail(`unexpected "${ch}"`);
-          else if (end(ch) && ch === '{') i = luaBody(text, i, tokens);
+          else if (end(ch) && ch === '{') i = luaBody(text, i, emit);
           continue;
         case '}':
           if (argCount !== 0) fail('unexpected "}"');
@@ -174,12 +191,12 @@ export function nginxTokens(text: string, onComment?: (start: number, end: numbe
         lastSpace = true;
         word(i - 1, false);
         if (ch === ';') end(';');
-        else if (ch === '{' && end('{')) i = luaBody(text, i, tokens);
+        else if (ch === '{' && end('{')) i = luaBody(text, i, emit);
       }
     }
   }
   if (sharpComment) onComment?.(commentStart, length);
-  if (argCount > 0 || !lastSpace) tokens.push('error unexpected end of file');
+  if (argCount > 0 || !lastSpace) emit('error unexpected end of file', length, length);
   return tokens;
 }
 
@@ -187,7 +204,7 @@ export function nginxTokens(text: string, onComment?: (start: number, end: numbe
  * A Lua block's body from `from` (just past its `{`): pushes `lua <body>` (trailing white space left out: the
  * formatter places the `}` anew) and `}`, and returns where nginx's tokenizer goes on.
  */
-function luaBody(text: string, from: number, tokens: NginxToken[]): number {
+function luaBody(text: string, from: number, emit: (token: NginxToken, from: number, to: number) => void): number {
   const length = text.length;
   let depth = 0;
   let i = from;
@@ -213,12 +230,12 @@ function luaBody(text: string, from: number, tokens: NginxToken[]): number {
   }
   let bodyEnd = i;
   while (bodyEnd > from && isSpace(text.charCodeAt(bodyEnd - 1))) bodyEnd--;
-  tokens.push(`lua ${text.slice(from, bodyEnd)}`);
+  emit(`lua ${text.slice(from, bodyEnd)}`, from, bodyEnd);
   if (i >= length) {
-    tokens.push('error unexpected end of file');
+    emit('error unexpected end of file', length, length);
     return length;
   }
-  tokens.push('}');
+  emit('}', i, i + 1);
   return i + 1;
 }
 

@@ -1,15 +1,10 @@
 // Mistakes the grammar accepts but nginx's tokenizer and directive table reject, checked on the model (and a
 // statement swallowed by the one before it for want of a `;`: swallowed-statements.ts).
 import type { Span } from '../util/types.js';
+import { BLOCK_DIRECTIVES } from './nginx-first-error.js';
 import { SIMPLE_DIRECTIVES } from './simple-directives.js';
 import { swallowedStatement } from './swallowed-statements.js';
 import type { Argument, Directive, SyntaxProblem } from './types.js';
-
-/** Directives nginx only accepts with a `{ ... }` block (ngx_conf_handler: 'directive "x" has no opening "{"'). */
-const BLOCK_DIRECTIVES = new Set([
-  'http', 'events', 'stream', 'mail', 'server', 'location', 'upstream', 'limit_except', 'map', 'geo', 'split_clients',
-  'types', 'charset_map', 'match',
-]);
 
 /** Bodies whose statements are table entries (`"http" "http";` in a map), not directives. */
 const TABLE_BODIES = new Set(['map', 'geo', 'types', 'split_clients', 'charset_map', 'match']);

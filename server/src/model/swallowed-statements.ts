@@ -5,11 +5,17 @@
 // after which nginx still fails. Reported here as the syntax problem nginx makes of it, so the statement and what
 // follows are read as nginx reads them: not at all (analysis/misread.ts).
 //
-// Only for the two directives whose parameters are a closed set of words and whose swallowing is common: an
-// upstream's `server` and a server's `listen`. A parameter counts as a swallowed statement when it is the first one
-// nginx rejects, starts on a later line than the directive's name, and is a directive's name itself. Checking every
-// parameter of every directive is the directive table's business, not this file's.
-import { directiveEntries } from './directive-table.js';
+// A word counts as a swallowed statement when it is the first word of a later line than the directive's name and a
+// directive's name itself, and nginx rejects the directive with it:
+//   - an upstream's `server` and a server's `listen`, whose parameters are a closed set of words: nginx's
+//     `invalid parameter "keepalive"` when the word is none of them;
+//   - any directive of the table whose argument count every form of it refuses (`proxy_pass http://a` then
+//     `proxy_set_header Host $host;`: 4 words where it takes 1), while the words before the swallowed one were a
+//     count it takes: nginx's `invalid number of arguments in "proxy_pass" directive`.
+// A directive that takes any number of words (`index a.html` then `try_files $uri =404;`) swallows silently: nginx
+// accepts it, and so does this. The line is the one nginx names: its tokenizer's, where the directive ends.
+import { argumentCountValid, directiveEntries, entryAtVersion, type DirectiveEntry } from './directive-table.js';
+import { shortened } from '../util/shortened.js';
 import type { Span } from '../util/types.js';
 import type { Argument, Directive, SyntaxProblem } from './types.js';
 
@@ -49,15 +55,50 @@ function accepted(argument: Argument, parameters: Parameters): boolean {
   return parameters.words.has(word) || parameters.prefixes.some((prefix) => word.startsWith(prefix));
 }
 
-/** `invalid parameter "keepalive"` when `directive` swallowed the statement after it, as nginx says it. */
+/** nginx's error when `directive` swallowed the statement after it, as nginx says it, on nginx's line. */
 export function swallowedStatement(directive: Directive): SyntaxProblem | undefined {
   if (directive.blockSpan || directive.args.length < 2) return undefined;
   const parameters = parametersOf(directive);
-  if (!parameters) return undefined;
-  const rejected = directive.args.slice(1).find((argument) => !accepted(argument, parameters));
-  if (!rejected || rejected.span.start.line === directive.nameSpan.start.line) return undefined;
-  if (directiveEntries(rejected.value).length === 0) return undefined;
-  return { message: `invalid parameter "${rejected.value}"`, span: whereNginxSays(directive, rejected) };
+  if (parameters) {
+    const rejected = directive.args.slice(1).find((argument) => !accepted(argument, parameters));
+    if (!rejected || !startsStatement(directive, rejected)) return undefined;
+    return { message: `invalid parameter "${rejected.value}"`, span: whereNginxSays(directive, rejected) };
+  }
+  return swallowedByCount(directive);
+}
+
+/** A word that begins a later line than the one before it and is a directive's name: a statement, read as a word. */
+function startsStatement(directive: Directive, argument: Argument): boolean {
+  if (argument.templated || argument.quoted || directiveEntries(argument.value).length === 0) return false;
+  const index = directive.args.indexOf(argument);
+  const before = index === 0 ? directive.nameSpan : directive.args[index - 1]!.span;
+  return argument.span.start.line > before.end.line;
+}
+
+/** The entry as every release the table records has it: itself and each form before one of its changes. */
+function everyForm(entry: DirectiveEntry): DirectiveEntry[] {
+  return [entry, ...(entry.changes ?? []).map((change) => entryAtVersion(entry, releaseBefore(change.version)))];
+}
+
+function releaseBefore(release: string): number[] {
+  const [major = 0, minor = 0, patch = 0] = release.split('.').map(Number);
+  return patch > 0 ? [major, minor, patch - 1] : [major, minor - 1, 999];
+}
+
+/** `invalid number of arguments` when the words up to a swallowed statement were a count nginx takes, and all are not. */
+function swallowedByCount(directive: Directive): SyntaxProblem | undefined {
+  const args = directive.args;
+  if (args.some((arg) => arg.templated || arg.value.includes('${'))) return undefined;
+  const forms = directiveEntries(directive.name).filter((entry) => !entry.block).flatMap(everyForm);
+  if (forms.length === 0 || forms.some((form) => argumentCountValid(form, args.length))) return undefined;
+  const swallowed = args.find((arg, index) => index > 0 && startsStatement(directive, arg));
+  if (!swallowed || !forms.some((form) => argumentCountValid(form, args.indexOf(swallowed)))) return undefined;
+  const line = directive.args[args.indexOf(swallowed) - 1]!.span.end.line + 1;
+  const name = shortened(directive.name, 28);
+  return {
+    message: `invalid number of arguments in "${name}" directive (line ${line} lacks its ";")`,
+    span: whereNginxSays(directive, swallowed),
+  };
 }
 
 /**

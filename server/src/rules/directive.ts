@@ -144,12 +144,19 @@ function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvir
   const states: DirectiveState[] = [];
   walkRoot(root, top, (directive, frame) => {
     // Past a file's first syntax error its blocks are guesses (nginx stops there): the syntax rule speaks for it.
-    if (directive.span.startOffset >= firstSyntaxError(directive.file)) return;
+    if (handledAt(directive) >= firstSyntaxError(directive.file)) return;
     const problem = checkDirective(directive, frame, env);
     if (problem) states.push({ file: directive.file.path, span: problemSpan(directive, problem), name: directive.name, problem });
   }, within);
   return states;
 }
+
+/**
+ * Where nginx's tokenizer hands the directive to its module: at the `{` of a block, at the end of a simple directive.
+ * A syntax error before that point (a statement it swallowed, a quote inside it) stops nginx before the directive is
+ * checked, so nothing is said about it but that error.
+ */
+const handledAt = (directive: Directive): number => directive.blockSpan?.startOffset ?? directive.span.endOffset - 1;
 
 /** The root's top context is known: it is read in that one, not judged by the findings of each candidate. */
 const isCertain = (root: WorkspaceRoot): boolean => root.basis === 'stated' || (root.context === 'main' && root.basis === 'inferred');
@@ -288,7 +295,7 @@ function upstreamPortStates(context: RuleContext, within?: Directive): Directive
   const states: DirectiveState[] = [];
   for (const { pass, host, port, upstream, otherRoot } of upstreamPortConflicts(context.workspace, within)) {
     const directive = pass.directive;
-    if (directive.span.startOffset >= firstSyntaxError(directive.file)) continue;
+    if (handledAt(directive) >= firstSyntaxError(directive.file)) continue;
     const problem: DirectiveProblem = { kind: 'upstream-port', host, port, upstream: upstream.directive, otherRoot };
     states.push({ file: directive.file.path, span: directive.nameSpan, name: directive.name, problem });
   }
