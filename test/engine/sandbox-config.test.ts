@@ -1,6 +1,7 @@
 // `prove`'s sandbox rewrite (engine/sandbox-config.ts) on every plain config of the corpus: whatever the config, the
 // copy nginx runs listens only on 127.0.0.1, passes only to the stubs (proxy_pass to the HTTP one, fastcgi_pass to
-// the FastCGI one, directly or through an upstream{} whose servers are all a stub), has no resolver, no stream{} or mail{}, no user, pid or log outside the prefix, no embedded code
+// the FastCGI one, directly or through an upstream{} whose servers are all a stub; a pass through variables only as
+// the copy's own `set`s of them give it), has no resolver, no stream{} or mail{}, no user, pid or log outside the prefix, no embedded code
 // (Lua, Perl, njs) and no name resolved at start-up (set_real_ip_from), and includes only copies inside the prefix. Each copy keeps every line where it was, so nginx's messages point at the user's lines.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,6 +24,25 @@ function* all(directives: readonly Directive[]): Generator<Directive> {
   }
 }
 
+/**
+ * A pass through variables as the copy gives it: each `$name` replaced by the value of the last literal `set` of it in
+ * the location, else in its server; `$scheme` is http (every listen of the copy is plain); the URI from `$request_uri`
+ * or a `/` on is dropped. What is left must be a stub or an upstream: a variable with no such set stays as `$name`.
+ */
+function throughSets(pass: Directive, text: string): string {
+  const location = pass.parent;
+  const server = location?.parent;
+  const value = (name: string): string => {
+    for (const level of [location, server]) {
+      const set = level?.children.filter((child) => child.name === 'set' && child.args[0]?.value === `$${name}`).pop();
+      if (set) return set.args[1]?.value ?? '';
+    }
+    return name === 'scheme' ? 'http' : `$${name}`;
+  };
+  const evaluated = text.replace(/\$\{?([A-Za-z0-9_]+)\}?/g, (whole, name: string) => (name === 'request_uri' ? '/' : value(name)));
+  return evaluated.replace(/^(http:\/\/[^/]+)\/.*$/, '$1');
+}
+
 /** What in one rewritten file could reach outside the sandbox, one line each. */
 async function leaks(file: string, text: string, upstreams: ReadonlySet<string>): Promise<string[]> {
   const { workspace } = await analyzeWorkspace([{ path: file, text }], { readRoots: [] }, []);
@@ -35,9 +55,10 @@ async function leaks(file: string, text: string, upstreams: ReadonlySet<string>)
     if (directive.name === 'listen' && !/^127\.0\.0\.1:\d+$/.test(first)) say(directive, `listen ${first}`);
     if (directive.name === 'server' && directive.parent?.name === 'upstream' && !STUBS.has(first)) say(directive, `server ${first}`);
     if (PASSES.has(directive.name)) {
-      const host = /^http:\/\/([^/]+)/.exec(first)?.[1];
+      const target = first.includes('$') ? throughSets(directive, first) : first;
+      const host = /^http:\/\/([^/]+)/.exec(target)?.[1];
       const proxied = directive.name === 'proxy_pass' && (host === `127.0.0.1:${STUB}` || upstreams.has(host ?? ''));
-      const fastcgi = directive.name === 'fastcgi_pass' && (first === `127.0.0.1:${FASTCGI}` || upstreams.has(first));
+      const fastcgi = directive.name === 'fastcgi_pass' && (target === `127.0.0.1:${FASTCGI}` || upstreams.has(target));
       if (!proxied && !fastcgi) say(directive, `${directive.name} ${first}`);
     }
     if (['resolver', 'user', 'pid', 'error_log', 'stream', 'mail', 'set_real_ip_from'].includes(directive.name)) say(directive, directive.name);

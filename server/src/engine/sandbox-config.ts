@@ -12,6 +12,8 @@ import { websocketOnly } from '../analysis/websocket-only.js';
 import type { Workspace, WorkspaceRoot } from '../model/workspace.js';
 import type { ConfigFile, ContextName, Directive } from '../model/types.js';
 import { planLocation, type PlannedLocation } from './sandbox-plan.js';
+import { applyEdits, childContext, quote, serverName, where, type Edit } from './sandbox-text.js';
+import { variableTarget, type TargetEdit, type VariableTarget } from './sandbox-variables.js';
 
 export type { PlannedLocation } from './sandbox-plan.js';
 
@@ -38,12 +40,6 @@ export interface Sandbox {
   instances: SandboxInstance[];
   /** What was left out and why, one line each. */
   notes: string[];
-}
-
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
 }
 
 /** Directives that would open files outside the prefix or start something outside loopback: removed. */
@@ -76,6 +72,10 @@ class Rewriter {
   private readonly seen = new Set<ConfigFile>();
   private caches = 0;
   private readonly fastcgiUpstreams = new Set<Directive>();
+  /** Passes through variables: what each evaluates to, and the edits that point it at its stub. */
+  private readonly variables = new Map<Directive, VariableTarget>();
+  /** Offsets in a file (`path:start:end`) -> the text a variable target's edit put there: one edit per place. */
+  private readonly targetEdits = new Map<string, string>();
   locations: PlannedLocation[] = [];
 
   constructor(
@@ -84,9 +84,20 @@ class Rewriter {
   ) {
     const all = passes(workspace);
     this.passByDirective = new Map(all.map((pass) => [pass.directive, pass]));
-    const named = (name: string): Set<Directive> =>
-      new Set(all.filter((pass) => pass.name === name && pass.resolution.kind === 'upstream').flatMap((pass) =>
-        pass.resolution.kind === 'upstream' ? pass.resolution.upstreams.map((upstream) => upstream.directive) : []));
+    for (const pass of all) {
+      if (pass.resolution.kind !== 'unresolved' || pass.resolution.reason !== 'variables') continue;
+      let server = pass.scope.parent;
+      while (server && server.context !== 'server') server = server.parent;
+      const port = pass.name === 'fastcgi_pass' ? options.fastcgiPort : options.stubPort;
+      this.variables.set(pass.directive, variableTarget(pass, workspace, server?.block ? serverName(server.block) : 'localhost', port));
+    }
+    // The upstreams each pass reaches, also through variables that name one (`set $app backend; proxy_pass http://$app;`).
+    const reached = (pass: Pass): readonly Directive[] => {
+      const variables = this.variables.get(pass.directive);
+      const upstreams = pass.resolution.kind === 'upstream' ? pass.resolution.upstreams : variables?.kind === 'known' ? variables.upstreams : [];
+      return upstreams.map((upstream) => upstream.directive);
+    };
+    const named = (name: string): Set<Directive> => new Set(all.filter((pass) => pass.name === name).flatMap(reached));
     const proxied = named('proxy_pass');
     for (const upstream of named('fastcgi_pass')) {
       if (proxied.has(upstream)) this.notes.push(`${where(upstream)}: upstream used by proxy_pass and fastcgi_pass: its members are the HTTP stub`);
@@ -204,10 +215,24 @@ class Rewriter {
 
   private pass(directive: Directive, server: ServerState | undefined): void {
     const pass = this.passByDirective.get(directive);
-    const plan = server ? planLocation(directive, pass, server, pass !== undefined && this.carriesWebsocket(pass)) : undefined;
+    const variables = this.variables.get(directive);
+    const plan = server ? planLocation(directive, pass, server, pass !== undefined && this.carriesWebsocket(pass), variables) : undefined;
     if (plan) this.locations.push(plan);
+    if (plan && plan.skipped === null && variables?.kind === 'known') {
+      const clash = variables.edits.find((edit) => this.targetEdits.get(editKey(edit)) !== undefined && this.targetEdits.get(editKey(edit)) !== edit.text);
+      if (clash) plan.skipped = `target set through variables: ${where(clash.directive)} is rewritten for another pass already`;
+    }
     if (!pass || plan?.skipped !== null) {
       this.edit(directive, 'return 502;');
+      return;
+    }
+    if (variables?.kind === 'known') {
+      // The set (or the literal part of the pass) that gives the host and port now gives the stub's; nothing else.
+      for (const edit of variables.edits) {
+        if (this.targetEdits.has(editKey(edit))) continue;
+        this.targetEdits.set(editKey(edit), edit.text);
+        this.edit(edit.directive, edit.text, edit);
+      }
       return;
     }
     if (pass.resolution.kind === 'implicit' && pass.name === 'fastcgi_pass') {
@@ -220,42 +245,16 @@ class Rewriter {
   }
 }
 
+function editKey(edit: TargetEdit): string {
+  return `${edit.directive.file.path}:${edit.start}:${edit.end}`;
+}
+
 export interface ServerState {
   port: number;
   /** The Host requests to this server send. */
   name: string;
   /** A listen was rewritten already: the server's others are removed (one port per server). */
   listened: boolean;
-}
-
-function childContext(directive: Directive): ContextName {
-  const known: readonly string[] = ['events', 'location', 'if', 'limit_except', 'map', 'geo', 'types', 'split_clients'];
-  return known.includes(directive.name) ? (directive.name as ContextName) : 'block';
-}
-
-/** The first server_name a client can send as Host: not a wildcard, a regex or `_`; else `localhost`. */
-function serverName(server: Directive): string {
-  for (const child of server.children) {
-    if (child.name !== 'server_name') continue;
-    const usable = child.args.find((arg) => /^[A-Za-z0-9.-]+$/.test(arg.value) && arg.value !== '_' && !arg.templated);
-    if (usable) return usable.value;
-  }
-  return 'localhost';
-}
-
-function quote(file: string): string {
-  return /[\s;'"{}$\\]/.test(file) ? `"${file.replace(/[\\"]/g, '\\$&')}"` : file;
-}
-
-export function where(directive: Directive): string {
-  return `${directive.file.path}:${directive.span.start.line + 1}`;
-}
-
-function applyEdits(text: string, edits: readonly Edit[]): string {
-  const sorted = [...edits].sort((a, b) => b.start - a.start || b.end - a.end);
-  let out = text;
-  for (const edit of sorted) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
-  return out;
 }
 
 /**

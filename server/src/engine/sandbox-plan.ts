@@ -5,6 +5,7 @@
 import type { Pass } from '../analysis/passes.js';
 import type { Directive } from '../model/types.js';
 import { regexRequestPath } from './regex-path.js';
+import type { VariableTarget } from './sandbox-variables.js';
 
 export interface PlannedLocation {
   file: string;
@@ -24,6 +25,8 @@ export interface PlannedLocation {
   lines: [number, number];
   /** The location carries WebSockets (forwards `Upgrade`, or is WebSocket-only): one upgrade is sent too. */
   websocket: boolean;
+  /** A pass through variables: the address they give for this request (`http://synapse:8008`). */
+  variableTarget?: string;
 }
 
 export interface PlanServer {
@@ -52,22 +55,29 @@ function requestPath(location: Directive): { path: string } | { skipped: string 
   return { path: target };
 }
 
-function whyNotMeasured(directive: Directive, pass: Pass | undefined): string | null {
+function whyNotMeasured(directive: Directive, pass: Pass | undefined, variables: VariableTarget | undefined): string | null {
   const name = directive.name;
   if (name !== 'proxy_pass' && name !== 'fastcgi_pass') return `${name}: not measured yet (proxy_pass and fastcgi_pass only)`;
   if (!pass || !pass.target) return `${name} without a target`;
+  let scheme = pass.target.scheme;
   if (pass.resolution.kind === 'unresolved') {
-    return pass.resolution.reason === 'variables'
-      ? 'target set through variables: nginx would resolve it at run time, which prove never does'
-      : 'target not known until the template is rendered';
+    if (pass.resolution.reason !== 'variables') return 'target not known until the template is rendered';
+    if (!variables) return 'target set through variables: nginx would resolve it at run time, which prove never does';
+    if (variables.kind === 'unknown') return variables.reason;
+    scheme = variables.scheme;
   }
-  const scheme = pass.target.scheme;
   if (name === 'proxy_pass' && scheme !== 'http') return `${scheme ?? 'no'} scheme: only http:// targets are measured yet`;
   return null;
 }
 
 /** The plan for one pass directive inside `server`. */
-export function planLocation(directive: Directive, pass: Pass | undefined, server: PlanServer, websocket = false): PlannedLocation {
+export function planLocation(
+  directive: Directive,
+  pass: Pass | undefined,
+  server: PlanServer,
+  websocket = false,
+  variables?: VariableTarget,
+): PlannedLocation {
   const { location, inIf } = enclosingLocation(directive);
   const base = {
     file: directive.file.path,
@@ -78,8 +88,9 @@ export function planLocation(directive: Directive, pass: Pass | undefined, serve
     path: '/',
     lines: [(location ?? directive).span.start.line + 1, (location ?? directive).span.end.line + 1] as [number, number],
     websocket,
+    ...(variables?.kind === 'known' ? { variableTarget: variables.evaluated } : {}),
   };
-  const notMeasured = whyNotMeasured(directive, pass);
+  const notMeasured = whyNotMeasured(directive, pass, variables);
   if (notMeasured !== null) return { ...base, skipped: notMeasured };
   if (inIf) return { ...base, skipped: 'inside if or limit_except: the request may not take that branch' };
   if (!location) return { ...base, skipped: 'not inside a location read in the same file' };

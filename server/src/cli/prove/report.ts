@@ -50,6 +50,11 @@ function remainingIn(remaining: readonly Finding[], file: string, lines: [number
     .map((finding) => `${finding.ruleId}: ${finding.message}${finding.withheld ? ` (no fix: ${finding.withheld})` : ''}`);
 }
 
+/** Why a pass through variables keeps its connections per request: the rules read no value a variable holds. */
+function throughVariables(target: string): string {
+  return `the target is set through variables (${target} for this request): check finds and fixes nothing in a pass through variables`;
+}
+
 export function compareSides(
   before: SideResult,
   after: SideResult,
@@ -70,7 +75,8 @@ export function compareSides(
     const reuses = afterMeasured && skipped === null ? afterMeasured.connections <= bound : null;
     const upgradeAfter = matched?.websocket ?? null;
     const websocket = skipped === null && upgradeBefore !== null && upgradeAfter !== null ? { before: upgradeBefore, after: upgradeAfter } : null;
-    const why = reuses === false && matched ? remainingIn(remaining, matched.plan.file, matched.plan.lines) : [];
+    const found = reuses === false && matched ? remainingIn(remaining, matched.plan.file, matched.plan.lines) : [];
+    const why = found.length === 0 && reuses === false && plan.variableTarget !== undefined ? [throughVariables(plan.variableTarget)] : found;
     return {
       file: displayPath(plan.file, cwd),
       line: plan.line,
