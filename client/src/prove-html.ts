@@ -30,37 +30,36 @@ function bar(row: ProveRow, scale: number): string {
   );
 }
 
+/** Two rows per location: what it is with its numbers and bar, then what the numbers mean (a row of its own, so
+ * the table stays narrow enough for a panel beside the editor). */
 function rowHtml(row: ProveRow, scale: number): string {
-  const cells = [
-    `<td class="where">${escapeHtml(row.where)}</td>`,
-    `<td class="server">${escapeHtml(row.server)}</td>`,
-    `<td class="location"><code>${escapeHtml(row.location)}</code></td>`,
-  ];
-  if (row.before && row.after && row.verdict !== 'skipped') {
-    cells.push(
-      `<td class="num before">${row.before.connections}</td>`,
-      `<td class="num after">${row.after.connections}</td>`,
-      `<td class="num requests">${row.before.requests}</td>`,
-      `<td>${bar(row, scale)}</td>`,
-    );
-  } else {
-    cells.push('<td class="num before">—</td>', '<td class="num after">—</td>', '<td class="num requests">—</td>', '<td></td>');
-  }
+  const measured = row.before && row.after && row.verdict !== 'skipped';
+  const what =
+    `<td class="what"><code class="location">${escapeHtml(row.location)}</code><br>` +
+    `<span class="where">${escapeHtml(row.where)}</span> · server <span class="server">${escapeHtml(row.server)}</span></td>`;
+  const numbers = measured
+    ? `<td class="num before">${row.before!.connections}</td><td class="num after">${row.after!.connections}</td><td>${bar(row, scale)}</td>`
+    : '<td class="num before">—</td><td class="num after">—</td><td></td>';
   const details = [
     `<span class="verdict">${escapeHtml(row.verdictText)}</span>`,
+    ...(row.request && measured ? [`<span class="request">${row.before!.requests} × ${escapeHtml(row.request)}</span>`] : []),
     ...(row.statuses ? [`<span class="statuses">statuses ${escapeHtml(row.statuses)}</span>`] : []),
     ...(row.websocket ? [`<span class="websocket">WebSocket upgrade ${escapeHtml(row.websocket)}</span>`] : []),
     ...row.warnings.map((warning) => `<span class="warning">${escapeHtml(warning)}</span>`),
     ...row.why.map((line) => `<span class="why">left after the fixes: ${escapeHtml(line)}</span>`),
   ];
-  cells.push(`<td class="details">${details.join('<br>')}</td>`);
-  return `<tr class="${row.verdict}">${cells.join('')}</tr>`;
+  return (
+    `<tr class="location-row ${row.verdict}">${what}${numbers}</tr>` +
+    `<tr class="details-row ${row.verdict}"><td class="details" colspan="4">${details.join('<br>')}</td></tr>`
+  );
 }
 
 const STYLE = `
 body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 16px 16px; }
 table { border-collapse: collapse; margin: 12px 0; }
-th, td { text-align: left; vertical-align: top; padding: 4px 10px; border-bottom: 1px solid var(--vscode-panel-border, #8884); }
+th, td { text-align: left; vertical-align: top; padding: 4px 10px; }
+tr.details-row td { border-bottom: 1px solid var(--vscode-panel-border, #8884); padding-bottom: 8px; }
+.where, .request { color: var(--vscode-descriptionForeground); }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.skipped td { color: var(--vscode-descriptionForeground); }
 rect.before { fill: var(--vscode-charts-red, #d44); }
@@ -106,8 +105,7 @@ export function renderProvePage(outcome: Exclude<ProveOutcome, { kind: 'cancelle
     `${report.concurrency} in flight; reuse: at most ${report.bound} upstream connections after the fixes` +
     `${report.unsafeFixes ? ' (unsafe fixes included)' : ''}</p>`;
   const head =
-    '<thead><tr><th>file</th><th>server</th><th>location</th><th class="num">before</th><th class="num">after</th>' +
-    '<th class="num">requests</th><th>connections</th><th></th></tr></thead>';
+    '<thead><tr><th>location</th><th class="num">before</th><th class="num">after</th><th>upstream connections</th></tr></thead>';
   const table = rows.length > 0 ? `<table>${head}<tbody>${rows.map((row) => rowHtml(row, scale)).join('')}</tbody></table>` : '<p>no location reaches an upstream</p>';
   const failing = outcome.status === 1 ? '<p class="warning">a location still loses its connections, or the fixes changed what it answers (exit 1)</p>' : '';
   return page(

@@ -75,7 +75,8 @@ describe('the prove view on a real run', () => {
 
     const html = renderProvePage(outcome as Exclude<ProveOutcome, { kind: 'cancelled' }>, CONTEXT);
     expect(html).toContain(`<td class="num before">${api!.before!.connections}</td><td class="num after">${api!.after!.connections}</td>`);
-    expect(html).toContain('<td class="location"><code>~ (?&#60;=x)y</code></td>');
+    expect(html).toContain('<code class="location">~ (?&#60;=x)y</code><br><span class="where">site.conf:11</span>');
+    expect(html).toContain(`<span class="request">200 × GET app.test/api/</span>`);
     expect(html).toContain(`<p class="summary">upstream connections ${api!.before!.connections} → ${api!.after!.connections} for 200 requests across 1 location</p>`);
     expect(html).toContain('<svg class="bar"');
     expect(readdirSync(where.tmp)).toEqual([]);
