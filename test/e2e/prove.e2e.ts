@@ -2,7 +2,12 @@
 // command palette, on a workspace whose upstream has no keepalive, it runs the bundled CLI's prove with this
 // machine's nginx (/usr/sbin/nginx) and shows the report in a webview: the location's upstream connections before
 // and after the fixes (200 requests with Connection: close: about 200 → at most the 8 in flight), the location prove
-// skips with its reason, and the summary line. The screenshot for docs/editors.md lands in docs/images/.
+// skips with its reason, and the summary line, for the active file's workspace folder only (a multi-root workspace).
+// Cancelling the progress notification stops prove, which removes its sandbox and stops its nginx. code-server and
+// what it starts get a TMPDIR of the test's own, so what prove leaves there can be seen. The screenshot for
+// docs/editors.md lands in docs/images/.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,19 +32,52 @@ const SITE = [
   '',
 ].join('\n');
 
+/** 40 locations, each measured with 200 requests as written and as fixed: seconds of work, time to cancel it. */
+const SLOW = [
+  'upstream slow {\n    server 127.0.0.1:3001;\n}\nserver {\n    listen 80;',
+  ...Array.from({ length: 40 }, (_, index) => `    location /l${index}/ {\n        proxy_pass http://slow;\n    }`),
+  '}',
+  '',
+].join('\n');
+
 const TIMEOUT = 60_000;
 
 let session: EditorSession;
 let page: Page;
+let tmp: string;
 
 beforeAll(async () => {
-  session = await openEditorSession({ files: { 'app.nginx': SITE } });
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'nk-prove-e2e-tmp-'));
+  session = await openEditorSession({
+    files: { 'app/app.nginx': SITE, 'slow/slow.nginx': SLOW },
+    folders: ['app', 'slow'],
+    env: { TMPDIR: tmp },
+  });
   page = session.page;
 });
 
 afterAll(async () => {
   await session?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
+
+/** prove's sandbox prefixes in the session's TMPDIR. */
+const sandboxes = () => readdirSync(tmp).filter((name) => name.startsWith('nginx-keepalive-prove-'));
+
+/** nginx processes whose command line names the session's TMPDIR (every sandbox lives there). */
+function nginxUnderTmp(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+        return cmdline.includes('nginx') && cmdline.includes(tmp);
+      } catch {
+        return false; // ended while being read
+      }
+    })
+    .map(Number);
+}
 
 /** The webview frame showing prove's table, once it shows. */
 async function proveFrame(): Promise<Frame> {
@@ -92,7 +130,26 @@ describe('Prove connection reuse in a real VS Code', () => {
 
     const summary = (await frame.locator('.summary').textContent())?.trim();
     expect(summary).toBe(`upstream connections ${api!.before} → ${api!.after} for 200 requests across 1 location`);
-    expect((await frame.locator('.meta').first().textContent()) ?? '').toContain('the workspace folder workspace (prove . in');
+    // The active file's folder, not the other one (whose 40 locations would be rows too).
+    expect((await frame.locator('.meta').first().textContent()) ?? '').toContain(`the workspace folder app (prove . in ${path.join(session.workspace, 'app')})`);
     await page.screenshot({ path: path.join(images, 'vscode-prove.png') });
+    expect(sandboxes()).toEqual([]);
+  });
+
+  it('shows a progress notification while it runs; Cancel stops prove, which stops nginx and removes its sandbox', async () => {
+    await quickOpen(page, 'slow.nginx');
+    await runCommand(page, 'nginx-keepalive: Prove connection reuse');
+    const progress = page.locator('.notifications-toasts .notification-toast', { hasText: 'nginx-keepalive: Prove connection reuse' });
+    await progress.waitFor({ timeout: TIMEOUT });
+    // Cancelled once prove is at work: its sandbox exists (and nginx runs in it, or is about to).
+    await expect.poll(() => sandboxes().length, { timeout: TIMEOUT }).toBe(1);
+    await progress.hover();
+    await progress.getByRole('button', { name: 'Cancel' }).click();
+    await page
+      .locator('.notifications-toasts .notification-toast', { hasText: 'nginx-keepalive: prove cancelled (it stopped nginx and removed its sandbox)' })
+      .waitFor({ timeout: TIMEOUT });
+    // The message shows once prove has exited, after its cleanup.
+    expect(sandboxes()).toEqual([]);
+    expect(nginxUnderTmp()).toEqual([]);
   });
 });
