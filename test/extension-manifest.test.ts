@@ -11,6 +11,7 @@ import {
   CONFIGURATION_SECTION,
   FIX_ALL_COMMAND,
   LANGUAGE_ID,
+  PROVE_COMMAND,
   RESTART_COMMAND,
   RULE_DOCUMENTATION_REQUEST,
   RULES_REQUEST,
@@ -153,7 +154,11 @@ describe('the extension entry points', () => {
 
   it('runs in Restricted Mode, where a workspace may not widen what the checker reads', () => {
     // Nothing in the extension executes workspace content; only a workspace pathMap could point reads elsewhere.
-    expect(manifest.capabilities.untrustedWorkspaces).toMatchObject({ supported: 'limited', restrictedConfigurations: ['nginxKeepalive.pathMap'] });
+    // The other is the nginx binary "Prove connection reuse" runs (test/client/prove-availability.test.ts).
+    expect(manifest.capabilities.untrustedWorkspaces).toMatchObject({
+      supported: 'limited',
+      restrictedConfigurations: ['nginxKeepalive.pathMap', 'nginxKeepalive.prove.nginxPath'],
+    });
     expect(Object.keys(manifest.contributes.configuration.properties)).toContain('nginxKeepalive.pathMap');
   });
 
@@ -163,6 +168,7 @@ describe('the extension entry points', () => {
       RESTART_COMMAND,
       SHOW_OUTPUT_COMMAND,
       SHOW_RULE_DOCUMENTATION_COMMAND,
+      PROVE_COMMAND,
     ]);
     expect(SERVER_FIX_ALL_COMMAND).toBe(FIX_ALL_IN_WORKSPACE_COMMAND);
   });
@@ -189,6 +195,8 @@ describe('the VSIX', () => {
       'extension.vsixmanifest',
       'extension/LICENSE.txt',
       'extension/changelog.md',
+      // What "Prove connection reuse" runs (`prove --format json`).
+      'extension/dist/cli.js',
       'extension/dist/extension-browser.cjs',
       'extension/dist/extension.cjs',
       'extension/dist/server-browser.js',

@@ -1,9 +1,11 @@
-// The VS Code extension's node entry: forks the bundled language server (dist/server.js) over node-ipc. The rest is
-// activate.ts's, shared with the browser entry.
+// The VS Code extension's node entry: forks the bundled language server (dist/server.js) over node-ipc, and offers
+// "Prove connection reuse" (prove-command.ts), which runs nginx and so exists only here. The rest is activate.ts's,
+// shared with the browser entry.
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type ServerOptions } from 'vscode-languageclient/node.js';
 import { activateClient, clientOptions } from './activate.js';
 import { CONFIGURATION_SECTION, OUTPUT_CHANNEL } from './ids.js';
+import { registerProveCommand } from './prove-command.js';
 import { SERVER_NODE_FLAGS } from './server-flags.js';
 
 let client: LanguageClient | undefined;
@@ -19,6 +21,8 @@ function serverOptions(context: vscode.ExtensionContext): ServerOptions {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  // Before the server starts: prove runs the CLI, not the server, and works while the server starts or fails to.
+  context.subscriptions.push(registerProveCommand(context));
   // The client's id is the settings section, so `nginxKeepalive.trace.server` turns on the LSP message trace.
   client = (await activateClient(
     context,

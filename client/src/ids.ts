@@ -23,3 +23,12 @@ export const RULE_DOCUMENT_SCHEME = 'nginx-keepalive-rule';
 export const STATUS_REQUEST = 'nginxKeepalive/status';
 export const RULES_REQUEST = 'nginxKeepalive/rules';
 export const RULE_DOCUMENTATION_REQUEST = 'nginxKeepalive/ruleDocumentation';
+/** "nginx-keepalive: Prove connection reuse" (client/src/prove-command.ts); the node entry alone registers it. */
+export const PROVE_COMMAND = 'nginxKeepalive.proveConnectionReuse';
+/**
+ * Set by the node entry once the command is registered; the command palette shows the command only with it (and a
+ * trusted workspace). The browser entry never sets it: VS Code for the Web has no nginx to run.
+ */
+export const PROVE_AVAILABLE_CONTEXT = 'nginxKeepalive.proveAvailable';
+/** The nginx binary prove runs (`prove --nginx`); empty: the CLI's own choice. Under CONFIGURATION_SECTION. */
+export const PROVE_NGINX_PATH_SETTING = 'prove.nginxPath';

@@ -129,6 +129,22 @@ function codeLensSetting(): Record<string, unknown> {
   };
 }
 
+/**
+ * Read by the extension's "Prove connection reuse" (client/src/prove-command.ts), not by the server: the nginx it
+ * passes to `prove --nginx`. A program to run, so a workspace may not set it in Restricted Mode (package.json's
+ * restrictedConfigurations), and each machine may have its own.
+ */
+function proveNginxPathSetting(): Record<string, unknown> {
+  return {
+    type: 'string',
+    scope: 'machine-overridable',
+    default: '',
+    markdownDescription:
+      'The nginx binary *nginx-keepalive: Prove connection reuse* runs (`prove --nginx`) on a sandboxed copy of the ' +
+      'configuration. Empty: `nginx` on `PATH`, then `/usr/sbin/nginx`, as the command line chooses.',
+  };
+}
+
 /** Read by the language client itself (its id is the section name), not by the server. */
 function traceSetting(): Record<string, unknown> {
   return {
@@ -151,6 +167,7 @@ export function buildConfigurationContribution(rules: readonly Rule[]): Record<s
       [`${SETTINGS_PREFIX}.maxFileSize`]: maxFileSizeSetting(),
       [`${SETTINGS_PREFIX}.diagnostics`]: diagnosticsSetting(),
       [`${SETTINGS_PREFIX}.codeLens.enabled`]: codeLensSetting(),
+      [`${SETTINGS_PREFIX}.prove.nginxPath`]: proveNginxPathSetting(),
       [`${SETTINGS_PREFIX}.trace.server`]: traceSetting(),
     },
   };

@@ -2,7 +2,8 @@
 // (capabilities.untrustedWorkspaces "limited"): nginx.conf is NGINX, its problems show and a quick fix applies. The
 // one setting that could widen what the checker reads, nginxKeepalive.pathMap, is restricted: the workspace's
 // .vscode/settings.json maps /etc/nginx to a directory outside the workspace, and Restricted Mode ignores it, so the
-// include through it is reported as outside the checked paths instead of being read.
+// include through it is reported as outside the checked paths instead of being read. "Prove connection reuse", which
+// runs nginx, is not in the command palette there.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -86,5 +87,18 @@ describe('Restricted Mode in code-server', () => {
     await saveActiveEditor(page);
     await waitForProblems(page, ['include@3', 'upstream-keepalive@4']);
     expect(readFileSync(path.join(session.workspace, 'api.nginx'), 'utf8')).toContain('    keepalive 16;\n');
+  });
+
+  it('does not offer "Prove connection reuse" in the command palette', async () => {
+    await quickOpen(page, 'api.nginx');
+    await page.keyboard.press('Control+Shift+P');
+    await page.locator('.quick-input-widget input').waitFor(TIMEOUT);
+    await page.keyboard.type('nginx-keepalive: ');
+    // The extension's other commands are listed (it runs, activated), this one is not.
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'nginx-keepalive: Show output' }).waitFor(TIMEOUT);
+    const titles = await page.$$eval('.quick-input-list .monaco-list-row', (rows) => rows.map((row) => row.getAttribute('aria-label') ?? ''));
+    expect(titles.some((title) => title.includes('Restart server'))).toBe(true);
+    expect(titles.filter((title) => title.includes('Prove connection reuse'))).toEqual([]);
+    await page.keyboard.press('Escape');
   });
 });

@@ -1,7 +1,7 @@
 // Nothing in a config or a workspace is ever executed, and nothing outside the checked paths (and the --path-map
 // targets) is ever opened. Checked two ways: the sources use no API that runs code or programs (outside the allowed
-// places: the CLI's own bundled worker, and `prove`'s nginx), and a real run under strace opens no file outside and
-// starts no program, on a workspace built to tempt it.
+// places: the CLI's own bundled worker, `prove`'s nginx, and the editor command that runs `prove`), and a real run
+// under strace opens no file outside and starts no program, on a workspace built to tempt it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -32,6 +32,10 @@ const ALLOWED: Record<string, { name: string; why: string }> = {
   'server/src/cli/prove/nginx-process.ts': {
     name: 'child_process',
     why: '`prove` runs the local nginx binary on a sandboxed copy (its own command: check and the language server never do)',
+  },
+  'client/src/prove-run.ts': {
+    name: 'child_process',
+    why: 'the editor\'s "Prove connection reuse" runs the bundled CLI\'s `prove` (trusted workspaces only, not in the browser build)',
   },
 };
 

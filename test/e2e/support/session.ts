@@ -29,6 +29,8 @@ export interface SessionOptions {
   userSettings?: Record<string, unknown>;
   /** Opens the workspace in Restricted Mode (workspace trust on, the folder not trusted). */
   restricted?: boolean;
+  /** Environment variables for code-server and what it starts (the extension host, the CLI): e.g. a TMPDIR of the test's own. */
+  env?: Record<string, string>;
   /** The browser window; 1280×800 by default (the screenshots' size). */
   viewport?: { width: number; height: number };
 }
@@ -77,7 +79,8 @@ export async function openEditorSession(options: SessionOptions): Promise<Editor
       target = path.join(workspace, 'test.code-workspace');
       writeFileSync(target, JSON.stringify({ folders: options.folders.map((folder) => ({ path: folder })) }, null, 2));
     }
-    const dirs = makeDirs(root, { ...options.userSettings, ...(options.restricted ? { 'security.workspace.trust.enabled': true } : {}) });
+    const made = makeDirs(root, { ...options.userSettings, ...(options.restricted ? { 'security.workspace.trust.enabled': true } : {}) });
+    const dirs = { ...made, env: { ...made.env, ...options.env } };
     installExtension(bin, dirs, vsix);
     const installed = path.join(dirs.extensions, `${manifest.publisher}.${manifest.name}-${manifest.version}`);
     for (const file of ['dist/extension.cjs', 'dist/server.js', 'dist/tree-sitter-nginx.wasm', 'dist/web-tree-sitter.wasm']) {
