@@ -129,15 +129,21 @@ function environment(root: WorkspaceRoot, context: RuleContext): CheckEnvironmen
 }
 
 /**
- * Where a value problem is shown: on the word nginx refuses when it is on the line nginx names (the line its reader
- * is on when the handler runs: where the directive ends), else on the directive's `;` there.
+ * Where a problem is shown: on the line nginx names, which is the line its reader is on when the directive is
+ * handled: where it ends (its `;`, or a block's `{`). On the word nginx refuses when it is on that line, else on the
+ * name when that is, else on the last word there (the terminator when it stands alone).
  */
 function problemSpan(directive: Directive, problem: DirectiveProblem): Span {
-  if (!('span' in problem)) return directive.nameSpan;
-  const end = directive.span.end;
-  if (problem.span.start.line === end.line) return problem.span;
-  const last = { ...end, column: Math.max(0, end.column - 1) };
-  return { start: last, end, startOffset: directive.span.endOffset - 1, endOffset: directive.span.endOffset };
+  const terminator = directive.blockSpan
+    ? { start: directive.blockSpan.start, startOffset: directive.blockSpan.startOffset }
+    : { start: { ...directive.span.end, column: Math.max(0, directive.span.end.column - 1) }, startOffset: directive.span.endOffset - 1 };
+  const line = terminator.start.line;
+  if ('span' in problem && problem.span.start.line === line) return problem.span;
+  if (directive.nameSpan.start.line === line) return directive.nameSpan;
+  const last = [...directive.args].reverse().find((arg) => arg.span.start.line === line);
+  if (last) return last.span;
+  const end = { ...terminator.start, column: terminator.start.column + 1 };
+  return { start: terminator.start, end, startOffset: terminator.startOffset, endOffset: terminator.startOffset + 1 };
 }
 
 function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvironment, within?: Directive): DirectiveState[] {
