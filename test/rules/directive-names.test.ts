@@ -33,6 +33,16 @@ describe('directive names', () => {
     expect(await directiveMessages(inLocation('frobnicate on;'))).toEqual([
       '4: unknown directive "frobnicate": fix the name, or add it to "directives.extra"',
     ]);
+    // One whole word of three or more changed: a word before the last first (proxy_set_header is as near), else the last.
+    expect(await directiveMessages(inLocation('proxy_set_version 1.1;'))).toEqual([
+      '4: unknown directive "proxy_set_version": did you mean "proxy_http_version"?',
+    ]);
+    expect(await directiveMessages(inLocation('fastcgi_keep_connection on;'))).toEqual([
+      '4: unknown directive "fastcgi_keep_connection": did you mean "fastcgi_keep_conn"?',
+    ]);
+    expect(await directiveMessages(inLocation('proxy_foo_timeout 5s;'))).toEqual([
+      '4: unknown directive "proxy_foo_timeout": fix the name, or add it to "directives.extra"',
+    ]);
     // http, http2 and http3 are each one edit away.
     expect(await directiveMessages(inLocation('httpX on;'))).toEqual([
       '4: unknown directive "httpX": fix the name, or add it to "directives.extra"',

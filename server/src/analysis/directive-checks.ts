@@ -99,14 +99,40 @@ function wordProblem(directive: Directive, entry: DirectiveEntry, env: CheckEnvi
   return valueProblem(directive, entry, env.version);
 }
 
+/**
+ * An unknown name in a template. One a template action renders part of (`{{ $.X }}_timeout`, `proxy_{{ .Y }}`) is
+ * only known after rendering. A literal one is reported when it is a misspelling of a known directive
+ * (`proxy_set_version 1.1;` in a Dokku sigil: did you mean proxy_http_version?); one close to no known name is not,
+ * as templates are rendered for builds whose modules no source the table reads has (NGINX Plus's `sticky`, an
+ * ingress controller's `app_protect_*`, the corpus's `track_uploads`).
+ */
+function templateNameProblem(directive: Directive, env: CheckEnvironment): DirectiveProblem | undefined {
+  if (env.unknownModuleLoaded || nameFromTemplate(directive)) return undefined;
+  const suggestion = suggestDirective(directive.name);
+  return suggestion ? { kind: 'unknown', suggestion } : undefined;
+}
+
+/**
+ * Whether a template action renders (part of) the directive's name: the name holds one, or one is glued to it (the
+ * model's name is then the literal part only). A control tag glued before it (`{% if a %}proxy_x`) renders nothing,
+ * but is counted too: where a tag ends and text starts is the dialect's business, and a miss is only a finding unsaid.
+ */
+function nameFromTemplate(directive: Directive): boolean {
+  const { name, nameSpan, file } = directive;
+  if (TEMPLATE_MARKS.some((mark) => name.includes(mark))) return true;
+  const before = file.text.slice(Math.max(0, nameSpan.startOffset - 2), nameSpan.startOffset);
+  const after = file.text.slice(nameSpan.endOffset, nameSpan.endOffset + 2);
+  return before === '}}' || before === '%}' || after === '{{' || after === '{%';
+}
+
+const TEMPLATE_MARKS = ['{{', '}}', '{%', '%}'];
+
 /** What nginx would reject about `directive` read in `frame`, or undefined. Records it as the block's first of its name. */
 export function checkDirective(directive: Directive, frame: BlockFrame, env: CheckEnvironment): DirectiveProblem | undefined {
   const name = directive.name;
   if (env.extra.has(name)) return undefined;
   const all = directiveEntries(name);
-  // A template may be rendered for any build (ingress controllers target NGINX Plus, whose directives no source
-  // the table reads has): an unknown name in one is not reported.
-  if (all.length === 0 && directive.file.isTemplate) return undefined;
+  if (all.length === 0 && directive.file.isTemplate) return templateNameProblem(directive, env);
   const named = nameProblem(name, all, env);
   if (named || all.length === 0) return named;
   const present = env.version ? all.filter((entry) => existsInVersion(entry, env.version!)) : all;

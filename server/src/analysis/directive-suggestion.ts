@@ -1,7 +1,8 @@
 // The directive an unknown name most likely meant, for "did you mean": the table's name that the unknown one becomes
 // with `-` read as `_` and letters lowered (`proxy-pass`, `Proxy_Pass`), else the one table name at one edit (a
-// letter added, dropped, changed, or two neighbours swapped: `proxy_passs`, `proxy_psas`). Nothing when no name or
-// more than one is that close: a guess between two would mislead.
+// letter added, dropped, changed, or two neighbours swapped: `proxy_passs`, `proxy_psas`), else the one table name of
+// three words or more that differs in one whole word (`proxy_set_version`). Nothing when no name or more than one is
+// that close: a guess between two would mislead.
 //
 // Found through an index of every table name with one character deleted (the "symmetric delete" method): a name one
 // edit away shares one of these with the query, so each lookup costs the query's length, not the table's size.
@@ -75,5 +76,43 @@ function lookUp(name: string): string | undefined {
   for (const key of [normal, ...deletions(normal)]) {
     for (const candidate of table.byDeletion.get(key) ?? []) if (oneEditApart(normal, candidate)) close.add(candidate);
   }
-  return close.size === 1 ? [...close][0] : undefined;
+  if (close.size > 0) return close.size === 1 ? [...close][0] : undefined;
+  return oneWordApart(normal);
+}
+
+/** Names of three words or more (`proxy_http_version`), by each word left out: `proxy_*_version`. */
+let byWordLeftOut: Map<string, string[]> | undefined;
+
+function wordPatterns(name: string): string[] {
+  const words = name.split('_');
+  if (words.length < 3 || words.some((word) => word === '')) return [];
+  return words.map((_, i) => words.map((word, j) => (i === j ? '*' : word)).join('_'));
+}
+
+/**
+ * The one table name that differs from `name` in one whole word, the others all the same and in place, a word
+ * before the last first (`proxy_set_version` -> proxy_http_version, not proxy_set_header), the last one else
+ * (`fastcgi_keep_connection` -> fastcgi_keep_conn); nothing when none or several do (`proxy_foo_timeout` is as near
+ * proxy_read_timeout as proxy_send_timeout).
+ */
+function oneWordApart(name: string): string | undefined {
+  if (!byWordLeftOut) {
+    byWordLeftOut = new Map();
+    for (const known of index().names) {
+      for (const pattern of wordPatterns(known)) {
+        const list = byWordLeftOut.get(pattern);
+        if (list) list.push(known);
+        else byWordLeftOut.set(pattern, [known]);
+      }
+    }
+  }
+  const patterns = wordPatterns(name);
+  // The last word says what the directive sets (`_version`, `_timeout`, `_header`), so a name keeping it is nearer.
+  for (const tier of [patterns.slice(0, -1), patterns.slice(-1)]) {
+    const close = new Set<string>();
+    for (const pattern of tier) for (const candidate of byWordLeftOut.get(pattern) ?? []) close.add(candidate);
+    close.delete(name);
+    if (close.size > 0) return close.size === 1 ? [...close][0] : undefined;
+  }
+  return undefined;
 }
