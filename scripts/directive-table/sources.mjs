@@ -15,6 +15,7 @@ export const DEBIAN_NGINX = { version: '1.22.1', tarball: 'nginx_1.22.1.orig.tar
  * Third-party modules packaged by Debian 12, each its own source package. Those whose orig tarball the Debian mirror
  * no longer serves (auth-pam, cache-purge, memc, uploadprogress, js, nchan: 404 when this table was made) are absent.
  * `dirs`: the directories holding the module's own C sources (examples and tests left out).
+ * `binaryPackages`: modules a source package builds into binary packages of other names (what users install).
  */
 export const THIRD_PARTY = [
   { package: 'libnginx-mod-http-ndk', version: '0.3.2', tarball: 'libnginx-mod-http-ndk_0.3.2.orig.tar.gz', dirs: ['src'], home: 'https://github.com/vision5/ngx_devel_kit' },
@@ -26,8 +27,8 @@ export const THIRD_PARTY = [
   { package: 'libnginx-mod-http-subs-filter', version: '0.6.4', tarball: 'libnginx-mod-http-subs-filter_0.6.4.orig.tar.gz', dirs: ['.'], home: 'https://github.com/yaoweibin/ngx_http_substitutions_filter_module' },
   { package: 'libnginx-mod-http-fancyindex', version: '0.5.2', tarball: 'libnginx-mod-http-fancyindex_0.5.2.orig.tar.gz', dirs: ['.'], home: 'https://github.com/aperezdc/ngx-fancyindex#directives' },
   { package: 'libnginx-mod-http-dav-ext', version: '3.0.0', tarball: 'libnginx-mod-http-dav-ext_3.0.0.orig.tar.gz', dirs: ['.'], home: 'https://github.com/arut/nginx-dav-ext-module' },
-  { package: 'libnginx-mod-http-geoip2', version: '3.4', tarball: 'libnginx-mod-http-geoip2_3.4.orig.tar.gz', dirs: ['.'], home: 'https://github.com/leev/ngx_http_geoip2_module' },
-  { package: 'libnginx-mod-http-brotli', version: '1.0.0~rc', tarball: 'libnginx-mod-http-brotli_1.0.0~rc.orig.tar.gz', dirs: ['filter', 'static'], home: 'https://github.com/google/ngx_brotli' },
+  { package: 'libnginx-mod-http-geoip2', version: '3.4', tarball: 'libnginx-mod-http-geoip2_3.4.orig.tar.gz', dirs: ['.'], home: 'https://github.com/leev/ngx_http_geoip2_module', binaryPackages: { ngx_stream_geoip2_module: 'libnginx-mod-stream-geoip2' } },
+  { package: 'libnginx-mod-http-brotli', version: '1.0.0~rc', tarball: 'libnginx-mod-http-brotli_1.0.0~rc.orig.tar.gz', dirs: ['filter', 'static'], home: 'https://github.com/google/ngx_brotli', binaryPackages: { ngx_http_brotli_filter_module: 'libnginx-mod-http-brotli-filter', ngx_http_brotli_static_module: 'libnginx-mod-http-brotli-static' } },
   { package: 'libnginx-mod-http-upstream-fair', version: '0.0~git20120408.a18b409', tarball: 'libnginx-mod-http-upstream-fair_0.0~git20120408.a18b409.orig.tar.xz', dirs: ['.'], home: 'https://github.com/itoffshore/nginx-upstream-fair' },
   { package: 'libnginx-mod-http-modsecurity', version: '1.0.3', tarball: 'libnginx-mod-http-modsecurity_1.0.3.orig.tar.gz', dirs: ['src'], home: 'https://github.com/owasp-modsecurity/ModSecurity-nginx' },
   { package: 'libnginx-mod-rtmp', version: '1.2.2+dfsg', tarball: 'libnginx-mod-rtmp_1.2.2+dfsg.orig.tar.xz', dirs: ['.', 'hls', 'dash'], home: 'https://github.com/arut/nginx-rtmp-module/wiki/Directives' },

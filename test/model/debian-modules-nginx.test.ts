@@ -181,4 +181,18 @@ describe("Debian 12's nginx modules", () => {
       `${line}: "upload_progress" is from ngx_http_uploadprogress_module, which is not loaded: add its load_module line`,
     );
   }, 60_000);
+
+  it('refuse a stream module of their own before ngx_stream_module.so, so a config loading one alone has stream built in', async () => {
+    const js = ['ngx_http_js_module.so', 'ngx_stream_js_module.so'];
+    const conf = `${js.map((name) => `load_module ${path.join(dirs.modulesDir, name)};`).join('\n')}
+events {}
+stream {
+    js_var $stream_js 1;
+    server { listen 127.0.0.1:18081; return ok; }
+}
+`;
+    expect(nginxT(conf).output).toContain('undefined symbol: ngx_stream_top_filter');
+    // nginx.org's packages (stream compiled in) ship njs objects of these names: njs-examples configs look like this.
+    expect(await checkerFindings(conf)).toEqual([]);
+  });
 });

@@ -49,6 +49,23 @@ describe('directive names', () => {
     ]);
   });
 
+  it('makes a name close to no known directive a warning naming what it was checked against, a typo an error', async () => {
+    const text = inLocation('upload_progres uploads 1m;\n        nchan_subscriber;\n        frobnicate on;');
+    const findings = (await analyze([{ path: '/virtual/site.conf', text }], { host: isolated })).filter((f) => f.ruleId === 'directive');
+    expect(findings.map((f) => [f.span.start.line + 1, f.severity, f.message])).toEqual([
+      [4, 'error', 'unknown directive "upload_progres": did you mean "upload_progress"?'],
+      [6, 'warning', 'unknown directive "frobnicate": fix the name, or add it to "directives.extra"'],
+    ]);
+    expect(findings[0]!.detail).toBeUndefined();
+    const detail = findings[1]!.detail!;
+    for (const part of ['nginx 1.22.1–1.31.5', "Debian 12's 30 libnginx-mod-* packages", 'nchan', 'http-uploadprogress', 'stream-js', '"directives.extra"', '.nginx-keepalive.json']) {
+      expect(detail).toContain(part);
+    }
+    // A rule the user set to info stays info: a finding's own severity only ever lowers the configured one.
+    const quiet = await analyze([{ path: '/virtual/site.conf', text }], { host: isolated, rules: { directive: 'info' } });
+    expect(quiet.filter((f) => f.ruleId === 'directive').map((f) => f.severity)).toEqual(['info', 'info']);
+  });
+
   it('leaves placeholders alone: envsubst, ERB and @X@ names are not directives until rendered', async () => {
     for (const line of ['${DIRECTIVE} on;', '<%= directive %> on;', '@DIRECTIVE@ on;']) {
       expect(await directiveMessages(inLocation(line)), line).toEqual([]);

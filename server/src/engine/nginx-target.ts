@@ -8,7 +8,8 @@
 // the detection in (engine/container-files.ts reads their text).
 import type { ImageMention } from './container-files.js';
 import { MAINLINE_LINE, newerThanKnownReleases, RELEASES_AS_OF } from './nginx-releases.js';
-import { formatVersion, type NginxVersion } from '../analysis/versions.js';
+import { compareVersions, formatVersion, type NginxVersion } from '../analysis/versions.js';
+import { TABLE_VERSIONS } from '../model/directive-table.js';
 
 export type NginxTargetSource = 'flag' | 'editor' | 'settings' | 'detected' | 'default';
 
@@ -70,15 +71,32 @@ export function describeNginxTarget(target: NginxTarget, show: (file: string) =>
 }
 
 export function targetOrigin(target: NginxTarget, show: (file: string) => string): string {
-  const origin = originOnly(target, show);
-  return unreleased(target) ? `${origin}; newer than ${formatVersion(MAINLINE_LINE)}, the newest release known on ${RELEASES_AS_OF}` : origin;
+  const notes = [originOnly(target, show)];
+  const version = targetVersion(target);
+  if (version && newerThanKnownReleases(version)) notes.push(`newer than ${formatVersion(MAINLINE_LINE)}, the newest release known on ${RELEASES_AS_OF}`);
+  const table = version && outsideDirectiveTable(version);
+  if (table) notes.push(table);
+  return notes.join('; ');
 }
 
-/** An X.Y.Z target past the release table: a later release (or a typo), read with the newest behaviour known. */
-function unreleased(target: NginxTarget): boolean {
+/** The target as X.Y.Z numbers, when it is one (a label such as "before 1.29.7" is not). */
+function targetVersion(target: NginxTarget): NginxVersion | undefined {
   const parts = target.version?.split('.').map(Number);
-  if (parts?.length !== 3 || parts.some((part) => !Number.isInteger(part))) return false;
-  return newerThanKnownReleases(parts as unknown as NginxVersion);
+  if (parts?.length !== 3 || parts.some((part) => !Number.isInteger(part))) return undefined;
+  return parts as unknown as NginxVersion;
+}
+
+const tableVersion = (text: string): NginxVersion => text.split('.').map(Number) as unknown as NginxVersion;
+
+/**
+ * A target outside the releases the directive table was read from: directives are checked as its nearest end has
+ * them, so a directive older than 1.22.1 that was removed since, or one added after the newest read, is misjudged.
+ */
+function outsideDirectiveTable(version: NginxVersion): string | undefined {
+  const { oldest, newest } = TABLE_VERSIONS;
+  if (compareVersions(version, tableVersion(oldest)) < 0) return `directives are checked as ${oldest} has them, the oldest release the table read`;
+  if (compareVersions(version, tableVersion(newest)) > 0) return `directives are checked as ${newest} has them, the newest release the table read`;
+  return undefined;
 }
 
 function originOnly(target: NginxTarget, show: (file: string) => string): string {

@@ -22,8 +22,8 @@ export function internalErrorFile(workspace: Workspace, docs: readonly SourceDoc
 
 /**
  * Runs one rule: detect() and message() for every state; the fix is attached to be built when read (lazy-fix.ts).
- * A state's own severity (e.g. information for a template-guarded finding) is kept; otherwise the configured
- * severity applies. A state that says why its fix is withheld ends its message with the reason. A rule that throws
+ * A state's own severity (e.g. information for a template-guarded finding) lowers the configured one, never raises
+ * it (a rule set to info stays info); otherwise the configured severity applies. A state that says why its fix is withheld ends its message with the reason. A rule that throws
  * keeps what it reported before and adds an internal-error finding.
  */
 export function runRule(rule: Rule, severity: Severity, context: RuleContext, crashFile?: string): Finding[] {
@@ -45,9 +45,12 @@ export function runRule(rule: Rule, severity: Severity, context: RuleContext, cr
   return findings;
 }
 
+const RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
+const lower = (own: Severity | undefined, configured: Severity): Severity => (own !== undefined && RANK[own] < RANK[configured] ? own : configured);
+
 export function findingOf(rule: Rule, state: RuleState, severity: Severity, context: RuleContext): Finding {
   const { headline, detail } = rule.message(state, context);
-  const finding: Finding = { ruleId: rule.meta.id, severity: state.severity ?? severity, message: headline, file: state.file, span: state.span };
+  const finding: Finding = { ruleId: rule.meta.id, severity: lower(state.severity, severity), message: headline, file: state.file, span: state.span };
   if (detail !== undefined) finding.detail = detail;
   if (state.withheld !== undefined) finding.withheld = state.withheld;
   const fix = rule.fix;

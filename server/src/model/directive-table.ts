@@ -102,6 +102,30 @@ export function moduleInfo(module: string): ModuleInfo | undefined {
   return data.modules[module];
 }
 
+export interface ModuleSets {
+  /** "1.22.1–1.31.5": the nginx releases whose sources were read (every module in them). */
+  nginx: string;
+  /** Debian 12's libnginx-mod-* packages the table has directives of. */
+  debianPackages: string[];
+  /** Third-party modules outside Debian (their project's name and version). */
+  others: string[];
+}
+
+let sets: ModuleSets | undefined;
+
+/** What a name was checked against when no entry has it: for the message of an unknown directive. */
+export function moduleSets(): ModuleSets {
+  if (sets) return sets;
+  const debian = new Set<string>();
+  const others = new Set<string>();
+  for (const info of Object.values(data.modules)) {
+    if (info.debian && info.debian !== 'static') debian.add(info.debian);
+    else if (info.package) others.add(info.package);
+  }
+  sets = { nginx: `${data.oldest}–${data.newest}`, debianPackages: [...debian].sort(), others: [...others].sort() };
+  return sets;
+}
+
 /** The entry of `name` that nginx would use in `context`, if any (nginx takes the first module allowing it there). */
 export function directiveIn(name: string, context: DirectiveContext): DirectiveEntry | undefined {
   return directiveEntries(name).find((entry) => entry.contexts.includes(context) || entry.contexts.includes('any'));

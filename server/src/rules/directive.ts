@@ -11,7 +11,7 @@
 // whichever file holds the upstream.
 import type { Rule, RuleContext, RuleState } from '../analysis/rule-api.js';
 import type { DirectiveContext } from '../model/directive-table.js';
-import { directiveEntries, moduleInfo, allDirectives } from '../model/directive-table.js';
+import { directiveEntries, moduleInfo, moduleSets, allDirectives } from '../model/directive-table.js';
 import type { ConfigFile, Directive } from '../model/types.js';
 import type { Span } from '../util/types.js';
 import type { WorkspaceRoot } from '../model/workspace.js';
@@ -50,6 +50,11 @@ const packagesByObject = (() => {
       set.add(pkg);
       map.set(object, set);
     }
+    // A stream module of its own package (njs, geoip) loads only where stream is there already: Debian refuses it
+    // before ngx_stream_module.so, so a config loading it alone runs on a build with stream compiled in (nginx.org's
+    // packages and images, whose njs objects have the same names).
+    const streamPackage = moduleInfo('ngx_stream_core_module')?.debian;
+    if (/^ngx_stream_/.test(entry.module) && streamPackage && streamPackage !== pkg) map.get(entry.module)!.add(streamPackage);
   }
   return map;
 })();
@@ -152,7 +157,12 @@ function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvir
     // Past a file's first syntax error its blocks are guesses (nginx stops there): the syntax rule speaks for it.
     if (handledAt(directive) >= firstSyntaxError(directive.file)) return;
     const problem = checkDirective(directive, frame, env);
-    if (problem) states.push({ file: directive.file.path, span: problemSpan(directive, problem), name: directive.name, problem });
+    if (!problem) return;
+    const state: DirectiveState = { file: directive.file.path, span: problemSpan(directive, problem), name: directive.name, problem };
+    // A name close to no known one may be a module's the table lacks: nginx may accept it, so a warning. A name one
+    // edit from a known directive is a typo nginx rejects.
+    if (problem.kind === 'unknown' && !problem.suggestion) state.severity = 'warning';
+    states.push(state);
   }, within);
   return states;
 }
@@ -286,7 +296,21 @@ function headline(state: DirectiveState, context: RuleContext): string {
   }
 }
 
+/** What an unknown name was checked against, and how to declare a module's directives the table lacks. */
+function unknownDetail(): string {
+  const { nginx, debianPackages, others } = moduleSets();
+  const debian = debianPackages.map((pkg) => pkg.replace(/^libnginx-mod-/, '')).join(', ');
+  const elsewhere = others.length > 0 ? `, and ${others.join(', ')}` : '';
+  return (
+    `No module the directive table knows has it: nginx ${nginx} (every module of its sources), Debian 12's ` +
+    `${debianPackages.length} libnginx-mod-* packages (${debian})${elsewhere}. nginx -t rejects it unless a module ` +
+    `of this build defines it (NGINX Plus, OpenResty, one compiled in): then list it under "directives.extra" in ` +
+    `.nginx-keepalive.json.`
+  );
+}
+
 function detail(state: DirectiveState): string | undefined {
+  if (state.problem.kind === 'unknown' && !state.problem.suggestion) return unknownDetail();
   if (state.problem.kind !== 'upstream-port') return undefined;
   const { host, upstream, otherRoot } = state.problem;
   const apart = otherRoot ? ` (checked apart from this file: nginx refuses this where it reads both in one http{})` : '';
