@@ -182,7 +182,7 @@ describe('documentation', () => {
     const { candidates } = await complete({ 'nginx.conf': 'http {\n  |\n}\n' });
     const sendfile = candidates.find((candidate: CompletionCandidate) => candidate.label === 'sendfile')!;
     const markdown = completionDocumentation(sendfile.reference!, {})!;
-    expect(markdown).toContain('Sends files with sendfile()');
+    expect(markdown).toContain('Enables or disables the use of sendfile.');
     expect(markdown).toContain('- Default: `sendfile off;`');
     expect(markdown).toContain('(https://nginx.org/en/docs/http/ngx_http_core_module.html#sendfile)');
   });
