@@ -102,7 +102,7 @@ describe('completion and hover in a real VS Code', () => {
     const box = (await name.boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 + 60);
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
-    const hover = page.locator('.monaco-hover', { hasText: 'Sends files with sendfile()' });
+    const hover = page.locator('.monaco-hover', { hasText: 'Enables or disables the use of sendfile.' });
     await hover.waitFor(TIMEOUT);
     const link = hover.locator('a', { hasText: 'sendfile on nginx.org' });
     expect(await link.getAttribute('data-href')).toBe('https://nginx.org/en/docs/http/ngx_http_core_module.html#sendfile');

@@ -141,6 +141,51 @@ describe('argument values', () => {
   });
 });
 
+describe("parameters from nginx.org's syntax lines and parameter lists", () => {
+  const inServer = (line: string, options: AnalyzeOptions = {}) => labelsIn(`http {\n  server {\n    ${line}\n  }\n}\n`, options);
+  const inUpstream = (line: string, options: AnalyzeOptions = {}) =>
+    labelsIn(`http {\n  upstream app {\n    server 127.0.0.1:3000;\n    ${line}\n  }\n}\n`, options);
+
+  it('offers listen parameters after the address, each once, in the releases that have them', async () => {
+    const labels = await inServer('listen 80 |');
+    expect(labels).toEqual(expect.arrayContaining(['default_server', 'ssl', 'http2', 'quic', 'proxy_protocol', 'reuseport', 'backlog=', 'so_keepalive=']));
+    expect(labels).not.toContain('multipath'); // 1.29.7: newer than the nginx assumed without a setting
+    expect(await inServer('listen 80 |', { nginxVersion: '1.29.7' })).toContain('multipath');
+    expect(await inServer('listen 443 |', { nginxVersion: '1.22.1' })).not.toContain('quic'); // 1.25.0
+    expect(await inServer('listen 443 ssl |')).not.toContain('ssl');
+    // The first argument is the address: no parameter there.
+    expect(await inServer('listen |')).toEqual([]);
+  });
+
+  it("offers an upstream server's parameters, not the commercial ones, resolve from 1.27.3", async () => {
+    const labels = await inUpstream('server 10.0.0.2:3000 |');
+    expect(labels).toEqual(expect.arrayContaining(['weight=', 'max_fails=', 'fail_timeout=', 'backup', 'down', 'max_conns=', 'resolve']));
+    expect(labels).not.toContain('slow_start=');
+    expect(await inUpstream('server 10.0.0.2:3000 |', { nginxVersion: '1.22.1' })).not.toContain('resolve');
+    expect(await inUpstream('server 10.0.0.2:3000 weight=2 |')).not.toContain('weight=');
+  });
+
+  it('offers keepalive local only where the assumed nginx has it (1.29.7), after the number, once', async () => {
+    expect(await inUpstream('keepalive 16 |')).toEqual([]);
+    expect(await inUpstream('keepalive 16 |', { nginxVersion: '1.29.7' })).toEqual(['local']);
+    expect(await inUpstream('keepalive 16 local |', { nginxVersion: '1.30.0' })).toEqual([]);
+    expect(await inUpstream('keepalive |', { nginxVersion: '1.30.0' })).toEqual([]);
+  });
+
+  it('offers enum words by version, a word standing for a number, and a parameter after two arguments', async () => {
+    expect(await labelsIn('http {\n  proxy_http_version |\n}\n', { nginxVersion: '1.29.3' })).toEqual(['1.0', '1.1']);
+    expect(await labelsIn('http {\n  proxy_http_version |\n}\n')).toEqual(['1.0', '1.1', '2']);
+    expect(await labelsIn('worker_processes |\nevents {}\n')).toEqual(['auto']);
+    expect(await inServer('add_header X-Frame-Options |')).toEqual([]);
+    expect(await inServer('add_header X-Frame-Options DENY |')).toEqual(['always']);
+  });
+
+  it('offers nothing in a comment or a quoted string', async () => {
+    expect(await inServer('# listen 80 |')).toEqual([]);
+    expect(await inServer('add_header X "a |')).toEqual([]);
+  });
+});
+
 describe('upstream names', () => {
   const site = (pass: string) =>
     `http {\n  upstream app { server 127.0.0.1:3000; keepalive 16; }\n  upstream php { server unix:/run/php.sock; }\n  server {\n    location / {\n      ${pass}\n    }\n  }\n}\nstream {\n  upstream db { server 10.0.0.1:5432; }\n}\n`;
@@ -182,7 +227,7 @@ describe('documentation', () => {
     const { candidates } = await complete({ 'nginx.conf': 'http {\n  |\n}\n' });
     const sendfile = candidates.find((candidate: CompletionCandidate) => candidate.label === 'sendfile')!;
     const markdown = completionDocumentation(sendfile.reference!, {})!;
-    expect(markdown).toContain('Sends files with sendfile()');
+    expect(markdown).toContain('Enables or disables the use of sendfile.');
     expect(markdown).toContain('- Default: `sendfile off;`');
     expect(markdown).toContain('(https://nginx.org/en/docs/http/ngx_http_core_module.html#sendfile)');
   });

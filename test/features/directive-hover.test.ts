@@ -42,7 +42,8 @@ describe('hover on any directive', () => {
     expect(covered).toBe('sendfile');
     const markdown = hover!.markdown;
     expect(markdown).toContain('**sendfile** · `ngx_http_core_module`');
-    expect(markdown).toContain('Sends files with sendfile(), without copying them through user space.');
+    expect(markdown).toContain('```nginx\nsendfile on | off;\n```');
+    expect(markdown).toContain('Enables or disables the use of sendfile.');
     expect(markdown).toContain('- Arguments: `on` | `off`');
     expect(markdown).toContain('- Default: `sendfile off;`');
     expect(markdown).toContain('- Context: http, server, location, if in location');

@@ -139,4 +139,39 @@ describe('completion over stdio', () => {
     const bogus = await client.request<CompletionItem>('completionItem/resolve', { label: 'x', data: { uri: 'file:///nowhere', reference: { variable: 5 } } });
     expect(bogus.label).toBe('x');
   });
+
+  it('offers parameters as one types a space after an argument, but nothing for a space in a comment or a string', async () => {
+    const site = 'server {\n    listen 80 \n    # listen 80 \n    add_header X "a \n}\n';
+    const dir = tree({ 'sites-enabled/app.conf': site });
+    const client = await LspClient.start({ workspace: dir, completionSnippets: true });
+    const doc = client.open(path.join(dir, 'sites-enabled/app.conf'), site);
+    const typed = (line: number, character: number) =>
+      client.request<CompletionList | null>('textDocument/completion', {
+        textDocument: { uri: doc.uri },
+        position: { line, character },
+        context: { triggerKind: 2, triggerCharacter: ' ' },
+      });
+    const listen = (await typed(1, '    listen 80 '.length))!.items.map((item) => item.label);
+    expect(listen).toEqual(expect.arrayContaining(['default_server', 'ssl', 'http2', 'reuseport']));
+    expect((await typed(2, '    # listen 80 '.length))!.items).toEqual([]);
+    expect((await typed(3, '    add_header X "a '.length))!.items).toEqual([]);
+  });
+
+  it("offers upstreams of the workspace's other files after proxy_pass http:// as the slash is typed", async () => {
+    const upstreams = 'upstream shop {\n    server 127.0.0.1:3000;\n    keepalive 16;\n}\n';
+    const site = 'server {\n    listen 80;\n    location / {\n        proxy_pass http://\n    }\n}\n';
+    const main = 'events {}\nhttp {\n    include sites-enabled/*.conf;\n}\n';
+    // nginx.conf makes the site's unit its include graph; the upstream file is in the workspace but not in that graph.
+    const dir = tree({ 'nginx.conf': main, 'conf.d/upstreams.conf': upstreams, 'sites-enabled/app.conf': site });
+    const client = await LspClient.start({ workspace: dir, completionSnippets: true });
+    const doc = client.open(path.join(dir, 'sites-enabled/app.conf'), site);
+    const list = await client.request<CompletionList | null>('textDocument/completion', {
+      textDocument: { uri: doc.uri },
+      position: { line: 3, character: '        proxy_pass http://'.length },
+      context: { triggerKind: 2, triggerCharacter: '/' },
+    });
+    const shop = byLabel(list, 'shop')!;
+    expect(shop.textEdit!.newText).toBe('shop');
+    expect((shop.documentation as MarkupContent).value).toContain('keepalive: `keepalive 16;`');
+  });
 });

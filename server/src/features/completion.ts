@@ -1,5 +1,6 @@
 // Completion: at a statement's start the directives nginx allows in the cursor's context (in the target version),
-// as snippets; after a flag or enum directive its words; after proxy_pass/fastcgi_pass/grpc_pass... the upstream
+// as snippets; after a flag or enum directive its words; after a directive's leading arguments the parameters
+// nginx.org documents for it in the target version (completion-parameters.ts); after proxy_pass/fastcgi_pass/grpc_pass... the upstream
 // names; after `$` the variables readable there. The context comes from the blocks around the cursor and, for a
 // file that is included (a snippet, a Dokku sigil), from where it is included (model/directive-context.ts).
 //
@@ -19,6 +20,7 @@ import {
 import type { AnalyzeOptions } from '../engine/types.js';
 import type { FeatureContext, FeatureLocation } from './context.js';
 import { cursorAt, type Slot } from './completion-cursor.js';
+import { parameterCandidates } from './completion-parameters.js';
 import { snippetCandidates } from './completion-snippets.js';
 import { upstreamCandidates } from './completion-upstreams.js';
 import { variablesInScope } from './completion-variables.js';
@@ -119,8 +121,7 @@ function directiveCandidates(slot: Slot & { kind: 'name' }, offset: number, cont
   return [...itemsIn(context, version).map((item) => ({ ...item, span })), ...snippetCandidates(span, context, version)];
 }
 
-function valueCandidates(slot: Slot & { kind: 'argument' }, offset: number, context: DirectiveContext | undefined, version: NginxVersion): CompletionCandidate[] {
-  const entry = pickEntry(slot.directive, context, version);
+function valueCandidates(slot: Slot & { kind: 'argument' }, offset: number, entry: DirectiveEntry | undefined): CompletionCandidate[] {
   if (!entry?.values) return [];
   if (!entry.multiple && slot.index > 0) return [];
   const given = new Set(slot.previous);
@@ -173,8 +174,11 @@ export function completionsAt(ctx: FeatureContext, offset: number, trigger?: str
       return context ? directiveCandidates(slot, offset, context, version) : [];
     case 'variable':
       return variableCandidates(ctx, slot, offset, blocks, context, version);
-    case 'argument':
-      return [...valueCandidates(slot, offset, context, version), ...upstreamCandidates(ctx.workspace, slot, offset, context)];
+    case 'argument': {
+      const entry = pickEntry(slot.directive, context, version);
+      const parameters = entry ? parameterCandidates(entry, slot, offset, version) : [];
+      return [...valueCandidates(slot, offset, entry), ...parameters, ...upstreamCandidates(ctx.workspace, slot, offset, context)];
+    }
   }
 }
 

@@ -1,5 +1,6 @@
-// The directive table (model/directive-table.ts) as Markdown: what a directive does, where nginx allows it, its
-// default, module and versions, and the nginx.org link; and the same for built-in variables. Hover and the
+// The directive table (model/directive-table.ts) and nginx.org's reference (model/nginx-docs.ts) as Markdown: the
+// syntax line, what a directive does, where nginx allows it, its default in the assumed nginx and the releases that
+// changed it, module, versions, the parameters added since 1.22.1, and the nginx.org link; and the same for built-in variables. Hover and the
 // completion items' documentation both show these, so the two never say different things.
 //
 //   targetVersion(options)                    the version entries are shown for (undefined: before 1.29.7)
@@ -7,17 +8,20 @@
 //   directiveReference(entry, version)        Markdown lines
 //   variableReference(variable)               Markdown lines for a built-in `$variable`
 import {
+  allDirectives,
   directiveEntries,
   docsUrl,
   entryAtVersion,
   existsInVersion,
   moduleInfo,
+  TABLE_VERSIONS,
   variableDocsUrl,
   type DirectiveContext,
   type DirectiveEntry,
   type VariableEntry,
 } from '../model/directive-table.js';
-import { formatVersion, MODERN_KEEPALIVE_VERSION, type NginxVersion } from '../analysis/versions.js';
+import { compareVersions, formatVersion, MODERN_KEEPALIVE_VERSION, type NginxVersion } from '../analysis/versions.js';
+import { directiveDocs, type DirectiveDocs } from '../model/nginx-docs.js';
 import type { AnalyzeOptions } from '../engine/types.js';
 import { featureOptions } from './context.js';
 import { code } from './markdown.js';
@@ -84,25 +88,87 @@ export function moduleLabel(module: string): string {
   return `${module} (${info.debian})`;
 }
 
-function versionLine(entry: DirectiveEntry, version: NginxVersion): string | undefined {
+/** The documented version as [major, minor, patch]. */
+function parsed(text: string): NginxVersion {
+  const [major = 0, minor = 0, patch = 0] = text.split('.').map(Number);
+  return [major, minor, patch];
+}
+
+const after = (version: NginxVersion, release: string) => compareVersions(version, parsed(release)) >= 0;
+
+interface DefaultChange {
+  version: string;
+  /** The default before `version`: the argument texts, none when empty. */
+  was: string[];
+}
+
+/**
+ * When the default changed: from the C sources (the table's changes; one whose earlier default the source did not
+ * fix says nothing, so it is left out) and from the documentation's corrections (`keepalive`: none before 1.29.7).
+ */
+function defaultChanges(entry: DirectiveEntry, docs: DirectiveDocs | undefined): DefaultChange[] {
+  const changes: DefaultChange[] = [];
+  for (const change of entry.changes ?? []) {
+    const was = change.was.default;
+    if (typeof was === 'string') changes.push({ version: change.version, was: [was] });
+  }
+  for (const change of docs?.defaultChanges ?? []) if (!changes.some((known) => known.version === change.version)) changes.push(change);
+  return changes.sort((a, b) => compareVersions(parsed(a.version), parsed(b.version)));
+}
+
+function statement(name: string, args: readonly string[]): string {
+  return args.length === 0 ? 'none' : args.map((arg) => code(`${name} ${arg};`)).join(' and ');
+}
+
+/**
+ * The default in `version` (the C sources' where they fix one, else the recorded change after `version`, else what
+ * nginx.org documents, today's) and, when it changed, every era: `none` before 1.29.7 · `keepalive 32 local;` since.
+ */
+function defaultLines(entry: DirectiveEntry, docs: DirectiveDocs | undefined, version: NginxVersion): string[] {
+  const changes = defaultChanges(entry, docs);
+  const written = allDirectives().find((candidate) => candidate.name === entry.name && candidate.module === entry.module) ?? entry;
+  const newest = written.default !== undefined ? [written.default] : docs?.default ?? [];
+  const later = changes.find((change) => !after(version, change.version));
+  const now = entry.default !== undefined ? [entry.default] : later ? later.was : newest;
+  if (changes.length === 0) return now.length > 0 ? [`- Default: ${statement(entry.name, now)}`] : [];
+  const eras = changes.map((change, i) => `${statement(entry.name, change.was)} ${i === 0 ? 'before' : 'since'} ${i === 0 ? change.version : changes[i - 1]!.version}`);
+  eras.push(`${statement(entry.name, newest)} since ${changes.at(-1)!.version}`);
+  return [`- Default: ${statement(entry.name, now)} in nginx ${formatVersion(version)}`, `- Default by release: ${eras.join(' · ')}`];
+}
+
+function versionLine(entry: DirectiveEntry, docs: DirectiveDocs | undefined, version: NginxVersion): string | undefined {
   const parts: string[] = [];
-  if (entry.since) parts.push(`since nginx ${entry.since}`);
+  const since = entry.since ?? docs?.since;
+  if (since) parts.push(`added in nginx ${since}`);
   if (entry.until) parts.push(`removed in nginx ${entry.until}`);
   if (entry.deprecated) parts.push(`deprecated: use ${code(entry.deprecated)}`);
   if (parts.length === 0) return undefined;
-  const missing = existsInVersion(entry, version) ? '' : ` (**not in nginx ${formatVersion(version)}**)`;
-  return `Versions: ${parts.join(' · ')}${missing}`;
+  const available = existsInVersion(entry, version) ? `in nginx ${formatVersion(version)}` : `**not in nginx ${formatVersion(version)}**`;
+  return `Versions: ${parts.join(' · ')} (${available})`;
 }
 
-/** A directive's reference: headline, description, arguments, default, contexts, versions and link. */
+/** The parameters added after the oldest release the table reads, with whether the assumed nginx has them. */
+function parameterLine(docs: DirectiveDocs | undefined, version: NginxVersion): string | undefined {
+  const dated = Object.entries(docs?.params ?? {}).filter(([, since]) => since !== '' && !after(parsed(TABLE_VERSIONS.oldest), since));
+  if (dated.length === 0) return undefined;
+  const shown = dated.map(([word, since]) => `${code(word)} ${since}${after(version, since) ? '' : ` (**not in nginx ${formatVersion(version)}**)`}`);
+  return `- Parameters added: ${shown.join(' · ')}`;
+}
+
+/** A directive's reference: headline, syntax, description, arguments, default, contexts, versions and link. */
 export function directiveReference(entry: DirectiveEntry, version: NginxVersion): string[] {
+  const docs = directiveDocs(entry);
   const lines = [`**${entry.name}** · ${code(moduleLabel(entry.module))}`, ''];
-  if (entry.description) lines.push(entry.description, '');
+  if (docs && docs.syntax.length > 0) lines.push('```nginx', ...docs.syntax, '```', '');
+  const description = docs?.text || entry.description;
+  if (description) lines.push(description, '');
   lines.push(`- Arguments: ${argumentsLabel(entry)}${entry.block ? ', then a `{ }` block' : ''}`);
-  if (entry.default !== undefined) lines.push(`- Default: ${code(`${entry.name} ${entry.default};`)}`);
+  lines.push(...defaultLines(entry, docs, version));
   lines.push(`- Context: ${contextsLabel(entry)}`);
-  const versions = versionLine(entry, version);
+  const versions = versionLine(entry, docs, version);
   if (versions) lines.push(`- ${versions}`);
+  const parameters = parameterLine(docs, version);
+  if (parameters) lines.push(parameters);
   const url = docsUrl(entry);
   if (url) lines.push('', `[${entry.name} on ${new URL(url).host}](${url})`);
   return lines;

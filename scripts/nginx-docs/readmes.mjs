@@ -1,0 +1,100 @@
+// Reads third-party modules' directive references out of their READMEs (the orig tarballs Debian ships, the same
+// the directive table reads): a heading that is the directive's name, then syntax/default/context lines and a first
+// paragraph. The OpenResty modules write `**syntax:** *...*`, brotli `- **syntax**: \`...\``, fancyindex `:Syntax:`,
+// dav-ext `*Syntax:*`, subs-filter `syntax: *...*`. Line by line; no regular expression sees more than one line.
+
+const FIELD = /^\s*(?:-\s*)?(?:\*\*|\*|:)?(syntax|default|context)(?:\*\*|\*|:)?\s*:?(?:\*\*|\*)?\s*(.*)$/i;
+const UNDERLINE = /^\s*(?:-{3,}|~{3,}|={3,}|\^{3,})\s*$/;
+
+function unmark(text) {
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\[([^\]]{0,200})\]\([^)]{0,300}\)/g, '$1')
+    .replace(/``/g, '`')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** `*more_set_headers [-t ...]*` → `more_set_headers [-t ...]`. */
+function fieldValue(text) {
+  let value = unmark(text).replace(/^[`*]+|[`*]+$/g, '').trim();
+  if (value.startsWith('*') || value.endsWith('*')) value = value.replace(/\*/g, '');
+  return value;
+}
+
+function headingName(line) {
+  const text = line.replace(/^#{1,6}\s*/, '').replace(/`/g, '').trim();
+  return /^[a-z][a-z0-9_]*$/.test(text) ? text : undefined;
+}
+
+const MAX_DESCRIPTION = 280;
+
+function shorten(text) {
+  if (text.length <= MAX_DESCRIPTION) return text;
+  let cut = -1;
+  for (let i = text.indexOf('. '); i !== -1 && i < MAX_DESCRIPTION; i = text.indexOf('. ', i + 1)) cut = i;
+  return cut === -1 ? `${text.slice(0, MAX_DESCRIPTION - 1).trimEnd()}…` : text.slice(0, cut + 1);
+}
+
+/** The entry of `name` in the README's lines, starting at its heading `at`. */
+function entryAt(lines, at, name) {
+  const entry = { syntax: [], default: [], context: [], text: '' };
+  let i = at + 1;
+  const limit = Math.min(lines.length, at + 60);
+  let paragraph = [];
+  let inFence = false;
+  for (; i < limit; i++) {
+    const line = lines[i];
+    if (line.trim().startsWith('```')) {
+      inFence = !inFence;
+      if (paragraph.length > 0) break;
+      continue;
+    }
+    if (inFence || UNDERLINE.test(line) || line.trim().startsWith('=====')) continue;
+    if (i > at + 2 && (headingName(lines[i]) !== undefined && UNDERLINE.test(lines[i + 1] ?? ''))) break;
+    if (/^#{1,6}\s/.test(line)) break;
+    const field = FIELD.exec(line.replace(/^\s*\|?\s*/, ''));
+    if (field && paragraph.length === 0) {
+      const value = fieldValue(field[2]);
+      const key = field[1].toLowerCase();
+      if (key === 'syntax' && value) entry.syntax.push(value.endsWith(';') || value.endsWith('}') ? value : `${value};`);
+      else if (key === 'default' && value && !/^(?:no|none|-)$/i.test(value)) entry.default.push(value.startsWith(`${name} `) ? value.slice(name.length + 1) : value);
+      else if (key === 'context' && value) entry.context.push(...value.split(/,\s*/).map((c) => c.replace(/[`*]/g, '').trim()).filter(Boolean));
+      continue;
+    }
+    const trimmed = line.trim();
+    if (/^:?(?:phase|description)\b/i.test(trimmed.replace(/^[*:-]+\s*/, ''))) {
+      const rest = trimmed.replace(/^[*:-]*\s*(?:phase|description)\s*[*:]*\s*/i, '');
+      if (/^:?description/i.test(trimmed) && rest) paragraph.push(rest);
+      continue;
+    }
+    if (trimmed === '' || trimmed.startsWith('[Back to TOC]')) {
+      if (paragraph.length > 0) break;
+      continue;
+    }
+    if (entry.syntax.length === 0 && paragraph.length === 0 && !trimmed.includes(' ')) continue;
+    paragraph.push(trimmed);
+  }
+  entry.text = shorten(unmark(paragraph.join(' ')));
+  if (entry.default.length === 0) delete entry.default;
+  return entry;
+}
+
+/** The entries of `names` documented in `readme`: `{ name: { syntax, default, context, text } }`. */
+export function readReadme(readme, names) {
+  const lines = readme.split('\n');
+  const wanted = new Set(names);
+  const found = {};
+  for (let i = 0; i < lines.length; i++) {
+    const name = headingName(lines[i]);
+    if (!name || !wanted.has(name) || found[name]) continue;
+    // A heading is a line alone: underlined, a Markdown `#` heading, or followed by its syntax line.
+    const next = lines.slice(i + 1, i + 4).join('\n');
+    if (!UNDERLINE.test(lines[i + 1] ?? '') && !/^#{1,6}\s/.test(lines[i]) && !/syntax/i.test(next)) continue;
+    const entry = entryAt(lines, i, name);
+    if (entry.text || entry.syntax.length > 0) found[name] = entry;
+  }
+  return found;
+}
