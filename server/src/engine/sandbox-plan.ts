@@ -4,6 +4,7 @@
 // upstream{}, an address or a unix: socket; everything else is skipped with its reason.
 import type { Pass } from '../analysis/passes.js';
 import type { Directive } from '../model/types.js';
+import { namedLocationRequest } from './named-location.js';
 import { regexRequestPath } from './regex-path.js';
 import type { VariableTarget } from './sandbox-variables.js';
 
@@ -27,6 +28,8 @@ export interface PlannedLocation {
   websocket: boolean;
   /** A pass through variables: the address they give for this request (`http://synapse:8008`). */
   variableTarget?: string;
+  /** A named location: the location whose request reaches it, and how (`location /, try_files at app.conf:4`). */
+  via?: string;
 }
 
 export interface PlanServer {
@@ -94,7 +97,9 @@ export function planLocation(
   if (notMeasured !== null) return { ...base, skipped: notMeasured };
   if (inIf) return { ...base, skipped: 'inside if or limit_except: the request may not take that branch' };
   if (!location) return { ...base, skipped: 'not inside a location read in the same file' };
-  const request = requestPath(location);
+  const named = location.args.length === 1 && location.args[0]!.value.startsWith('@');
+  const request: { path: string; via?: string } | { skipped: string } =
+    named && pass ? namedLocationRequest(pass.scope, requestPath) : requestPath(location);
   if ('skipped' in request) return { ...base, skipped: request.skipped };
-  return { ...base, path: request.path, skipped: null };
+  return { ...base, path: request.path, skipped: null, ...(request.via !== undefined ? { via: request.via } : {}) };
 }

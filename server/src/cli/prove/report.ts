@@ -10,7 +10,8 @@ export interface ProveLocation {
   line: number;
   server: string;
   location: string;
-  request: { method: 'GET'; host: string; path: string } | null;
+  /** `via`: for a named location, the location whose request reaches it and how. */
+  request: { method: 'GET'; host: string; path: string; via?: string } | null;
   before: Measured | null;
   after: Measured | null;
   /** One WebSocket upgrade's status as written and as fixed (101: it works), for a location that carries them. */
@@ -82,7 +83,7 @@ export function compareSides(
       line: plan.line,
       server: plan.server,
       location: plan.location,
-      request: planned === null ? { method: 'GET', host: plan.server, path: plan.path } : null,
+      request: planned === null ? { method: 'GET', host: plan.server, path: plan.path, ...(plan.via !== undefined ? { via: plan.via } : {}) } : null,
       before: beforeMeasured,
       after: afterMeasured,
       websocket,
@@ -123,8 +124,9 @@ export function formatProveTable(report: ProveReport): string {
       ? already ? 'reuses connections already (as written)' : 'reuses connections after the fixes'
       : `still opens a connection per request after the fixes (over ${report.bound})`;
     const changed = entry.statusesChanged ? '  RESPONSES CHANGED' : '';
+    const reached = entry.request?.via !== undefined ? `\n  GET ${entry.request.path} reaches it through ${entry.request.via}` : '';
     lines.push(
-      `${head}\n  connections ${entry.before.connections} → ${entry.after.connections} for ${entry.before.requests} requests: ${verdict}\n` +
+      `${head}${reached}\n  connections ${entry.before.connections} → ${entry.after.connections} for ${entry.before.requests} requests: ${verdict}\n` +
         `  statuses ${statuses(entry.before)} → ${statuses(entry.after)}${changed}`,
     );
     if (entry.websocket) {
