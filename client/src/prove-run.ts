@@ -64,8 +64,7 @@ export function proveArguments(target: ProveTarget, settings: ProveSettings): st
     if (typeof to === 'string' && to !== '') args.push('--path-map', `${from}=${to}`);
   }
   // `--` so that a file named like an option is still a path.
-  args.push('--', ...target.paths);
-  return args;
+  return [...args, '--', ...target.paths];
 }
 
 /**

@@ -199,6 +199,12 @@ describe('the prove view on reports a quick run does not produce', () => {
     expect(html).not.toMatch(/<script/i);
   });
 
+  it('renders a report of 150,000 locations (no call spreads them into its arguments)', () => {
+    const many = handMade(Array.from({ length: 150_000 }, (_, index) => ({ location: `/l${index}` })));
+    const html = renderProvePage({ kind: 'report', report: many, status: 0, notes: [] }, CONTEXT);
+    expect(html).toContain('<code class="location">/l149999</code>');
+  });
+
   it('reads output that is not a report as a failure, saying how prove ended', () => {
     expect(readOutcome({ code: 1, signal: null, stdout: 'not json', stderr: '', cancelled: false })).toEqual({
       kind: 'failed', status: 1, message: 'not json',
