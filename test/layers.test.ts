@@ -17,6 +17,11 @@ const SERVER = 'server/src';
  * and the server's index decide it, before the server is asked anything (a pure function of name and text).
  */
 const CLIENT_SHARED_MODULES = [`${SERVER}/engine/document-claim.ts`];
+/**
+ * The one client file that may import node's built-ins: it runs the bundled CLI for "Prove connection reuse". Only
+ * the node entry imports it (test/client/prove-availability.test.ts checks the browser bundle has none of it).
+ */
+const CLIENT_NODE_MODULES = ['client/src/prove-run.ts'];
 
 /**
  * Bottom to top; folders on one row are peers that may not import each other. `.` is the files directly in
@@ -178,12 +183,14 @@ describe('layers', () => {
     expect(files).toEqual(expected);
   });
 
-  it('lets the client import only vscode, the language client, its own files and the shared file claim', () => {
+  it('lets the client import only vscode, the language client, its own files and the shared file claim (and prove-run.ts node:)', () => {
     for (const entry of importsUnder('client/src')) {
       const target = resolveImport(entry);
       const allowed =
         target === undefined
-          ? entry.specifier === 'vscode' || entry.specifier.startsWith('vscode-languageclient')
+          ? entry.specifier === 'vscode' ||
+            entry.specifier.startsWith('vscode-languageclient') ||
+            (CLIENT_NODE_MODULES.includes(entry.from) && entry.specifier.startsWith('node:'))
           : target.startsWith('client/src/') || CLIENT_SHARED_MODULES.includes(target);
       expect(allowed, `${entry.from} imports ${entry.specifier}`).toBe(true);
     }

@@ -4,14 +4,11 @@
 // run in it does (docs/editors.md), so prove runs `prove .` there; a file outside every folder is proved alone, and
 // an untitled document through stdin (`prove -`). Only the node entry registers it: it starts nginx, which VS Code
 // for the Web cannot, and a workspace must be trusted (package.json hides it otherwise; the handler checks again).
-import { randomBytes } from 'node:crypto';
-import os from 'node:os';
-import path from 'node:path';
 import * as vscode from 'vscode';
 import { CONFIGURATION_SECTION, PROVE_AVAILABLE_CONTEXT, PROVE_COMMAND, PROVE_NGINX_PATH_SETTING } from './ids.js';
 import { renderProvePage } from './prove-html.js';
 import { readOutcome } from './prove-report.js';
-import { runProveCli, type ProveSettings, type ProveTarget } from './prove-run.js';
+import { fileTarget, folderTarget, readsFromDisk, runProveCli, textTarget, type ProveSettings, type ProveTarget } from './prove-run.js';
 
 const TITLE = 'nginx-keepalive: Prove connection reuse';
 
@@ -23,21 +20,21 @@ interface Subject {
   scope: vscode.Uri;
 }
 
+const baseName = (uri: vscode.Uri): string => uri.path.slice(uri.path.lastIndexOf('/') + 1);
+
 /** What prove runs on for this document, or why it cannot. */
 function subjectOf(document: vscode.TextDocument): Subject | string {
   const { uri } = document;
   if (uri.scheme === 'untitled') {
     const folder = vscode.workspace.workspaceFolders?.find((candidate) => candidate.uri.scheme === 'file');
-    const cwd = folder?.uri.fsPath ?? os.tmpdir();
-    return { target: { cwd, paths: ['-'], input: document.getText() }, label: `${path.basename(uri.path)} (prove -, its text on stdin)`, scope: uri };
+    return { target: textTarget(document.getText(), folder?.uri.fsPath), label: `${baseName(uri)} (prove -, its text on stdin)`, scope: uri };
   }
   if (uri.scheme !== 'file') return `prove runs nginx on files on disk; ${uri.scheme}: documents cannot be proved`;
   const folder = vscode.workspace.getWorkspaceFolder(uri);
   if (folder && folder.uri.scheme === 'file') {
-    return { target: { cwd: folder.uri.fsPath, paths: ['.'] }, label: `the workspace folder ${folder.name} (prove . in ${folder.uri.fsPath})`, scope: uri };
+    return { target: folderTarget(folder.uri.fsPath), label: `the workspace folder ${folder.name} (prove . in ${folder.uri.fsPath})`, scope: uri };
   }
-  const file = uri.fsPath;
-  return { target: { cwd: path.dirname(file), paths: [path.basename(file)] }, label: `${file} with its includes (prove ${path.basename(file)})`, scope: uri };
+  return { target: fileTarget(uri.fsPath), label: `${uri.fsPath} with its includes (prove ${baseName(uri)})`, scope: uri };
 }
 
 function settingsFor(scope: vscode.Uri): ProveSettings {
@@ -99,11 +96,11 @@ export function registerProveCommand(context: vscode.ExtensionContext): vscode.D
         void vscode.window.showInformationMessage('nginx-keepalive: prove cancelled (it stopped nginx and removed its sandbox)');
         return;
       }
-      const unsaved = subject.target.input === undefined && vscode.workspace.textDocuments.some((open) => open.isDirty && open.uri.scheme === 'file');
+      const unsaved = vscode.workspace.textDocuments.some((open) => open.isDirty && open.uri.scheme === 'file' && readsFromDisk(subject.target, open.uri.fsPath));
       show(
         renderProvePage(outcome, {
           subject: `Proved: ${subject.label}`,
-          nonce: randomBytes(16).toString('hex'),
+          nonce: globalThis.crypto.randomUUID(),
           notes: unsaved ? ['Unsaved changes are not measured: prove reads the files on disk.'] : [],
         }),
       );

@@ -98,7 +98,8 @@ export function renderProvePage(outcome: Exclude<ProveOutcome, { kind: 'cancelle
   }
   const { report } = outcome;
   const rows = proveRows(report);
-  const scale = Math.max(1, ...rows.flatMap((row) => (row.before && row.after ? [row.before.connections, row.after.connections] : [])));
+  // A fold, not Math.max(...all): a report may have more locations than a call has room for arguments.
+  const scale = rows.reduce((most, row) => (row.before && row.after ? Math.max(most, row.before.connections, row.after.connections) : most), 1);
   const version = report.nginx.version ? ` ${report.nginx.version}` : '';
   const meta =
     `<p class="meta">nginx${escapeHtml(version)} (${escapeHtml(report.nginx.binary)}), ${report.requests} requests per location, ` +

@@ -3,6 +3,8 @@
 // client measures nothing itself: it runs dist/cli.js with the node VS Code runs the language server with, and hands
 // back what the CLI printed. No `vscode` import, so the tests run it against the real CLI and real nginx.
 import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 export interface ProveTarget {
   /** The directory prove runs in: paths, `--path-map` targets and the settings file are looked up from it. */
@@ -30,6 +32,27 @@ export interface ProveExit {
   cancelled: boolean;
 }
 
+/** A workspace folder: the discovery `check .` run in it makes, which is how the language server reads the folder. */
+export function folderTarget(folder: string): ProveTarget {
+  return { cwd: folder, paths: ['.'] };
+}
+
+/** A file outside every folder, with its includes (read from its own directory, as `check <file>` reads them). */
+export function fileTarget(file: string): ProveTarget {
+  return { cwd: path.dirname(file), paths: [path.basename(file)] };
+}
+
+/** A document not on disk, on stdin; run in `folder` (settings, includes) when there is one. */
+export function textTarget(text: string, folder: string | undefined): ProveTarget {
+  return { cwd: folder ?? tmpdir(), paths: ['-'], input: text };
+}
+
+/** Whether prove reads `file` (absolute) from disk for this target: the file itself, or any file under the folder. */
+export function readsFromDisk(target: ProveTarget, file: string): boolean {
+  if (target.input !== undefined) return false;
+  return target.paths[0] === '.' ? file.startsWith(target.cwd + path.sep) : file === path.join(target.cwd, target.paths[0] ?? '');
+}
+
 /** More than any report prints (a location is about 600 bytes of JSON); past it the run is stopped. */
 const MAX_OUTPUT_CHARS = 32 * 1024 * 1024;
 
@@ -41,8 +64,7 @@ export function proveArguments(target: ProveTarget, settings: ProveSettings): st
     if (typeof to === 'string' && to !== '') args.push('--path-map', `${from}=${to}`);
   }
   // `--` so that a file named like an option is still a path.
-  args.push('--', ...target.paths);
-  return args;
+  return [...args, '--', ...target.paths];
 }
 
 /**

@@ -1,7 +1,7 @@
 // The editor's "Prove connection reuse" without the editor: client/src/prove-run.ts runs the built dist/cli.js with
 // real nginx (/usr/sbin/nginx) as the command does, and prove-report.ts / prove-html.ts turn its JSON into the rows
 // and the page the webview shows. Every run gets a TMPDIR of its own, so what is left in it is what prove left.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -114,8 +114,13 @@ describe('the prove view on a real run', () => {
   it('cancelling sends prove SIGINT: it stops, and removes its sandbox, before it exits', async () => {
     const where = project({ 'site.conf': SITE });
     const abort = new AbortController();
-    // The sandbox prefix appears once prove listens for SIGINT (it is made just before): cancel then.
-    const watcher = watch(where.tmp, () => abort.abort());
+    // Cancelled once prove writes its sandbox (the prefix's first entry): it listens for SIGINT from just after it
+    // makes the prefix, so a cancel as the prefix appears could still meet the default action.
+    let inner: FSWatcher | undefined;
+    const watcher = watch(where.tmp, (_event, name) => {
+      if (inner || !name?.startsWith('nginx-keepalive-prove-')) return;
+      inner = watch(path.join(where.tmp, name), () => abort.abort());
+    });
     try {
       const exit = await run(where, NO_SETTINGS, abort.signal);
       expect(abort.signal.aborted).toBe(true);
@@ -124,6 +129,7 @@ describe('the prove view on a real run', () => {
       expect(readOutcome(exit)).toEqual({ kind: 'cancelled' });
     } finally {
       watcher.close();
+      inner?.close();
     }
     expect(readdirSync(where.tmp)).toEqual([]);
   });
@@ -191,6 +197,12 @@ describe('the prove view on reports a quick run does not produce', () => {
     expect(html).toContain("script-src 'none'");
     expect(html).toContain('<style nonce="n0nce">');
     expect(html).not.toMatch(/<script/i);
+  });
+
+  it('renders a report of 150,000 locations (no call spreads them into its arguments)', () => {
+    const many = handMade(Array.from({ length: 150_000 }, (_, index) => ({ location: `/l${index}` })));
+    const html = renderProvePage({ kind: 'report', report: many, status: 0, notes: [] }, CONTEXT);
+    expect(html).toContain('<code class="location">/l149999</code>');
   });
 
   it('reads output that is not a report as a failure, saying how prove ended', () => {
