@@ -12,8 +12,11 @@ import { websocketOnly } from '../analysis/websocket-only.js';
 import type { Workspace, WorkspaceRoot } from '../model/workspace.js';
 import type { ConfigFile, ContextName, Directive } from '../model/types.js';
 import { planLocation, type PlannedLocation } from './sandbox-plan.js';
-import { applyEdits, childContext, quote, serverName, where, type Edit } from './sandbox-text.js';
-import { variableTarget, type TargetEdit, type VariableTarget } from './sandbox-variables.js';
+import { applyEdits, childContext, quote, serverName, where, type Edit, type ServerState } from './sandbox-text.js';
+
+export { droppedKey } from './sandbox-modules.js';
+import { droppedKey, moduleLine, taintedLocations } from './sandbox-modules.js';
+import { TargetEdits, variableTargets, type VariableTarget } from './sandbox-variables.js';
 
 export type { PlannedLocation } from './sandbox-plan.js';
 
@@ -26,6 +29,16 @@ export interface SandboxOptions {
   fastcgiPort: number;
   /** A free 127.0.0.1 port for each server{} (asked once per server, in reading order). */
   nextPort(): number;
+  /**
+   * A `load_module` argument as the local nginx has it (an absolute path), or undefined when it has no such module:
+   * the line is then left out. Without this function every load_module is left out.
+   */
+  module?: (argument: string) => string | undefined;
+  /**
+   * Directives nginx -t did not know once a module was left out (`file:line:name` -> why): each is left out and the
+   * passes of its location are skipped with the reason (cli/prove/sandbox-run.ts finds them).
+   */
+  dropped?: ReadonlyMap<string, string>;
 }
 
 /** One nginx to run: a main config and the locations it serves. */
@@ -40,6 +53,8 @@ export interface Sandbox {
   instances: SandboxInstance[];
   /** What was left out and why, one line each. */
   notes: string[];
+  /** The load_module lines left out because the local nginx lacks the module: `file:line object`. */
+  missingModules: string[];
 }
 
 /** Directives that would open files outside the prefix or start something outside loopback: removed. */
@@ -74,10 +89,12 @@ class Rewriter {
   private caches = 0;
   private readonly fastcgiUpstreams = new Set<Directive>();
   /** Passes through variables: what each evaluates to, and the edits that point it at its stub. */
-  private readonly variables = new Map<Directive, VariableTarget>();
-  /** Offsets in a file (`path:start:end`) -> the text a variable target's edit put there: one edit per place. */
-  private readonly targetEdits = new Map<string, string>();
+  private readonly variables: ReadonlyMap<Directive, VariableTarget>;
+  private readonly targetEdits = new TargetEdits();
   locations: PlannedLocation[] = [];
+  readonly missingModules: string[] = [];
+  /** Locations holding a dropped directive -> why their passes are not measured. */
+  private readonly tainted: ReadonlyMap<Directive, string>;
 
   constructor(
     private readonly workspace: Workspace,
@@ -85,13 +102,8 @@ class Rewriter {
   ) {
     const all = passes(workspace);
     this.passByDirective = new Map(all.map((pass) => [pass.directive, pass]));
-    for (const pass of all) {
-      if (pass.resolution.kind !== 'unresolved' || pass.resolution.reason !== 'variables') continue;
-      let server = pass.scope.parent;
-      while (server && server.context !== 'server') server = server.parent;
-      const port = pass.name === 'fastcgi_pass' ? options.fastcgiPort : options.stubPort;
-      this.variables.set(pass.directive, variableTarget(pass, workspace, server?.block ? serverName(server.block) : 'localhost', port));
-    }
+    this.variables = variableTargets(workspace, all, options);
+    this.tainted = taintedLocations(workspace, options.dropped);
     // The upstreams each pass reaches, also through variables that name one (`set $app backend; proxy_pass http://$app;`).
     const reached = (pass: Pass): readonly Directive[] => {
       const variables = this.variables.get(pass.directive);
@@ -135,7 +147,9 @@ class Rewriter {
   private walk(root: WorkspaceRoot, directives: readonly Directive[], context: ContextName, server: ServerState | undefined): void {
     for (const directive of directives) {
       const name = directive.name;
-      if (name === 'include') this.include(root, directive, context, server);
+      if (this.options.dropped?.has(droppedKey(directive))) this.edit(directive, '');
+      else if (name === 'load_module') this.loadModule(directive);
+      else if (name === 'include') this.include(root, directive, context, server);
       else if (isRemoved(name)) this.edit(directive, '');
       else if (EMBEDDED_CODE.test(name)) {
         this.edit(directive, '');
@@ -219,26 +233,32 @@ class Rewriter {
     return websocketOnly(this.workspace, pass.scope, { nginxVersion: undefined });
   }
 
+  /** The local nginx's copy of the module, else the line goes (its directives then fail nginx -t, see `dropped`). */
+  private loadModule(directive: Directive): void {
+    const line = moduleLine(directive, this.options.module);
+    this.edit(directive, line.text);
+    if (line.missing === undefined) return;
+    this.missingModules.push(line.missing);
+    this.notes.push(`${line.missing} left out (the local nginx has no such module)`);
+  }
+
   private pass(directive: Directive, server: ServerState | undefined): void {
     const pass = this.passByDirective.get(directive);
     const variables = this.variables.get(directive);
     const plan = server ? planLocation(directive, pass, server, pass !== undefined && this.carriesWebsocket(pass), variables) : undefined;
     if (plan) this.locations.push(plan);
-    if (plan && plan.skipped === null && variables?.kind === 'known') {
-      const clash = variables.edits.find((edit) => this.targetEdits.get(editKey(edit)) !== undefined && this.targetEdits.get(editKey(edit)) !== edit.text);
-      if (clash) plan.skipped = `target set through variables: ${where(clash.directive)} is rewritten for another pass already`;
-    }
+    let location = directive.parent;
+    while (location && !this.tainted.has(location)) location = location.parent;
+    if (plan && plan.skipped === null && location) plan.skipped = this.tainted.get(location)!;
+    const clash = plan && plan.skipped === null && variables?.kind === 'known' ? this.targetEdits.clash(variables.edits) : undefined;
+    if (plan && clash) plan.skipped = `target set through variables: ${where(clash.directive)} is rewritten for another pass already`;
     if (!pass || plan?.skipped !== null) {
       this.edit(directive, 'return 502;');
       return;
     }
     if (variables?.kind === 'known') {
       // The set (or the literal part of the pass) that gives the host and port now gives the stub's; nothing else.
-      for (const edit of variables.edits) {
-        if (this.targetEdits.has(editKey(edit))) continue;
-        this.targetEdits.set(editKey(edit), edit.text);
-        this.edit(edit.directive, edit.text, edit);
-      }
+      for (const edit of this.targetEdits.claim(variables.edits)) this.edit(edit.directive, edit.text, edit);
       return;
     }
     if (pass.resolution.kind === 'implicit' && pass.name === 'fastcgi_pass') {
@@ -251,17 +271,6 @@ class Rewriter {
   }
 }
 
-function editKey(edit: TargetEdit): string {
-  return `${edit.directive.file.path}:${edit.start}:${edit.end}`;
-}
-
-export interface ServerState {
-  port: number;
-  /** The Host requests to this server send. */
-  name: string;
-  /** A listen was rewritten already: the server's others are removed (one port per server). */
-  listened: boolean;
-}
 
 /**
  * The sandbox of a workspace: main-context roots run as they are (rewritten), http-context roots together inside a
@@ -296,5 +305,5 @@ export function buildSandbox(workspace: Workspace, options: SandboxOptions): San
   for (const file of workspace.files) {
     files.set(mirroredPath(options.prefix, file.path), applyEdits(file.text, rewriter.edits.get(file) ?? []));
   }
-  return { files, instances, notes: rewriter.notes };
+  return { files, instances, notes: rewriter.notes, missingModules: rewriter.missingModules };
 }

@@ -37,3 +37,11 @@ export function applyEdits(text: string, edits: readonly Edit[]): string {
   for (const edit of sorted) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
   return out;
 }
+
+export interface ServerState {
+  port: number;
+  /** The Host requests to this server send. */
+  name: string;
+  /** A listen was rewritten already: the server's others are removed (one port per server). */
+  listened: boolean;
+}

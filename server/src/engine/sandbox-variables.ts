@@ -13,6 +13,8 @@ import type { Pass } from '../analysis/passes.js';
 import { statementsNamed, type Scope } from '../analysis/scopes.js';
 import { findUpstreamsFor, type Upstream } from '../analysis/upstreams.js';
 import type { Argument, Directive } from '../model/types.js';
+import type { Workspace } from '../model/workspace.js';
+import { serverName } from './sandbox-text.js';
 
 /** A replacement of `[start, end)` (file offsets) in `directive`'s file. */
 export interface TargetEdit {
@@ -113,7 +115,7 @@ function fileOffset(argument: Argument, offset: number): number | undefined {
  * What the pass's address evaluates to for the request prove sends (Host `host`), and the edits that point it at
  * 127.0.0.1:`port`; or why it cannot be known without the request or DNS.
  */
-export function variableTarget(pass: Pass, workspace: Parameters<typeof findUpstreamsFor>[0], host: string, port: number): VariableTarget {
+export function variableTarget(pass: Pass, workspace: Workspace, host: string, port: number): VariableTarget {
   const argument = pass.directive.args[0];
   const location = pass.scope;
   let server: Scope | undefined = location.parent;
@@ -191,4 +193,41 @@ export function variableTarget(pass: Pass, workspace: Parameters<typeof findUpst
 
 function findSet(location: Scope, server: Scope, argument: Argument): Directive | undefined {
   return [...statementsNamed(location, 'set'), ...statementsNamed(server, 'set')].find((set) => set.args[1] === argument);
+}
+
+/** Every pass through variables of `all`, evaluated for the request prove sends its server (Host: its server_name). */
+export function variableTargets(
+  workspace: Workspace,
+  all: readonly Pass[],
+  ports: { stubPort: number; fastcgiPort: number },
+): Map<Directive, VariableTarget> {
+  const found = new Map<Directive, VariableTarget>();
+  for (const pass of all) {
+    if (pass.resolution.kind !== 'unresolved' || pass.resolution.reason !== 'variables') continue;
+    let server = pass.scope.parent;
+    while (server && server.context !== 'server') server = server.parent;
+    const port = pass.name === 'fastcgi_pass' ? ports.fastcgiPort : ports.stubPort;
+    found.set(pass.directive, variableTarget(pass, workspace, server?.block ? serverName(server.block) : 'localhost', port));
+  }
+  return found;
+}
+
+/** The edits variable targets made, by place (`path:start:end`): one edit per place, and a second, different one is a clash. */
+export class TargetEdits {
+  private readonly made = new Map<string, string>();
+
+  clash(edits: readonly TargetEdit[]): TargetEdit | undefined {
+    return edits.find((edit) => (this.made.get(key(edit)) ?? edit.text) !== edit.text);
+  }
+
+  /** The edits not made yet, now recorded. */
+  claim(edits: readonly TargetEdit[]): TargetEdit[] {
+    const fresh = edits.filter((edit) => !this.made.has(key(edit)));
+    for (const edit of fresh) this.made.set(key(edit), edit.text);
+    return fresh;
+  }
+}
+
+function key(edit: TargetEdit): string {
+  return `${edit.directive.file.path}:${edit.start}:${edit.end}`;
 }

@@ -1,11 +1,10 @@
 // One side of `prove` (as written, or as fixed): the sandbox written into its own folder of the prefix, `nginx -t`,
 // nginx started, each measured location's requests sent in turn, the stub's count of connections per location.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { buildSandbox, type PlannedLocation } from '../../engine/sandbox-config.js';
 import type { Workspace } from '../../model/workspace.js';
 import { sendLoad, sendUpgrade } from './load.js';
-import { startNginx, testConfig, type RunningNginx } from './nginx-process.js';
+import { startNginx, type RunningNginx } from './nginx-process.js';
+import { acceptedSandbox, SandboxRejected } from './sandbox-run.js';
 import { freePort, type CountingStub } from './stub.js';
 
 export interface Measured {
@@ -22,8 +21,7 @@ export interface SideResult {
   notes: string[];
 }
 
-/** nginx rejected the sandbox, or did not start: the run cannot go on (exit 2). */
-export class SandboxRejected extends Error {}
+export { SandboxRejected } from './sandbox-run.js';
 
 export interface MeasureContext {
   binary: string;
@@ -35,6 +33,8 @@ export interface MeasureContext {
   deadline: number;
   /** Where the running nginx is kept, from its spawn on, so that a timeout or Ctrl-C can stop it. */
   track(nginx: RunningNginx | undefined): void;
+  /** A load_module argument as the local nginx has it (cli/prove/sandbox-run.ts: localModules). */
+  module(argument: string): string | undefined;
   /** True once a timeout or Ctrl-C stopped the run: nothing more is started. */
   stopped(): boolean;
 }
@@ -50,21 +50,12 @@ export async function measureSide(workspace: Workspace, dir: string, context: Me
   const ports: number[] = [];
   for (let index = 0; index < servers; index++) ports.push(await freePort());
   let next = 0;
-  const sandbox = buildSandbox(workspace, { ...stubPorts(context), prefix: dir, nextPort: () => ports[next++]! });
-  for (const sub of ['logs', 'tmp', 'cache']) mkdirSync(path.join(dir, sub), { recursive: true });
-  for (const [file, text] of sandbox.files) {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, text);
-  }
+  // Each build asks the same ports again, in the same order (one per server).
+  const nextPort = (): number => ports[next++ % ports.length]!;
+  const sandbox = acceptedSandbox(workspace, dir, context.binary, { ...stubPorts(context), nextPort, module: context.module });
   const locations: SideResult['locations'] = [];
   for (const instance of sandbox.instances) {
     alive();
-    const rejected = testConfig(context.binary, dir, instance.mainConf);
-    // The copies keep the originals' lines (engine/sandbox-config.ts): name the original file.
-    if (rejected !== undefined) {
-      const named = rejected.split(path.join(dir, 'conf')).join('');
-      throw new SandboxRejected(`nginx rejects the sandboxed configuration:\n${named}`);
-    }
     const measuredPorts = [...new Set(instance.locations.filter((plan) => plan.skipped === null).map((plan) => plan.port))];
     const nginx = measuredPorts.length > 0 ? await start(context, dir, instance.mainConf, measuredPorts) : undefined;
     try {

@@ -31,6 +31,13 @@ export function nginxVersion(binary: string): string | undefined {
   return /nginx\/(\d+\.\d+\.\d+)/.exec(`${result.stderr ?? ''}${result.stdout ?? ''}`)?.[1];
 }
 
+/** `nginx -V`'s --prefix and --modules-path (where a relative load_module and the build's modules are). */
+export function nginxPaths(binary: string): { prefix: string | undefined; modules: string | undefined } {
+  const result = spawnSync(binary, ['-V'], { encoding: 'utf8', timeout: 10_000 });
+  const text = `${result.stderr ?? ''}${result.stdout ?? ''}`;
+  return { prefix: /--prefix=(\S+)/.exec(text)?.[1], modules: /--modules-path=(\S+)/.exec(text)?.[1] };
+}
+
 function commandLine(prefix: string, conf: string, extra: readonly string[]): string[] {
   const globals =
     `daemon off; worker_processes 1; pid ${path.join(prefix, 'nginx.pid')}; ` +

@@ -15,6 +15,7 @@ import { compareSides, formatProveJson, formatProveTable, type ProveReport } fro
 import { startFastcgiStub } from './fastcgi-stub.js';
 import { startStub, type CountingStub } from './stub.js';
 import { readInputs } from './inputs.js';
+import { localModules } from './sandbox-run.js';
 
 export interface ProveIo extends CheckIo {
   env: NodeJS.ProcessEnv;
@@ -66,6 +67,7 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
       deadline,
       track: (running: RunningNginx | undefined) => (nginx = running),
       stopped: () => isStopped,
+      module: localModules(binary),
     };
     const sides = async (): Promise<[SideResult, SideResult]> => [
       await measureSide(inputs.before, path.join(prefix, 'before'), context),
