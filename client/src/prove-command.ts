@@ -48,6 +48,8 @@ export function registerProveCommand(context: vscode.ExtensionContext): vscode.D
   let panel: vscode.WebviewPanel | undefined;
   /** The run in progress (one at a time): aborting it sends prove SIGINT. */
   let running: AbortController | undefined;
+  /** What was proved last, for a run from the prove view (where no text editor is active). */
+  let last: Subject | undefined;
 
   const show = (html: string): void => {
     if (!panel) {
@@ -71,15 +73,18 @@ export function registerProveCommand(context: vscode.ExtensionContext): vscode.D
       return;
     }
     const document = vscode.window.activeTextEditor?.document;
-    if (!document) {
+    // From the prove view itself (no text editor is active then): the same configuration again.
+    const subject = document ? subjectOf(document) : last;
+    if (!subject) {
       void vscode.window.showErrorMessage('nginx-keepalive: open an nginx configuration to prove');
       return;
     }
-    const subject = subjectOf(document);
     if (typeof subject === 'string') {
       void vscode.window.showErrorMessage(`nginx-keepalive: ${subject}`);
       return;
     }
+    // Not an untitled document's: its text is read when the command runs.
+    if (subject.target.input === undefined) last = subject;
     const abort = new AbortController();
     running = abort;
     try {

@@ -89,13 +89,20 @@ export function runProveCli(
     let stdout = '';
     let stderr = '';
     let cancelled = false;
+    let interrupted = false;
+    // Once: a second SIGINT would meet prove's default action in the middle of its cleanup.
+    const sigint = (): void => {
+      if (interrupted) return;
+      interrupted = true;
+      child.kill('SIGINT');
+    };
     const interrupt = (): void => {
       cancelled = true;
-      child.kill('SIGINT');
+      sigint();
     };
     const collect = (append: (text: string) => void) => (chunk: Buffer) => {
       append(chunk.toString('utf8'));
-      if (stdout.length + stderr.length > MAX_OUTPUT_CHARS) child.kill('SIGINT');
+      if (stdout.length + stderr.length > MAX_OUTPUT_CHARS) sigint();
     };
     child.stdout!.on('data', collect((text) => (stdout += text)));
     child.stderr!.on('data', collect((text) => (stderr += text)));

@@ -134,6 +134,15 @@ describe('Prove connection reuse in a real VS Code', () => {
     expect((await frame.locator('.meta').first().textContent()) ?? '').toContain(`the workspace folder app (prove . in ${path.join(session.workspace, 'app')})`);
     await page.screenshot({ path: path.join(images, 'vscode-prove.png') });
     expect(sandboxes()).toEqual([]);
+
+    // Run again from the view itself (no text editor active): the same folder is proved, the page replaced.
+    await page.locator('.tab', { hasText: 'nginx-keepalive prove' }).click();
+    await page.locator('.tab.active', { hasText: 'nginx-keepalive prove' }).waitFor({ timeout: TIMEOUT });
+    await runCommand(page, 'nginx-keepalive: Prove connection reuse');
+    await expect.poll(() => frame.isDetached(), { timeout: TIMEOUT }).toBe(true);
+    const again = await proveFrame();
+    expect((await again.locator('.meta').first().textContent()) ?? '').toContain('the workspace folder app (prove . in');
+    expect(await again.locator('table tr.location-row').count()).toBe(2);
   });
 
   it('shows a progress notification while it runs; Cancel stops prove, which stops nginx and removes its sandbox', async () => {
