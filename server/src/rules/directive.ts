@@ -240,7 +240,7 @@ function valueHeadline(name: string, problem: ValueKindProblem): string {
         : `host not found in "${value}" of the "listen" directive: a port is digits only`;
     case 'count':
       return problem.zeroSince
-        ? `invalid value "${value}" in "${name}" directive: use a number above 0 (0 from nginx ${problem.zeroSince})`
+        ? `invalid value "${value}" in "${name}" directive: use a number above 0 ("${value}" needs nginx ${problem.zeroSince}+)`
         : `invalid value "${value}" in "${name}" directive: use a number of connections`;
   }
 }
