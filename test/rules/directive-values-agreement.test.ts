@@ -43,6 +43,7 @@ function nginxKind(message: string): string {
   if (message.startsWith('invalid number of arguments')) return 'arguments';
   if (message.startsWith('invalid return code')) return 'return';
   if (/^(invalid port|host not found) in /.test(message)) return 'listen address';
+  if (/^invalid (backlog|rcvbuf|sndbuf|fastopen) "/.test(message)) return 'listen value';
   return `other: ${message}`;
 }
 
@@ -54,6 +55,7 @@ function ourKind(message: string): string {
   if (message.startsWith('invalid number of arguments')) return 'arguments';
   if (message.startsWith('invalid return code')) return 'return';
   if (/^(invalid port|host not found) in /.test(message)) return 'listen address';
+  if (/^invalid (backlog|rcvbuf|sndbuf|fastopen) "/.test(message)) return 'listen value';
   return `other: ${message}`;
 }
 

@@ -89,6 +89,8 @@ export function mutationsOf(text: string, directive: Directive, top: DirectiveCo
   switch (`${entry.module} ${directive.name}`) {
     case 'ngx_http_core_module listen': {
       after('listen parameter', 'defualt_server', 'defualt_server added');
+      after('listen parameter', 'backlog=abc', 'backlog=abc added');
+      after('listen parameter', 'rcvbuf=64k', 'rcvbuf=64k added (valid)');
       const port = /([0-9]+)$/.exec(first.value);
       if (port && port[1]!.length >= 2) {
         at('listen port', s.endOffset - 1, s.endOffset, 'O', `port ${port[1]} -> ${port[1]!.slice(0, -1)}O`);

@@ -20,6 +20,8 @@ export type ValueProblem =
   | { kind: 'return-code'; value: string; span: Span }
   /** listen's address: `invalid port in "x"` or `host not found in "x"` (a port with letters in it). */
   | { kind: 'listen-address'; value: string; reason: 'port' | 'host'; span: Span }
+  /** listen's `invalid backlog "backlog=x"` (also rcvbuf, sndbuf, fastopen): `name` is the parameter's. */
+  | { kind: 'listen-value'; value: string; name: string; span: Span }
   /** `invalid value "x" in "keepalive" directive`. */
   | { kind: 'count'; value: string; span: Span; zeroSince?: string };
 
@@ -135,6 +137,25 @@ function listenAddressProblem(arg: Argument): ValueProblem | undefined {
   return valid ? undefined : { kind: 'listen-address', value: text, reason: 'port', span: arg.span };
 }
 
+/** listen's parameters with a value its parser reads itself (the message names the parameter). */
+const LISTEN_VALUES: Readonly<Record<string, (rest: string) => boolean>> = {
+  'backlog=': (rest) => parsesAsNumber(rest) && !/^0+$/.test(rest),
+  'rcvbuf=': parsesAsSize,
+  'sndbuf=': parsesAsSize,
+  'fastopen=': parsesAsNumber,
+};
+
+function listenValueProblem(args: readonly Argument[]): ValueProblem | undefined {
+  for (const arg of args) {
+    if (!literal(arg)) continue;
+    const prefix = Object.keys(LISTEN_VALUES).find((p) => arg.value.startsWith(p));
+    if (prefix && !LISTEN_VALUES[prefix]!(arg.value.slice(prefix.length))) {
+      return { kind: 'listen-value', value: arg.value, name: prefix.slice(0, -1), span: arg.span };
+    }
+  }
+  return undefined;
+}
+
 /** Before this release the keepalive module refuses a count of 0; from it, 0 turns the cache off. */
 const KEEPALIVE_ZERO_SINCE = '1.29.7';
 
@@ -158,6 +179,13 @@ function returnProblem(directive: Directive): ValueProblem | undefined {
   return { kind: 'return-code', value: code.value, span: code.span };
 }
 
+/** Each parameter's problem, by parameter, so the first one nginx meets is the one reported. */
+function listenParameters(entry: DirectiveEntry, args: readonly Argument[], version: readonly number[] | undefined): (ValueProblem | undefined)[] {
+  return args.map((arg) => parameterProblem(entry, [arg], version) ?? listenValueProblem([arg]));
+}
+
+const firstOf = (problems: readonly (ValueProblem | undefined)[]): ValueProblem | undefined => problems.find((p) => p !== undefined);
+
 /** What the entry's handler refuses about the directive's values (its argument count already passed), or undefined. */
 export function valueProblem(directive: Directive, entry: DirectiveEntry, version: readonly number[] | undefined): ValueProblem | undefined {
   const key = `${entry.module} ${entry.name}`;
@@ -165,7 +193,8 @@ export function valueProblem(directive: Directive, entry: DirectiveEntry, versio
     case 'ngx_http_core_module listen':
     case 'ngx_stream_core_module listen':
     case 'ngx_mail_core_module listen':
-      return (directive.args[0] && listenAddressProblem(directive.args[0])) || parameterProblem(entry, directive.args.slice(1), version, () => true);
+      // nginx reads the parameters in order and stops at the first it refuses, whichever way.
+      return (directive.args[0] && listenAddressProblem(directive.args[0])) || firstOf(listenParameters(entry, directive.args.slice(1), version));
     case 'ngx_http_upstream_module server':
     case 'ngx_stream_upstream_module server':
       return parameterProblem(entry, directive.args.slice(1), version, upstreamValueValid);

@@ -46,8 +46,8 @@ const UNIT: Record<string, { step: number; seconds: bigint }> = {
 };
 
 /**
- * ngx_parse_time(line, is_sec): `1h 30m`, `500ms`, `10` (seconds, or milliseconds... a bare number is seconds in
- * both modes and scaled by 1000 in msec mode). `seconds` is ngx_conf_set_sec_slot's mode, where `ms` is refused.
+ * ngx_parse_time(line, is_sec): `1h 30m`, `500ms`, `10` (a bare number is seconds in both modes). `seconds` is
+ * ngx_conf_set_sec_slot's mode, where `ms` is refused; the msec mode (ngx_conf_set_msec_slot) refuses `y` and `M`.
  */
 export function parsesAsTime(text: string, seconds: boolean): boolean {
   let step: number = seconds ? STEP.start : STEP.month;

@@ -232,7 +232,7 @@ const SYNTAX_HINT: Partial<Record<string, string>> = {
   bufs: 'a count and a size such as 8 4k',
 };
 
-type ValueKindProblem = Extract<DirectiveProblem, { kind: 'slot-value' | 'parameter' | 'return-code' | 'listen-address' | 'count' }>;
+type ValueKindProblem = Extract<DirectiveProblem, { kind: 'slot-value' | 'parameter' | 'return-code' | 'listen-address' | 'listen-value' | 'count' }>;
 
 /** nginx's own words first (`invalid parameter "x"`), then what to write instead. */
 function valueHeadline(name: string, problem: ValueKindProblem): string {
@@ -253,9 +253,11 @@ function valueHeadline(name: string, problem: ValueKindProblem): string {
       return problem.reason === 'port'
         ? `invalid port in "${value}" of the "listen" directive: use a port from 1 to 65535`
         : `host not found in "${value}" of the "listen" directive: a port is digits only`;
+    case 'listen-value':
+      return `invalid ${problem.name} "${value}": use ${problem.name === 'rcvbuf' || problem.name === 'sndbuf' ? 'a size such as 64k' : 'a whole number'}`;
     case 'count':
       return problem.zeroSince
-        ? `invalid value "${value}" in "${name}" directive: use a number above 0 (0 from nginx ${problem.zeroSince})`
+        ? `invalid value "${value}" in "${name}" directive: use a number above 0 ("${value}" needs nginx ${problem.zeroSince}+)`
         : `invalid value "${value}" in "${name}" directive: use a number of connections`;
   }
 }
@@ -287,6 +289,7 @@ function headline(state: DirectiveState, context: RuleContext): string {
     case 'parameter':
     case 'return-code':
     case 'listen-address':
+    case 'listen-value':
     case 'count':
       return valueHeadline(name, problem);
     case 'duplicate':
