@@ -22,15 +22,15 @@ import { walkRoot } from '../analysis/directive-walk.js';
 import { writtenAt } from '../analysis/message-parts.js';
 import { upstreamPortConflicts } from '../analysis/upstream-port.js';
 import { preciseContext } from '../model/directive-context.js';
+import { snippetTops } from '../analysis/snippet-context.js';
 import { firstSyntaxError } from '../analysis/misread.js';
 
 export interface DirectiveState extends RuleState {
   name: string;
   problem: DirectiveProblem;
+  /** For a snippet checked on its own: the top context it was read in, and why (analysis/snippet-context.ts). */
+  assumed?: string;
 }
-
-/** The contexts a snippet with a guessed top context may be included in, as the corpus's nginx -t tried them. */
-const CANDIDATE_TOPS: readonly DirectiveContext[] = ['http', 'server', 'location', 'stream', 'stream-server', 'main'];
 
 /** Debian's .so files that hold no directives of their own, or hold a whole protocol's modules. */
 const DIRECTIVELESS_OBJECTS = new Set(['ndk_http_module']);
@@ -177,20 +177,30 @@ const handledAt = (directive: Directive): number => directive.blockSpan?.startOf
 /** The root's top context is known: it is read in that one, not judged by the findings of each candidate. */
 const isCertain = (root: WorkspaceRoot): boolean => root.basis === 'stated' || (root.context === 'main' && root.basis === 'inferred');
 
-/** A root's findings: in its known context, or in the candidate context where it has fewest (the guess on ties). */
+/**
+ * A root's findings: in its known context, or in the candidate context where the fewest directives are misplaced
+ * (analysis/snippet-context.ts: by its place, else its content; the first candidate on ties). A misplaced
+ * directive's finding says which context was assumed and why.
+ */
 function rootStates(root: WorkspaceRoot, env: CheckEnvironment): DirectiveState[] {
-  const guessed = preciseContext(root.context);
-  if (isCertain(root)) return guessed ? statesUnder(root, guessed, env) : [];
+  const known = preciseContext(root.context);
+  if (isCertain(root)) return known ? statesUnder(root, known, env) : [];
   // Judged by misplaced directives only: a wrong context hides the blocks it cannot open, and with them their
   // other findings, so fewer findings overall would favour the wrong context.
   const misplaced = (states: DirectiveState[]) => states.filter((state) => state.problem.kind === 'not-allowed').length;
+  const { tops, why } = snippetTops(root);
   let best: DirectiveState[] | undefined;
-  for (const top of guessed ? [guessed, ...CANDIDATE_TOPS.filter((c) => c !== guessed)] : CANDIDATE_TOPS) {
+  let bestTop: DirectiveContext | undefined;
+  for (const top of tops) {
     const states = statesUnder(root, top, env);
-    if (!best || misplaced(states) < misplaced(best)) best = states;
+    if (!best || misplaced(states) < misplaced(best)) {
+      best = states;
+      bestTop = top;
+    }
     if (misplaced(best) === 0) break;
   }
-  return best ?? [];
+  const assumed = `${contextWord(bestTop ?? 'http')} (from ${why})`;
+  return (best ?? []).map((state) => (state.problem.kind === 'not-allowed' ? { ...state, assumed } : state));
 }
 
 const CONTEXT_WORDS: Partial<Record<DirectiveContext | 'any', string>> = {
@@ -313,6 +323,7 @@ function unknownDetail(): string {
 }
 
 function detail(state: DirectiveState): string | undefined {
+  if (state.assumed) return `Read as included at ${state.assumed}; state it with "# nginx-keepalive: context=…" if wrong.`;
   if (state.problem.kind === 'unknown' && !state.problem.suggestion) return unknownDetail();
   if (state.problem.kind !== 'upstream-port') return undefined;
   const { host, upstream, otherRoot } = state.problem;
