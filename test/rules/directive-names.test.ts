@@ -56,6 +56,16 @@ describe('directive names', () => {
     expect(quiet.filter((f) => f.ruleId === 'directive').map((f) => f.severity)).toEqual(['info', 'info']);
   });
 
+  it('knows the out-of-tree modules the corpus meets (VTS, pagespeed) and names them in the warning detail', async () => {
+    const text = 'server {\n    listen 8080;\n    pagespeed on;\n    pagespeed FileCachePath /tmp/ps;\n' +
+      '    location /status { vhost_traffic_status_display; vhost_traffic_status_display_format html; }\n    frobnicate on;\n}\n';
+    const findings = (await analyze([{ path: '/virtual/site.conf', text }], { host: isolated })).filter((f) => f.ruleId === 'directive');
+    expect(findings.map((f) => `${f.span.start.line + 1}: ${f.message}`)).toEqual([
+      '6: unknown directive "frobnicate": fix the name, or add it to "directives.extra"',
+    ]);
+    expect(findings[0]!.detail).toContain('nginx-module-vts 0.2.7, ngx_pagespeed 1.13.35.2');
+  });
+
   it('leaves placeholders alone: envsubst, ERB and @X@ names are not directives until rendered', async () => {
     for (const line of ['${DIRECTIVE} on;', '<%= directive %> on;', '@DIRECTIVE@ on;']) {
       expect(await directiveMessages(inLocation(line)), line).toEqual([]);
