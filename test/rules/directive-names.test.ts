@@ -66,6 +66,21 @@ describe('directive names', () => {
     expect(findings[0]!.detail).toContain('nginx-module-vts 0.2.7, ngx_pagespeed 1.13.35.2');
   });
 
+  it('knows the directives of 1.29.x-1.31.x at the release that added them', async () => {
+    const text = inLocation('tunnel_pass;\n        proxy_socket_sndbuf 64k;\n        proxy_socket_rcvbuf 64k;');
+    const messages = async (nginxVersion: string) =>
+      (await analyze([{ path: '/virtual/site.conf', text }], { host: isolated, nginxVersion }))
+        .filter((f) => f.ruleId === 'directive')
+        .map((f) => `${f.span.start.line + 1}: ${f.message}`);
+    expect(await messages('1.31.6')).toEqual([]);
+    expect(await messages('1.31.3')).toEqual([]);
+    expect(await messages('1.31.2')).toEqual([
+      '5: "proxy_socket_sndbuf" needs nginx 1.31.3+ (target 1.31.2): remove it or raise nginxVersion',
+      '6: "proxy_socket_rcvbuf" needs nginx 1.31.3+ (target 1.31.2): remove it or raise nginxVersion',
+    ]);
+    expect((await messages('1.30.5'))[0]).toBe('4: "tunnel_pass" needs nginx 1.31.0+ (target 1.30.5): remove it or raise nginxVersion');
+  });
+
   it('leaves placeholders alone: envsubst, ERB and @X@ names are not directives until rendered', async () => {
     for (const line of ['${DIRECTIVE} on;', '<%= directive %> on;', '@DIRECTIVE@ on;']) {
       expect(await directiveMessages(inLocation(line)), line).toEqual([]);
