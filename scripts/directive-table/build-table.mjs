@@ -101,7 +101,9 @@ export function buildTable({ core, thirdParty, debian, describe }) {
   for (const party of thirdParty) {
     for (const name of Object.keys(party.tree.modules)) {
       // A package read from both its sources and its binary (the NDK) keeps the sources' version.
-      modules[name] ??= { docs: party.home, debian: party.binaryPackages?.[name] ?? party.package, package: `${party.package} ${party.version}` };
+      // Modules outside Debian name no package: no build is known to have them or to lack them.
+      const debian = party.outOfTree ? {} : { debian: party.binaryPackages?.[name] ?? party.package };
+      modules[name] ??= { docs: party.home, ...debian, package: `${party.package} ${party.version}` };
     }
     for (const e of party.tree.directives) directives.set(keyOf(e), { ...e });
     for (const v of party.tree.variables) variables.set(keyOf(v), { ...v });

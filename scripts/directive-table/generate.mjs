@@ -6,7 +6,8 @@
 // Options: --sources DIR (Debian tarballs; default $NK_DIRECTIVE_SOURCES or ~/.cache/nginx-keepalive/directive-sources),
 //          --nginx-git DIR (a bare clone of github.com/nginx/nginx; default $NK_NGINX_GIT or /work/.mirror/nginx+nginx/repo)
 //          --debs DIR (Debian binary packages of the modules without sources; default $NK_DEBIAN_DEBS or
-//          ~/.cache/nginx-keepalive/debian-modules/debs)
+//          ~/.cache/nginx-keepalive/debian-modules/debs), --mirrors DIR (bare clones of out-of-tree modules as
+//          <owner>+<name>/repo; default $NK_MIRRORS or /work/.mirror)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -15,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { buildTable, entryAtBase, serializeTable } from './build-table.mjs';
 import { BINARY_MODULES, debFileName, fetchDebs, readBinaryModules } from './debian-binaries.mjs';
 import { debianBuild, debianConfigureFlags } from './debian-build.mjs';
+import { OUT_OF_TREE, readOutOfTree } from './out-of-tree.mjs';
 import { describe as describeEntry, describedShare } from './descriptions.mjs';
 import { readTree } from './snapshot.mjs';
 import { buildFacts, DEBIAN_NGINX, readGitTag, readTarball, releaseWalk, sha256, THIRD_PARTY } from './sources.mjs';
@@ -55,7 +57,7 @@ function readFromTarball(tarball, member) {
 }
 
 /** Reads every source present; `missing` lists what was not. */
-function readSources(sourcesDir, gitDir, debsDir) {
+function readSources(sourcesDir, gitDir, debsDir, mirrors) {
   const missing = [];
   const nginxTarball = path.join(sourcesDir, DEBIAN_NGINX.tarball);
   const debianTarball = path.join(sourcesDir, DEBIAN_TARBALL);
@@ -80,6 +82,7 @@ function readSources(sourcesDir, gitDir, debsDir) {
     nginxReleases: { repository: 'https://github.com/nginx/nginx', newest: NEWEST, tags: {} },
     thirdParty: {},
     binaryPackages: {},
+    outOfTree: {},
   };
   const core = [{ version: DEBIAN_NGINX.version, directives: baseTree.directives, variables: baseTree.variables, modules: baseTree.modules }];
   if (gitDir && existsSync(gitDir)) {
@@ -117,6 +120,20 @@ function readSources(sourcesDir, gitDir, debsDir) {
       read: `ngx_command_t tables of ${party.objects.map((o) => `usr/lib/nginx/modules/${o}`).join(', ')}${party.supplement ? ' (the directives its sources assemble from #included files)' : ' (its orig tarball is 404 on the Debian mirror)'}`,
     };
     thirdParty.push(party);
+  }
+  for (const party of OUT_OF_TREE) {
+    const files = readOutOfTree(mirrors, party);
+    if (!files) {
+      missing.push(`${party.repository} ${party.tag} (no mirror with commit ${party.commit} under ${mirrors})`);
+      continue;
+    }
+    const { repository, tag, commit, home, licence } = party;
+    provenance.outOfTree[party.package] = { version: party.version, repository: `https://github.com/${repository}`, tag, commit, home, licence };
+    const tree = readTree(files, facts, baseTree);
+    // Variables in a file of no module of its own (VTS's ngx_http_vhost_traffic_status_variables.c) are its one module's.
+    const owners = [...new Set(tree.directives.map((d) => d.module))];
+    if (owners.length === 1) tree.variables = tree.variables.map((v) => (v.module in tree.modules ? v : { ...v, module: owners[0] }));
+    thirdParty.push({ ...party, outOfTree: true, tree });
   }
   return { core, thirdParty, debian, provenance, missing, baseTree };
 }
@@ -174,7 +191,8 @@ function main() {
     fetchSources(sourcesDir);
     fetchDebs(debsDir, BINARY_MODULES.filter((p) => !existsSync(path.join(debsDir, debFileName(p)))));
   }
-  const sources = readSources(sourcesDir, gitDir, debsDir);
+  const mirrors = option(args, '--mirrors', process.env.NK_MIRRORS ?? '/work/.mirror');
+  const sources = readSources(sourcesDir, gitDir, debsDir, mirrors);
   const table = buildTable({ core: sources.core, thirdParty: sources.thirdParty, debian: sources.debian, describe: describeEntry });
   sources.provenance.stats = stats(table);
   const text = serializeTable(table, HEADER);

@@ -99,7 +99,8 @@ export function readTree(files, facts, inherited = { defines: {}, valueTables: {
   for (const [file, result] of Object.entries(parsed)) {
     for (const module of result.modules) {
       modules[module.name] = { type: module.type, file };
-      const table = result.commands[module.commands];
+      // A C++ module (ngx_pagespeed) names its table with its namespace: `net_instaweb::ps_commands`.
+      const table = result.commands[module.commands.replace(/^(\w+::)+/, '')];
       if (!table) continue;
       for (const command of table) {
         const bits = evaluateBits(command.type, defines);
@@ -145,12 +146,20 @@ export function readTree(files, facts, inherited = { defines: {}, valueTables: {
   return { directives: mergeAlternatives(directives), variables: dedupe(variables), modules, stats, defines, valueTables };
 }
 
-/** One entry per (module, name): a directive listed twice (under two #if branches kept as undecidable) keeps the first. */
+/**
+ * One entry per (module, name): a directive listed twice (under two #if branches kept as undecidable) keeps the
+ * first. A module may list a name once per context with the same arguments (ngx_pagespeed: one `pagespeed` entry
+ * for http, one for server, one for location), which nginx's reader tries in turn: those join their contexts.
+ */
 function mergeAlternatives(directives) {
   const seen = new Map();
   for (const d of directives) {
     const key = `${d.module}\0${d.name}`;
-    if (!seen.has(key)) seen.set(key, d);
+    const first = seen.get(key);
+    if (!first) seen.set(key, d);
+    else if (first.args === d.args && Boolean(first.block) === Boolean(d.block) && d.contexts.some((c) => !first.contexts.includes(c))) {
+      first.contexts = ALL_CONTEXTS.filter((c) => first.contexts.includes(c) || d.contexts.includes(c));
+    }
   }
   return [...seen.values()];
 }

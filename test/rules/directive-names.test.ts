@@ -66,6 +66,31 @@ describe('directive names', () => {
     expect(quiet.filter((f) => f.ruleId === 'directive').map((f) => f.severity)).toEqual(['info', 'info']);
   });
 
+  it('knows the out-of-tree modules the corpus meets (VTS, pagespeed) and names them in the warning detail', async () => {
+    const text = 'server {\n    listen 8080;\n    pagespeed on;\n    pagespeed FileCachePath /tmp/ps;\n' +
+      '    location /status { vhost_traffic_status_display; vhost_traffic_status_display_format html; }\n    frobnicate on;\n}\n';
+    const findings = (await analyze([{ path: '/virtual/site.conf', text }], { host: isolated })).filter((f) => f.ruleId === 'directive');
+    expect(findings.map((f) => `${f.span.start.line + 1}: ${f.message}`)).toEqual([
+      '6: unknown directive "frobnicate": fix the name, or add it to "directives.extra"',
+    ]);
+    expect(findings[0]!.detail).toContain('nginx-module-vts 0.2.7, ngx_pagespeed 1.13.35.2');
+  });
+
+  it('knows the directives of 1.29.x-1.31.x at the release that added them', async () => {
+    const text = inLocation('tunnel_pass;\n        proxy_socket_sndbuf 64k;\n        proxy_socket_rcvbuf 64k;');
+    const messages = async (nginxVersion: string) =>
+      (await analyze([{ path: '/virtual/site.conf', text }], { host: isolated, nginxVersion }))
+        .filter((f) => f.ruleId === 'directive')
+        .map((f) => `${f.span.start.line + 1}: ${f.message}`);
+    expect(await messages('1.31.6')).toEqual([]);
+    expect(await messages('1.31.3')).toEqual([]);
+    expect(await messages('1.31.2')).toEqual([
+      '5: "proxy_socket_sndbuf" needs nginx 1.31.3+ (target 1.31.2): remove it or raise nginxVersion',
+      '6: "proxy_socket_rcvbuf" needs nginx 1.31.3+ (target 1.31.2): remove it or raise nginxVersion',
+    ]);
+    expect((await messages('1.30.5'))[0]).toBe('4: "tunnel_pass" needs nginx 1.31.0+ (target 1.30.5): remove it or raise nginxVersion');
+  });
+
   it('leaves placeholders alone: envsubst, ERB and @X@ names are not directives until rendered', async () => {
     for (const line of ['${DIRECTIVE} on;', '<%= directive %> on;', '@DIRECTIVE@ on;']) {
       expect(await directiveMessages(inLocation(line)), line).toEqual([]);
