@@ -82,19 +82,22 @@ function entryAt(lines, at, name) {
   return entry;
 }
 
-/** The entries of `names` documented in `readme`: `{ name: { syntax, default, context, text } }`. */
+/**
+ * The directives documented in `readme` (those of `names` when given; else every heading with a syntax line):
+ * `{ name: { syntax, default, context, text } }`.
+ */
 export function readReadme(readme, names) {
   const lines = readme.split('\n');
-  const wanted = new Set(names);
+  const wanted = names ? new Set(names) : undefined;
   const found = {};
   for (let i = 0; i < lines.length; i++) {
     const name = headingName(lines[i]);
-    if (!name || !wanted.has(name) || found[name]) continue;
+    if (!name || (wanted && !wanted.has(name)) || Object.hasOwn(found, name)) continue;
     // A heading is a line alone: underlined, a Markdown `#` heading, or followed by its syntax line.
     const next = lines.slice(i + 1, i + 4).join('\n');
     if (!UNDERLINE.test(lines[i + 1] ?? '') && !/^#{1,6}\s/.test(lines[i]) && !/syntax/i.test(next)) continue;
     const entry = entryAt(lines, i, name);
-    if (entry.text || entry.syntax.length > 0) found[name] = entry;
+    if (wanted ? entry.text || entry.syntax.length > 0 : entry.syntax.length > 0) found[name] = entry;
   }
   return found;
 }

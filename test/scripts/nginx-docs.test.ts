@@ -10,7 +10,7 @@ import { readPage } from '../../scripts/nginx-docs/nginx-org.mjs';
 import { readReadme } from '../../scripts/nginx-docs/readmes.mjs';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const FILES = ['server/src/model/nginx-docs.json', 'server/src/model/nginx-docs.provenance.json', 'server/src/model/nginx-directives.json'];
+const FILES = ['server/src/model/nginx-docs.json', 'server/src/model/nginx-docs.provenance.json'];
 const tempDirs: string[] = [];
 afterAll(() => tempDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 

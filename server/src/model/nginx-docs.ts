@@ -26,9 +26,15 @@ export interface DirectiveDocs {
   defaultChanges?: { version: string; was: string[] }[];
 }
 
+type Directives = Record<string, DirectiveDocs>;
+
 interface Reference {
-  pages: Record<string, Record<string, DirectiveDocs>>;
-  modules: Record<string, Record<string, DirectiveDocs>>;
+  /** nginx.org's pages (`http/ngx_http_upstream_module`). */
+  pages: Record<string, Directives>;
+  /** The READMEs, by Debian package (`libnginx-mod-http-lua`). */
+  packages: Record<string, Directives>;
+  /** Lines written for this project, by module, where nothing documents the directive. */
+  written: Record<string, Record<string, string>>;
 }
 
 let reference: Reference | undefined;
@@ -41,8 +47,13 @@ function loaded(): Reference {
 
 const NGINX_DOCS = 'https://nginx.org/en/docs/';
 
-function own(record: Record<string, DirectiveDocs> | undefined, name: string): DirectiveDocs | undefined {
+function own(record: Directives | undefined, name: string): DirectiveDocs | undefined {
   return record && Object.hasOwn(record, name) ? record[name] : undefined;
+}
+
+function written(entry: DirectiveEntry): DirectiveDocs | undefined {
+  const lines = loaded().written[entry.module];
+  return lines && Object.hasOwn(lines, entry.name) ? { syntax: [], context: [], text: lines[entry.name]!, written: true } : undefined;
 }
 
 /**
@@ -52,9 +63,10 @@ function own(record: Record<string, DirectiveDocs> | undefined, name: string): D
 export function directiveDocs(entry: DirectiveEntry): DirectiveDocs | undefined {
   const info = moduleInfo(entry.module);
   if (!info) return undefined;
-  const { pages, modules } = loaded();
-  if (info.package) return own(modules[entry.module], entry.name);
-  if (!info.docs.startsWith(NGINX_DOCS)) return undefined;
+  const { pages, packages } = loaded();
+  // `libnginx-mod-http-lua 0.10.23`: the README of the package read.
+  if (info.package) return own(packages[info.package.split(' ')[0]!], entry.name) ?? written(entry);
+  if (!info.docs.startsWith(NGINX_DOCS)) return written(entry);
   const page = info.docs.slice(NGINX_DOCS.length).replace(/\.html$/, '');
   const direct = own(pages[page], entry.name);
   if (direct) return direct;
@@ -71,5 +83,5 @@ export function directiveDocs(entry: DirectiveEntry): DirectiveDocs | undefined 
       if (found) return found;
     }
   }
-  return own(modules[entry.module], entry.name);
+  return written(entry);
 }
