@@ -120,7 +120,8 @@ class Rewriter {
     for (const directive of directives) {
       const name = directive.name;
       if (name === 'include') this.include(root, directive, context, server);
-      else if (ofMissingModule(name, this.modules)) this.edit(directive, '');
+      // A pass of a missing module is planned (skipped with why) and becomes `return 502` below.
+      else if (ofMissingModule(name, this.modules) && !OTHER_PASSES.has(name)) this.edit(directive, '');
       else if (name === 'ssl' || name === 'http2' || name.startsWith('ssl_')) this.serverTls(directive, server);
       else if (isRemoved(name)) this.edit(directive, '');
       else if (EMBEDDED_CODE.test(name)) {
