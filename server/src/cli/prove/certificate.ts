@@ -33,7 +33,7 @@ function oid(dotted: string): Buffer {
       base128.unshift((value % 128) | (base128.length > 0 ? 0x80 : 0));
       if (value < 128) break;
     }
-    bytes.push(...base128);
+    for (const byte of base128) bytes.push(byte);
   }
   return tlv(0x06, Buffer.from(bytes));
 }
