@@ -12,6 +12,7 @@ import { testConfig } from '../../server/src/cli/prove/nginx-process.js';
 import { analyzeWorkspace } from '../../server/src/engine/analyze.js';
 import { buildSandbox } from '../../server/src/engine/sandbox-config.js';
 import { CORPUS_DIR, entries } from '../corpus/manifest.js';
+import { sandboxStubs } from '../support/sandbox-stubs.js';
 import { NGINX } from './prove-helpers.js';
 
 /** Today's figure is 47 of 107 files, 43.9% (see docs/prove.md): a change that measures fewer files fails here. */
@@ -19,6 +20,7 @@ const FLOOR_PERCENT = 43;
 
 const root = mkdtempSync(path.join(tmpdir(), 'nk-prove-corpus-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+const SANDBOX_STUBS = sandboxStubs(path.join(root, 'tls'), true);
 
 /** One reason per kind: the details (a scheme, a regex construct, a directive) left out so that files group. */
 function kind(reason: string): string {
@@ -41,7 +43,7 @@ async function verdict(file: string, index: number): Promise<{ withPass: boolean
   if (context !== 'main' && context !== 'http') return { withPass: true, reason: `prove reads it as ${context ?? 'no'}-context`, measured: 0, planned: 0 };
   const prefix = path.join(root, String(index));
   let port = 20000;
-  const sandbox = buildSandbox(workspace, { prefix, stubPort: 19998, fastcgiPort: 19999, nextPort: () => port++ });
+  const sandbox = buildSandbox(workspace, { ...SANDBOX_STUBS, prefix, nextPort: () => port++ });
   const locations = sandbox.instances.flatMap((instance) => instance.locations);
   const measured = locations.filter((plan) => plan.skipped === null).length;
   if (measured === 0) return { withPass: true, reason: kind(mostCommon(locations.map((plan) => plan.skipped!))), measured, planned: locations.length };
