@@ -64,14 +64,14 @@ function requestPath(location: Directive): { path: string } | { skipped: string 
 function whyNotMeasured(directive: Directive, pass: Pass | undefined): string | null {
   const name = directive.name;
   if (!pass || !pass.target) return `${name} without a target`;
-  const kind = stubKind(pass);
-  if (typeof kind !== 'string') return kind.skipped;
+  // Before the scheme: `$upstream_proto://…` has none to read.
   if (pass.resolution.kind === 'unresolved') {
     return pass.resolution.reason === 'variables'
       ? 'target set through variables: nginx would resolve it at run time, which prove never does'
       : 'target not known until the template is rendered';
   }
-  return null;
+  const kind = stubKind(pass);
+  return typeof kind === 'string' ? null : kind.skipped;
 }
 
 /**
