@@ -25,6 +25,9 @@ const SITE = [
   '    location /g.Svc/ { grpc_set_header X 1; grpc_pass grpc://192.0.2.7:50051; }',
   '    location /tls { proxy_pass https://192.0.2.8; }',
   '    location /web { proxy_pass http://192.0.2.9; }',
+  // Its scheme from a literal set (engine/sandbox-variables.ts): measured like /web.
+  '    set $upstream_proto http;',
+  '    location /var { proxy_pass $upstream_proto://192.0.2.9:8080; }',
   '}',
   '',
 ].join('\n');
@@ -48,6 +51,7 @@ describe('prove and the modules of the local nginx', () => {
       ['/g.Svc/', 'the local nginx has no gRPC module (it needs --with-http_v2_module)'],
       ['/tls', 'the local nginx has no SSL module (--with-http_ssl_module): it cannot reach a TLS upstream'],
       ['/web', null],
+      ['/var', null],
     ]);
     // Served in cleartext HTTP/1.1: this nginx could speak nothing else.
     expect(plans[4]).toMatchObject({ tls: false, protocol: 'HTTP/1.1' });

@@ -15,8 +15,8 @@ import { CORPUS_DIR, entries } from '../corpus/manifest.js';
 import { sandboxStubs } from '../support/sandbox-stubs.js';
 import { NGINX } from './prove-helpers.js';
 
-/** Today's figure is 47 of 107 files, 43.9% (see docs/prove.md): a change that measures fewer files fails here. */
-const FLOOR_PERCENT = 43;
+/** Today's figure is 48 of 107 files, 44.9% (see docs/prove.md): a change that measures fewer files fails here. */
+const FLOOR_PERCENT = 44;
 
 const root = mkdtempSync(path.join(tmpdir(), 'nk-prove-corpus-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
