@@ -15,6 +15,7 @@ import { planLocation, type PlannedLocation } from './sandbox-plan.js';
 import { applyEdits, childContext, quote, serverName, where, type Edit, type ServerState } from './sandbox-text.js';
 
 export { droppedKey } from './sandbox-modules.js';
+import { checksBeforePass, NO_FILES } from './sandbox-files.js';
 import { droppedKey, moduleLine, taintedLocations } from './sandbox-modules.js';
 import { TargetEdits, variableTargets, type VariableTarget } from './sandbox-variables.js';
 
@@ -68,7 +69,6 @@ const REMOVED = new Set([
 const EMBEDDED_CODE = /^(lua_|perl|js_)|_by_lua(_block|_file)?$/;
 const TEMP_KINDS = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'] as const;
 const CACHE_PATHS = new Set(['proxy_cache_path', 'fastcgi_cache_path', 'uwsgi_cache_path', 'scgi_cache_path']);
-const NO_FILES = '/dev/null/nginx-keepalive-prove';
 const OTHER_PASSES = new Set(['fastcgi_pass', 'uwsgi_pass', 'scgi_pass', 'grpc_pass', 'memcached_pass']);
 
 function isRemoved(name: string): boolean {
@@ -169,10 +169,11 @@ class Rewriter {
         const argument = directive.args[0].span;
         this.edit(directive, cache, { start: argument.startOffset, end: argument.endOffset });
       } else if ((name === 'root' || name === 'alias') && directive.args[0]) {
-        // A directory that cannot exist: no real file is read or served, try_files goes on to its last step, and a
-        // file location answers 404 (ENOTDIR; one in the private prefix would be 403 to a worker run as nobody).
         const argument = directive.args[0].span;
         this.edit(directive, NO_FILES, { start: argument.startOffset, end: argument.endOffset });
+      } else if ((name === 'try_files' || name === 'if') && checksBeforePass(this.workspace, directive)) {
+        this.edit(directive, '');
+        this.notes.push(`${where(directive)}: ${name} left out: prove's request stands for a file that exists, so it reaches the pass`);
       } else if (name === 'upstream' && directive.blockSpan) this.upstream(directive);
       else if (name === 'server' && context === 'http' && directive.blockSpan) this.server(root, directive);
       else if (name === 'listen') {
