@@ -77,7 +77,7 @@ export function compareSides(
     const upgradeAfter = matched?.websocket ?? null;
     const websocket = skipped === null && upgradeBefore !== null && upgradeAfter !== null ? { before: upgradeBefore, after: upgradeAfter } : null;
     const found = reuses === false && matched ? remainingIn(remaining, matched.plan.file, matched.plan.lines) : [];
-    const why = found.length === 0 && reuses === false && plan.variableTarget !== undefined ? [throughVariables(plan.variableTarget)] : found;
+    const why = reuses === false && plan.variableTarget !== undefined ? [...found, throughVariables(plan.variableTarget)] : found;
     return {
       file: displayPath(plan.file, cwd),
       line: plan.line,
