@@ -1,5 +1,6 @@
 // `prove`'s report: the two sides matched location by location (fixes add directives and upstreams, never locations
 // or passes, so the n-th pass as written is the n-th as fixed), the verdict per location, the table and the JSON.
+import path from 'node:path';
 import { displayPath } from '../../util/paths.js';
 import type { Finding } from '../../util/types.js';
 import type { ProveOptions } from '../args.js';
@@ -64,6 +65,8 @@ export function compareSides(
   remaining: readonly Finding[],
 ): Pick<ProveReport, 'bound' | 'locations'> {
   const bound = WORKERS * options.concurrency;
+  // Reasons name files as the engine has them (absolute): shown as the file column is, relative to the cwd.
+  const relative = (text: string): string => text.split(`${cwd}${path.sep}`).join('');
   const locations = before.locations.map(({ plan, measured, websocket: upgradeBefore }, index): ProveLocation => {
     const other = after.locations[index];
     const matched = other && other.plan.location === plan.location && other.plan.server === plan.server ? other : undefined;
@@ -83,12 +86,12 @@ export function compareSides(
       line: plan.line,
       server: plan.server,
       location: plan.location,
-      request: planned === null ? { method: 'GET', host: plan.server, path: plan.path, ...(plan.via !== undefined ? { via: plan.via } : {}) } : null,
+      request: planned === null ? { method: 'GET', host: plan.server, path: plan.path, ...(plan.via !== undefined ? { via: relative(plan.via) } : {}) } : null,
       before: beforeMeasured,
       after: afterMeasured,
       websocket,
-      skipped,
-      why,
+      skipped: skipped === null ? null : relative(skipped),
+      why: why.map(relative),
       reuses,
       statusesChanged: beforeMeasured !== null && afterMeasured !== null && !sameStatuses(beforeMeasured, afterMeasured),
       websocketBroken: websocket !== null && websocket.before === 101 && websocket.after !== 101,
