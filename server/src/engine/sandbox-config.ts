@@ -14,9 +14,10 @@ import { websocketOnly } from '../analysis/websocket-only.js';
 import type { Workspace, WorkspaceRoot } from '../model/workspace.js';
 import type { ConfigFile, ContextName, Directive } from '../model/types.js';
 import {
-  applyEdits, CACHE_PATHS, childContext, EMBEDDED_CODE, isRemoved, mirroredPath, NO_FILES, quote, serverName, tempPaths, where,
-  type Edit, type ServerState,
+  applyEdits, CACHE_PATHS, childContext, EMBEDDED_CODE, isRemoved, mirroredPath, quote, serverName, tempPaths, where, type Edit,
+  type ServerState,
 } from './sandbox-edits.js';
+import { checksBeforePass, NO_FILES } from './sandbox-files.js';
 import { droppedKey, moduleLine, taintedLocations } from './sandbox-modules.js';
 import { planLocation, type PlannedLocation } from './sandbox-plan.js';
 import {
@@ -181,10 +182,11 @@ class Rewriter {
         const argument = directive.args[0].span;
         this.edit(directive, cache, { start: argument.startOffset, end: argument.endOffset });
       } else if ((name === 'root' || name === 'alias') && directive.args[0]) {
-        // A directory that cannot exist: no real file is read or served, try_files goes on to its last step, and a
-        // file location answers 404 (ENOTDIR; one in the private prefix would be 403 to a worker run as nobody).
         const argument = directive.args[0].span;
         this.edit(directive, NO_FILES, { start: argument.startOffset, end: argument.endOffset });
+      } else if ((name === 'try_files' || name === 'if') && checksBeforePass(this.workspace, directive)) {
+        this.edit(directive, '');
+        this.notes.push(`${where(directive)}: ${name} left out: prove's request stands for a file that exists, so it reaches the pass`);
       } else if (name === 'upstream' && directive.blockSpan) this.upstream(directive);
       else if (name === 'server' && context === 'http' && directive.blockSpan) this.server(root, directive);
       else if (name === 'listen') {

@@ -28,8 +28,6 @@ export function tempPaths(prefix: string, modules: NginxModules): string[] {
   return kinds.map((kind) => `${kind}_temp_path ${path.join(prefix, 'tmp', kind)};`);
 }
 export const CACHE_PATHS = new Set(['proxy_cache_path', 'fastcgi_cache_path', 'uwsgi_cache_path', 'scgi_cache_path']);
-/** What root and alias become: a directory that cannot exist (see engine/sandbox-config.ts). */
-export const NO_FILES = '/dev/null/nginx-keepalive-prove';
 
 export function isRemoved(name: string): boolean {
   // The client side of TLS to upstreams: certificates and CAs the sandbox does not have (the stubs' are not verified).

@@ -1,5 +1,6 @@
 // `prove`'s report: the two sides matched location by location (fixes add directives and upstreams, never locations
 // or passes, so the n-th pass as written is the n-th as fixed), the verdict per location, the table and the JSON.
+import path from 'node:path';
 import { displayPath } from '../../util/paths.js';
 import type { Finding } from '../../util/types.js';
 import type { ProveOptions } from '../args.js';
@@ -77,6 +78,8 @@ export function compareSides(
   remaining: readonly Finding[],
 ): Pick<ProveReport, 'bound' | 'locations'> {
   const bound = WORKERS * options.concurrency;
+  // Reasons name files as the engine has them (absolute): shown as the file column is, relative to the cwd.
+  const relative = (text: string): string => text.split(`${cwd}${path.sep}`).join('');
   const locations = before.locations.map(({ plan, measured, websocket: upgradeBefore }, index): ProveLocation => {
     const other = after.locations[index];
     const matched = other && other.plan.location === plan.location && other.plan.server === plan.server ? other : undefined;
@@ -90,19 +93,19 @@ export function compareSides(
     const upgradeAfter = matched?.websocket ?? null;
     const websocket = skipped === null && upgradeBefore !== null && upgradeAfter !== null ? { before: upgradeBefore, after: upgradeAfter } : null;
     const found = reuses === false && matched ? remainingIn(remaining, matched.plan.file, matched.plan.lines) : [];
-    const why = found.length === 0 && reuses === false && plan.variableTarget !== undefined ? [throughVariables(plan.variableTarget)] : found;
+    const why = reuses === false && plan.variableTarget !== undefined ? [...found, throughVariables(plan.variableTarget)] : found;
     return {
       file: displayPath(plan.file, cwd),
       line: plan.line,
       server: plan.server,
       location: plan.location,
       pass: plan.pass,
-      request: planned === null ? requestOf(plan) : null,
+      request: planned === null ? requestOf(plan, relative) : null,
       before: beforeMeasured,
       after: afterMeasured,
       websocket,
-      skipped,
-      why,
+      skipped: skipped === null ? null : relative(skipped),
+      why: why.map(relative),
       reuses,
       noKeepalive: reuses === false ? (NO_KEEPALIVE[plan.pass] ?? null) : null,
       statusesChanged: beforeMeasured !== null && afterMeasured !== null && !sameStatuses(beforeMeasured, afterMeasured),
@@ -112,9 +115,9 @@ export function compareSides(
   return { bound, locations };
 }
 
-function requestOf(plan: SideResult['locations'][number]['plan']): NonNullable<ProveLocation['request']> {
+function requestOf(plan: SideResult['locations'][number]['plan'], relative: (text: string) => string): NonNullable<ProveLocation['request']> {
   const scheme = plan.tls ? 'https' : 'http';
-  const via = plan.via !== undefined ? { via: plan.via } : {};
+  const via = plan.via !== undefined ? { via: relative(plan.via) } : {};
   return { method: plan.grpc ? 'POST' : 'GET', scheme, protocol: plan.protocol, host: plan.server, path: plan.path, ...via };
 }
 
