@@ -59,10 +59,14 @@ export interface JsonLocation {
   file: string;
   line: number;
   location: string;
+  pass: string;
+  request: { method: string; scheme: string; protocol: string; host: string; path: string } | null;
   before: { connections: number; requests: number; statuses: Record<string, number> } | null;
   after: { connections: number; requests: number; statuses: Record<string, number> } | null;
   skipped: string | null;
   websocket: { before: number; after: number } | null;
+  reuses: boolean | null;
+  noKeepalive: string | null;
 }
 
 export async function proveJson(where: { dir: string; tmp: string }, extra: string[] = []): Promise<{ result: CliResult; locations: JsonLocation[] }> {

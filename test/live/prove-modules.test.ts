@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeWorkspace } from '../../server/src/engine/analyze.js';
 import { buildSandbox } from '../../server/src/engine/sandbox-config.js';
 import { localModules } from '../../server/src/cli/prove/sandbox-run.js';
+import { sandboxStubs } from '../support/sandbox-stubs.js';
 import { CONCURRENCY, LOAD, NGINX, project, prove, proveJson, REQUESTS } from './prove-helpers.js';
 
 const MAIN = (serverLevel = '') => [
@@ -45,7 +46,7 @@ describe('prove: load_module', () => {
     // The copy nginx ran loads Debian's own objects (lua needs ndk loaded first, or nginx -t fails).
     const file = `${where.dir}/nginx.conf`;
     const { workspace } = await analyzeWorkspace([{ path: file, text: MAIN() }], { readRoots: [where.dir] }, []);
-    const sandbox = buildSandbox(workspace, { prefix: '/p', stubPort: 1, fastcgiPort: 2, nextPort: () => 3, module: localModules(NGINX) });
+    const sandbox = buildSandbox(workspace, { ...sandboxStubs(), prefix: '/p', nextPort: () => 3, module: localModules(NGINX) });
     const copy = [...sandbox.files.values()][0]!;
     expect(copy.split('\n').slice(0, 3)).toEqual([
       'load_module /usr/share/nginx/modules/ndk_http_module.so;',

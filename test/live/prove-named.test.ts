@@ -1,6 +1,8 @@
 // Issue 27: named locations (`location @app`) are measured through what reaches them: a location of the same server
 // whose `try_files … @app` finds no file (the sandbox's root cannot exist), or whose `error_page 404 … @php` fires
-// because it only serves files. The request sent is that location's; one nothing reaches is skipped with why.
+// because it only serves files. The request sent is that location's; one nothing reaches is skipped with why. The
+// sandbox has no files, so PHP's guards against missing scripts (`try_files $uri =404;`, `if (!-f …) { return 404; }`)
+// are left out of a location that passes: prove's request stands for an existing script.
 import { describe, expect, it } from 'vitest';
 import { CONCURRENCY, project, proveJson, REQUESTS } from './prove-helpers.js';
 
@@ -50,5 +52,34 @@ describe('prove: named locations', () => {
     expect(php!.before!.connections).toBeGreaterThanOrEqual(REQUESTS * 0.9);
     expect(php!.after!.connections).toBeLessThanOrEqual(CONCURRENCY);
     expect(orphan!.skipped).toMatch(/^named location: no location of this server sends a request prove can make to @orphan/);
+  });
+
+  it('measures PHP locations guarded by try_files $uri =404 or if (!-f …) { return 404; }, as for an existing script', async () => {
+    const site = [
+      'upstream php { server 127.0.0.1:9000; }',
+      'server {',
+      '    listen 80;',
+      '    root /var/www/html;',
+      '    location ~ \\.php$ {',
+      '        try_files $uri =404;',
+      '        fastcgi_pass php;',
+      '    }',
+      '    location ^~ /legacy/ {',
+      '        if (!-f $document_root$fastcgi_script_name) { return 404; }',
+      '        fastcgi_pass php;',
+      '    }',
+      '}',
+      '',
+    ].join('\n');
+    const { result, locations } = await proveJson(project({ 'php.conf': site }));
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/php\.conf:6: try_files left out: prove's request stands for a file that exists/);
+    expect(locations).toHaveLength(2);
+    for (const entry of locations) {
+      expect(entry.skipped).toBeNull();
+      expect(entry.before!.connections).toBeGreaterThanOrEqual(REQUESTS * 0.9);
+      expect(entry.after!.connections).toBeLessThanOrEqual(CONCURRENCY);
+      expect(entry.before!.statuses).toEqual({ 200: REQUESTS });
+    }
   });
 });

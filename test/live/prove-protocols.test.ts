@@ -51,6 +51,7 @@ describe('prove: WebSocket upgrades', () => {
 describe('prove: an upgrade the fixes broke', () => {
   const plan: PlannedLocation = {
     file: '/srv/app.conf', line: 5, server: 'localhost', location: '/ws', port: 1, path: '/ws', skipped: null, lines: [4, 9], websocket: true,
+    pass: 'proxy_pass', tls: false, protocol: 'HTTP/1.1', grpc: false,
   };
   const measured = { connections: 2, upstreamRequests: REQUESTS, requests: REQUESTS, statuses: { 200: REQUESTS } };
   const side = (websocket: number): SideResult => ({ locations: [{ plan, measured, websocket }], notes: [] });
@@ -95,5 +96,45 @@ describe('prove: FastCGI', () => {
       expect(entry.before!.statuses).toEqual({ 200: REQUESTS });
       expect(entry.before!.connections).toBeGreaterThanOrEqual(REQUESTS * 0.9);
     }
+  });
+});
+
+describe('prove: uwsgi and SCGI', () => {
+  // nginx's uwsgi and SCGI modules end each response at its Content-Length and close the upstream connection even
+  // with `keepalive` in the upstream (the stubs never close one themselves): one connection per request, measured.
+  const site = [
+    'upstream py { server 192.0.2.5:3031; keepalive 16; }',
+    'upstream rb { server 192.0.2.6:4000; keepalive 16; }',
+    'server {',
+    '    listen 80;',
+    '    server_name app.example.com;',
+    '    location /py { uwsgi_param REQUEST_METHOD $request_method; uwsgi_pass py; }',
+    '    location /py-socket { uwsgi_pass unix:/run/uwsgi/app.sock; }',
+    '    location /rb { scgi_param REQUEST_METHOD $request_method; scgi_pass rb; }',
+    '    location /rb-address { scgi_pass 192.0.2.9:4000; }',
+    '}',
+    '',
+  ].join('\n');
+
+  it('measures each against its counting stub: answered, a connection per request before and after, and says why', async () => {
+    const where = project({ 'app.conf': site });
+    const { result, locations } = await proveJson(where);
+    // Not a failure: no fix can make nginx keep these connections.
+    expect(result.status, result.stderr).toBe(0);
+    expect(locations.map((entry) => [entry.location, entry.pass, entry.skipped])).toEqual([
+      ['/py', 'uwsgi_pass', null], ['/py-socket', 'uwsgi_pass', null], ['/rb', 'scgi_pass', null], ['/rb-address', 'scgi_pass', null],
+    ]);
+    for (const entry of locations) {
+      expect(entry.before!.statuses).toEqual({ 200: REQUESTS });
+      expect(entry.after!.statuses).toEqual({ 200: REQUESTS });
+      expect(entry.before!.connections).toBeGreaterThanOrEqual(REQUESTS * 0.9);
+      expect(entry.after!.connections).toBeGreaterThanOrEqual(REQUESTS * 0.9);
+      expect(entry.reuses).toBe(false);
+      expect(entry.noKeepalive).toMatch(/^nginx's (uwsgi|SCGI) module keeps no upstream connection/);
+    }
+    const table = await prove(where, [...LOAD, '.']);
+    expect(table.stdout).toContain("location /py  (uwsgi_pass, HTTP/1.1)\n  connections");
+    expect(table.stdout).toContain("nginx's SCGI module keeps no upstream connection (it has no keepalive for SCGI): no fix can change that");
+    expect(table.stdout).not.toContain('left after the fixes');
   });
 });

@@ -108,6 +108,18 @@ describe('prove', () => {
     '    location = /health { proxy_pass http://health.example.com:9000/status; }',
     '    location /dyn { resolver 192.0.2.53; proxy_pass http://$host.example.com; }',
     '}',
+    // The other protocols' stubs, TLS both ways, OCSP stapling asked for: still nothing but loopback.
+    'upstream grpc { server grpc.example.com:443; keepalive 4; }',
+    'server {',
+    '    listen 443 ssl http2;',
+    '    server_name secure.example.com;',
+    '    ssl_certificate /etc/ssl/secure.pem;',
+    '    ssl_stapling on;',
+    '    location /tls { proxy_pass https://tls.example.com; }',
+    '    location /grpc.Svc/ { grpc_pass grpcs://grpc; }',
+    '    location /py { uwsgi_pass py.example.com:3031; }',
+    '    location /rb { scgi_pass rb.example.com:4000; }',
+    '}',
     '',
   ].join('\n');
   /** A Debian-style main config: user, pid and logs where only root may write, ssl settings, a resolver. */
@@ -155,6 +167,9 @@ describe('prove', () => {
       encoding: 'utf8',
     });
     expect(traced.status, traced.stderr).toBe(0);
+    for (const [location, how] of [['/tls', 'proxy_pass, HTTP/1.1 over TLS'], ['/grpc.Svc/', 'grpc_pass, HTTP/2 over TLS'], ['/py', 'uwsgi_pass, HTTP/1.1 over TLS']]) {
+      expect(traced.stdout).toContain(`location ${location}  (${how})\n  connections`);
+    }
     const calls = readFileSync(trace, 'utf8').split('\n').filter((line) => /\b(connect|sendto|sendmsg)\(/.test(line));
     const addressed = calls.filter((line) => line.includes('sa_family='));
     expect(addressed.filter((line) => line.includes('inet_addr("127.0.0.1")')).length).toBeGreaterThan(REQUESTS);

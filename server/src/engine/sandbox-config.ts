@@ -1,7 +1,9 @@
 // `prove`'s sandbox: a workspace's files rewritten so that real nginx can run them on loopback and touch nothing real.
-// Every listen becomes a free 127.0.0.1 port, every upstream server and literal proxy_pass target the one counting
-// stub, logs, pid and temp paths go into the prefix, and anything that could reach another host (a pass through
-// variables, resolver, a pass this slice does not measure, stream{} and mail{}) is removed or replaced by `return`.
+// Every listen becomes a free 127.0.0.1 port (TLS and HTTP/2 kept, the run's certificate in place of every file the
+// TLS settings name), every upstream server and literal pass target the counting stub of its protocol
+// (engine/sandbox-protocols.ts), logs, pid and temp paths go into the prefix, and anything that could reach another
+// host (a pass through variables, resolver, a pass prove does not measure, stream{} and mail{}) is removed or
+// replaced by `return`.
 // Pure: no process runs here; the CLI writes `files` and runs nginx (cli/prove/). Host names are never resolved: a
 // literal target is replaced by the stub whatever it names.
 import path from 'node:path';
@@ -11,14 +13,22 @@ import { effectiveHeaderSet, forwardsUpgrade } from '../analysis/proxy-state.js'
 import { websocketOnly } from '../analysis/websocket-only.js';
 import type { Workspace, WorkspaceRoot } from '../model/workspace.js';
 import type { ConfigFile, ContextName, Directive } from '../model/types.js';
-import { planLocation, type PlannedLocation } from './sandbox-plan.js';
-import { applyEdits, childContext, quote, serverName, where, type Edit, type ServerState } from './sandbox-text.js';
-
-export { droppedKey } from './sandbox-modules.js';
+import {
+  applyEdits, CACHE_PATHS, childContext, EMBEDDED_CODE, isRemoved, mirroredPath, quote, serverName, tempPaths, where, type Edit,
+  type ServerState,
+} from './sandbox-edits.js';
+import { checksBeforePass, NO_FILES } from './sandbox-files.js';
 import { droppedKey, moduleLine, taintedLocations } from './sandbox-modules.js';
+import { planLocation, type PlannedLocation } from './sandbox-plan.js';
+import {
+  ALL_MODULES, listenFlags, ofMissingModule, stubKind, stubPass, tlsDirective, unreachable, upstreamKinds, type NginxModules,
+  type PassReach, type StubKind, type StubPorts,
+} from './sandbox-protocols.js';
 import { TargetEdits, variableTargets, type VariableTarget } from './sandbox-variables.js';
 
 export type { PlannedLocation } from './sandbox-plan.js';
+export { mirroredPath, where, type ServerState } from './sandbox-edits.js';
+export { droppedKey } from './sandbox-modules.js';
 
 export interface SandboxOptions {
   /** The private prefix (absolute): files go to `<prefix>/conf/<original absolute path>`. */
@@ -27,6 +37,12 @@ export interface SandboxOptions {
   stubPort: number;
   /** The FastCGI stub's port on 127.0.0.1 (fastcgi_pass targets, and the members of upstreams they name). */
   fastcgiPort: number;
+  /** The other stubs' ports: https:// targets, uwsgi (and suwsgi://), SCGI, gRPC (grpc:// and grpcs://). */
+  protocolPorts: Omit<StubPorts, 'http' | 'fastcgi'>;
+  /** The generated certificate and key (files in the prefix) every TLS listener and CA setting of the copy uses. */
+  certificate: { cert: string; key: string };
+  /** What the local nginx can run; default: everything. */
+  modules?: NginxModules;
   /** A free 127.0.0.1 port for each server{} (asked once per server, in reading order). */
   nextPort(): number;
   /**
@@ -57,29 +73,7 @@ export interface Sandbox {
   missingModules: string[];
 }
 
-/** Directives that would open files outside the prefix or start something outside loopback: removed. */
-const REMOVED = new Set([
-  'user', 'daemon', 'master_process', 'pid', 'worker_processes', 'error_log', 'access_log', 'resolver',
-  'resolver_timeout', 'http2', 'http3', 'quic_retry', 'ssl', 'lock_file', 'working_directory', 'env',
-  // Takes host names, which nginx resolves at start-up.
-  'set_real_ip_from',
-]);
-/** Code nginx runs (Lua, Perl, njs) may open connections anywhere: left out, with a note (its locations still run). */
-const EMBEDDED_CODE = /^(lua_|perl|js_)|_by_lua(_block|_file)?$/;
-const TEMP_KINDS = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'] as const;
-const CACHE_PATHS = new Set(['proxy_cache_path', 'fastcgi_cache_path', 'uwsgi_cache_path', 'scgi_cache_path']);
-const NO_FILES = '/dev/null/nginx-keepalive-prove';
 const OTHER_PASSES = new Set(['fastcgi_pass', 'uwsgi_pass', 'scgi_pass', 'grpc_pass', 'memcached_pass']);
-
-function isRemoved(name: string): boolean {
-  return REMOVED.has(name) || name.endsWith('_temp_path') || name.startsWith('ssl_') || name.startsWith('proxy_ssl_') ||
-    name.startsWith('quic_');
-}
-
-/** `<prefix>/conf/<absolute path>`: the copy of an original file. */
-export function mirroredPath(prefix: string, file: string): string {
-  return path.join(prefix, 'conf', path.resolve(file));
-}
 
 class Rewriter {
   readonly edits = new Map<ConfigFile, Edit[]>();
@@ -87,10 +81,16 @@ class Rewriter {
   private readonly passByDirective: Map<Directive, Pass>;
   private readonly seen = new Set<ConfigFile>();
   private caches = 0;
-  private readonly fastcgiUpstreams = new Set<Directive>();
+  /** The stub each upstream{}'s members become: the kind of the first pass naming it. */
+  private readonly upstreamKinds: ReadonlyMap<Directive, StubKind>;
+  private readonly modules: NginxModules;
+  /** `http2 on` at http level (nginx 1.25.1+): every server's listener speaks HTTP/2. */
+  private http2Default = false;
   /** Passes through variables: what each evaluates to, and the edits that point it at its stub. */
   private readonly variables: ReadonlyMap<Directive, VariableTarget>;
   private readonly targetEdits = new TargetEdits();
+  /** Its stub kind and the upstreams each pass names, also through variables (`set $app backend; proxy_pass http://$app;`). */
+  private readonly reach: PassReach;
   locations: PlannedLocation[] = [];
   readonly missingModules: string[] = [];
   /** Locations holding a dropped directive -> why their passes are not measured. */
@@ -100,41 +100,51 @@ class Rewriter {
     private readonly workspace: Workspace,
     private readonly options: SandboxOptions,
   ) {
+    this.modules = options.modules ?? ALL_MODULES;
     const all = passes(workspace);
     this.passByDirective = new Map(all.map((pass) => [pass.directive, pass]));
-    this.variables = variableTargets(workspace, all, options);
+    this.variables = variableTargets(workspace, all, (pass, scheme) => {
+      const kind = stubKind(pass, scheme);
+      return this.port(typeof kind === 'string' ? kind : 'http');
+    });
     this.tainted = taintedLocations(workspace, options.dropped);
-    // The upstreams each pass reaches, also through variables that name one (`set $app backend; proxy_pass http://$app;`).
-    const reached = (pass: Pass): readonly Directive[] => {
+    const known = (pass: Pass): Extract<VariableTarget, { kind: 'known' }> | undefined => {
       const variables = this.variables.get(pass.directive);
-      const upstreams = pass.resolution.kind === 'upstream' ? pass.resolution.upstreams : variables?.kind === 'known' ? variables.upstreams : [];
-      return upstreams.map((upstream) => upstream.directive);
+      return variables?.kind === 'known' ? variables : undefined;
     };
-    const named = (name: string): Set<Directive> => new Set(all.filter((pass) => pass.name === name).flatMap(reached));
-    const proxied = named('proxy_pass');
-    for (const upstream of named('fastcgi_pass')) {
-      if (proxied.has(upstream)) this.notes.push(`${where(upstream)}: upstream used by proxy_pass and fastcgi_pass: its members are the HTTP stub`);
-      else this.fastcgiUpstreams.add(upstream);
-    }
+    this.reach = {
+      kind: (pass) => stubKind(pass, known(pass)?.scheme ?? pass.target?.scheme),
+      upstreams: (pass) =>
+        (pass.resolution.kind === 'upstream' ? pass.resolution.upstreams : (known(pass)?.upstreams ?? [])).map((upstream) => upstream.directive),
+    };
+    this.upstreamKinds = upstreamKinds(all, this.reach, (upstream, known, kind) =>
+      this.notes.push(`${where(upstream)}: upstream used as ${known} and as ${kind}: its members are the ${known} stub`));
+  }
+
+  private port(kind: StubKind): number {
+    if (kind === 'http') return this.options.stubPort;
+    return kind === 'fastcgi' ? this.options.fastcgiPort : this.options.protocolPorts[kind];
   }
 
   /**
    * Replaces `at` (default: the directive) by `text`, keeping as many line breaks as it held: every line of the copy
    * is the original's line, so what `nginx -t` says of the copy points at the user's file and line.
    */
-  private edit(directive: Directive, text: string, at?: { start: number; end: number }): void {
+  private edit(directive: Directive, text: string, at?: { start: number; end: number }): Edit {
     const list = this.edits.get(directive.file) ?? [];
     const start = at?.start ?? directive.span.startOffset;
     const end = at?.end ?? directive.span.endOffset;
     const breaks = directive.file.text.slice(start, end).split('\n').length - 1;
-    list.push({ start, end, text: text + '\n'.repeat(breaks) });
+    const made = { start, end, text: text + '\n'.repeat(breaks) };
+    list.push(made);
     this.edits.set(directive.file, list);
+    return made;
   }
 
-  private insertInBlock(directive: Directive, text: string): void {
-    if (!directive.blockSpan) return;
+  private insertInBlock(directive: Directive, text: string): Edit | undefined {
+    if (!directive.blockSpan) return undefined;
     const at = directive.blockSpan.startOffset + 1;
-    this.edit(directive, ` ${text} `, { start: at, end: at });
+    return this.edit(directive, ` ${text} `, { start: at, end: at });
   }
 
   /** Visits a file's statements once per file (edits are made to the file, not to one place it is included at). */
@@ -150,6 +160,9 @@ class Rewriter {
       if (this.options.dropped?.has(droppedKey(directive))) this.edit(directive, '');
       else if (name === 'load_module') this.loadModule(directive);
       else if (name === 'include') this.include(root, directive, context, server);
+      // A pass of a missing module is planned (skipped with why) and becomes `return 502` below.
+      else if (ofMissingModule(name, this.modules) && !OTHER_PASSES.has(name)) this.edit(directive, '');
+      else if (name === 'ssl' || name === 'http2' || name.startsWith('ssl_')) this.serverTls(directive, server);
       else if (isRemoved(name)) this.edit(directive, '');
       else if (EMBEDDED_CODE.test(name)) {
         this.edit(directive, '');
@@ -161,7 +174,7 @@ class Rewriter {
         this.notes.push(`${where(directive)}: ${name}{} left out (prove measures http only)`);
       } else if (name === 'http') {
         const prefix = this.options.prefix;
-        const temp = TEMP_KINDS.map((kind) => `${kind}_temp_path ${path.join(prefix, 'tmp', kind)};`).join(' ');
+        const temp = tempPaths(prefix, this.modules).join(' ');
         this.insertInBlock(directive, `${temp} access_log off;`);
         this.walk(root, directive.children, 'http', undefined);
       } else if (CACHE_PATHS.has(name) && directive.args[0]) {
@@ -169,16 +182,23 @@ class Rewriter {
         const argument = directive.args[0].span;
         this.edit(directive, cache, { start: argument.startOffset, end: argument.endOffset });
       } else if ((name === 'root' || name === 'alias') && directive.args[0]) {
-        // A directory that cannot exist: no real file is read or served, try_files goes on to its last step, and a
-        // file location answers 404 (ENOTDIR; one in the private prefix would be 403 to a worker run as nobody).
         const argument = directive.args[0].span;
         this.edit(directive, NO_FILES, { start: argument.startOffset, end: argument.endOffset });
+      } else if ((name === 'try_files' || name === 'if') && checksBeforePass(this.workspace, directive)) {
+        this.edit(directive, '');
+        this.notes.push(`${where(directive)}: ${name} left out: prove's request stands for a file that exists, so it reaches the pass`);
       } else if (name === 'upstream' && directive.blockSpan) this.upstream(directive);
       else if (name === 'server' && context === 'http' && directive.blockSpan) this.server(root, directive);
       else if (name === 'listen') {
         // Outside a server{} read here (a snippet's), nothing says which port: removed, never left as written.
-        this.edit(directive, !server || server.listened ? '' : `listen 127.0.0.1:${server.port};`);
-        if (server) server.listened = true;
+        if (!server || server.listened) this.edit(directive, '');
+        else {
+          const flags = listenFlags(directive.args);
+          server.tls ||= flags.tls && this.modules.ssl;
+          server.http2 ||= flags.http2 && this.modules.http2;
+          server.listen = this.edit(directive, `listen 127.0.0.1:${server.port};`);
+          server.listened = true;
+        }
       } else if (name === 'proxy_pass' || OTHER_PASSES.has(name)) this.pass(directive, server);
       else if (directive.blockSpan) this.walk(root, directive.children, childContext(directive), server);
     }
@@ -201,7 +221,7 @@ class Rewriter {
 
   /** Every member is the stub: the first server becomes it, the others and included members go. */
   private upstream(directive: Directive): void {
-    const port = this.fastcgiUpstreams.has(directive) ? this.options.fastcgiPort : this.options.stubPort;
+    const port = this.port(this.upstreamKinds.get(directive) ?? 'http');
     let first = true;
     for (const child of directive.children) {
       if (child.name === 'server') {
@@ -216,13 +236,44 @@ class Rewriter {
   }
 
   private server(root: WorkspaceRoot, directive: Directive): void {
-    const state: ServerState = { port: this.options.nextPort(), name: serverName(directive), listened: false };
+    const state: ServerState = {
+      port: this.options.nextPort(), name: serverName(directive), listened: false, tls: false, http2: this.http2Default, grpc: false, plans: [],
+    };
     // nginx's default listen is *:80 (or 8000): the server gets its port here, and a listen an include brings goes.
     if (!directive.children.some((child) => child.name === 'listen')) {
-      this.insertInBlock(directive, `listen 127.0.0.1:${state.port};`);
+      state.listen = this.insertInBlock(directive, `listen 127.0.0.1:${state.port};`);
       state.listened = true;
     }
     this.walk(root, directive.children, 'server', state);
+    // gRPC clients speak HTTP/2 only: a server with a grpc_pass listens with http2 in the copy whatever it says.
+    const http2 = state.http2 || (state.grpc && this.modules.http2);
+    const flags = `${state.tls ? ' ssl' : ''}${http2 ? ' http2' : ''}`;
+    if (state.listen) state.listen.text = state.listen.text.replace(';', `${flags};`);
+    if (state.tls) {
+      const { cert, key } = this.options.certificate;
+      this.insertInBlock(directive, `ssl_certificate ${quote(cert)}; ssl_certificate_key ${quote(key)};`);
+    }
+    // A cleartext HTTP/2 port (before nginx 1.25.1) speaks nothing else: every request to it is sent over HTTP/2.
+    for (const plan of state.plans) {
+      plan.tls = state.tls;
+      plan.protocol = plan.grpc || (http2 && !state.tls) ? 'HTTP/2' : 'HTTP/1.1';
+    }
+  }
+
+  /** `ssl on`, `http2 on` (they mark the server's listener) and the ssl_* settings (engine/sandbox-protocols.ts). */
+  private serverTls(directive: Directive, server: ServerState | undefined): void {
+    const name = directive.name;
+    const on = directive.args[0]?.value === 'on';
+    if (name === 'ssl' || name === 'http2') {
+      this.edit(directive, '');
+      if (name === 'ssl' && server) server.tls ||= on;
+      else if (name === 'http2' && server) server.http2 ||= on;
+      else if (name === 'http2' && !server) this.http2Default ||= on;
+      return;
+    }
+    const policy = tlsDirective(name);
+    if (policy === 'remove') this.edit(directive, '');
+    else if (policy === 'ca') this.edit(directive, `${name} ${quote(this.options.certificate.cert)};`);
   }
 
   /** The analysis's answer: the pass forwards the client's Upgrade (`$http_upgrade`), or is WebSocket-only. */
@@ -244,15 +295,22 @@ class Rewriter {
 
   private pass(directive: Directive, server: ServerState | undefined): void {
     const pass = this.passByDirective.get(directive);
+    const websocket = pass !== undefined && this.carriesWebsocket(pass);
     const variables = this.variables.get(directive);
-    const plan = server ? planLocation(directive, pass, server, pass !== undefined && this.carriesWebsocket(pass), variables) : undefined;
-    if (plan) this.locations.push(plan);
+    const unreached = unreachable(pass, this.reach, this.upstreamKinds, this.modules);
+    const plan = server ? planLocation(directive, pass, server, websocket, unreached, variables) : undefined;
+    if (plan && server) {
+      this.locations.push(plan);
+      server.plans.push(plan);
+    }
     let location = directive.parent;
     while (location && !this.tainted.has(location)) location = location.parent;
     if (plan && plan.skipped === null && location) plan.skipped = this.tainted.get(location)!;
     const clash = plan && plan.skipped === null && variables?.kind === 'known' ? this.targetEdits.clash(variables.edits) : undefined;
     if (plan && clash) plan.skipped = `target set through variables: ${where(clash.directive)} is rewritten for another pass already`;
-    if (!pass || plan?.skipped !== null) {
+    if (plan && server) server.grpc ||= plan.grpc && plan.skipped === null;
+    const kind = pass ? this.reach.kind(pass) : undefined;
+    if (!pass || plan?.skipped !== null || typeof kind !== 'string') {
       this.edit(directive, 'return 502;');
       return;
     }
@@ -261,16 +319,10 @@ class Rewriter {
       for (const edit of this.targetEdits.claim(variables.edits)) this.edit(edit.directive, edit.text, edit);
       return;
     }
-    if (pass.resolution.kind === 'implicit' && pass.name === 'fastcgi_pass') {
-      // A literal address or unix: socket: the FastCGI stub (nginx makes an implicit, never pooled upstream of it).
-      this.edit(directive, `fastcgi_pass 127.0.0.1:${this.options.fastcgiPort};`);
-    } else if (pass.resolution.kind === 'implicit') {
-      const uri = pass.target?.socket === undefined ? (pass.target?.uri ?? '') : '';
-      this.edit(directive, `proxy_pass http://127.0.0.1:${this.options.stubPort}${uri};`);
-    }
+    // A literal address or unix: socket: its protocol's stub (nginx makes an implicit, never pooled upstream of it).
+    if (pass.resolution.kind === 'implicit') this.edit(directive, stubPass(pass, kind, this.port(kind)));
   }
 }
-
 
 /**
  * The sandbox of a workspace: main-context roots run as they are (rewritten), http-context roots together inside a
@@ -296,7 +348,7 @@ export function buildSandbox(workspace: Workspace, options: SandboxOptions): San
   if (httpRoots.length > 0) {
     rewriter.locations = [];
     for (const root of httpRoots) rewriter.walkFile(root, root.file, 'http');
-    const temp = TEMP_KINDS.map((kind) => `    ${kind}_temp_path ${path.join(options.prefix, 'tmp', kind)};`);
+    const temp = tempPaths(options.prefix, options.modules ?? ALL_MODULES).map((line) => `    ${line}`);
     const includes = httpRoots.map((root) => `    include ${quote(mirroredPath(options.prefix, root.file.path))};`);
     const mainConf = path.join(options.prefix, 'nginx-keepalive-main.conf');
     files.set(mainConf, ['events {}', 'http {', ...temp, '    access_log off;', ...includes, '}', ''].join('\n'));

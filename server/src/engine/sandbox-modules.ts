@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
-import { quote, where } from './sandbox-text.js';
+import { quote, where } from './sandbox-edits.js';
 
 /** A load_module line in the sandbox: the local module's path, else nothing; `missing` names what was left out. */
 export function moduleLine(directive: Directive, resolve: ((argument: string) => string | undefined) | undefined): { text: string; missing?: string } {

@@ -1,11 +1,12 @@
 // `prove`'s request plan: for each pass, the request that reaches it in the sandbox (Host from the server's
 // server_name, path from a prefix or `=` location, or one generated from a regex location's pattern), or why none
-// is sent. This slice measures proxy_pass to an upstream{} or a literal http:// target, and fastcgi_pass to an
+// is sent. proxy_pass (http://, https://), fastcgi_pass, uwsgi_pass, scgi_pass and grpc_pass are measured, to an
 // upstream{}, an address or a unix: socket; everything else is skipped with its reason.
 import type { Pass } from '../analysis/passes.js';
 import type { Directive } from '../model/types.js';
 import { namedLocationRequest } from './named-location.js';
 import { regexRequestPath } from './regex-path.js';
+import { stubKind } from './sandbox-protocols.js';
 import type { VariableTarget } from './sandbox-variables.js';
 
 export interface PlannedLocation {
@@ -30,6 +31,14 @@ export interface PlannedLocation {
   variableTarget?: string;
   /** A named location: the location whose request reaches it, and how (`location /, try_files at app.conf:4`). */
   via?: string;
+  /** The pass directive (`proxy_pass`, `grpc_pass`...). */
+  pass: string;
+  /** The requests go over TLS (the server listens with ssl; SNI is `server`). */
+  tls: boolean;
+  /** HTTP/2 for grpc_pass, and for every location of a cleartext HTTP/2 server; HTTP/1.1 otherwise. */
+  protocol: 'HTTP/1.1' | 'HTTP/2';
+  /** The requests are gRPC calls (POST, application/grpc, one empty message). */
+  grpc: boolean;
 }
 
 export interface PlanServer {
@@ -60,7 +69,6 @@ function requestPath(location: Directive): { path: string } | { skipped: string 
 
 function whyNotMeasured(directive: Directive, pass: Pass | undefined, variables: VariableTarget | undefined): string | null {
   const name = directive.name;
-  if (name !== 'proxy_pass' && name !== 'fastcgi_pass') return `${name}: not measured yet (proxy_pass and fastcgi_pass only)`;
   if (!pass || !pass.target) return `${name} without a target`;
   let scheme = pass.target.scheme;
   if (pass.resolution.kind === 'unresolved') {
@@ -69,16 +77,21 @@ function whyNotMeasured(directive: Directive, pass: Pass | undefined, variables:
     if (variables.kind === 'unknown') return variables.reason;
     scheme = variables.scheme;
   }
-  if (name === 'proxy_pass' && scheme !== 'http') return `${scheme ?? 'no'} scheme: only http:// targets are measured yet`;
+  const kind = stubKind(pass, scheme);
+  if (typeof kind !== 'string') return kind.skipped;
   return null;
 }
 
-/** The plan for one pass directive inside `server`. */
+/**
+ * The plan for one pass directive inside `server` (`unreachable`: why the sandbox cannot reach its stub, if so). Its
+ * `tls` and `protocol` are the server's, set once the whole server is read.
+ */
 export function planLocation(
   directive: Directive,
   pass: Pass | undefined,
   server: PlanServer,
   websocket = false,
+  unreachable: string | null = null,
   variables?: VariableTarget,
 ): PlannedLocation {
   const { location, inIf } = enclosingLocation(directive);
@@ -92,8 +105,12 @@ export function planLocation(
     lines: [(location ?? directive).span.start.line + 1, (location ?? directive).span.end.line + 1] as [number, number],
     websocket,
     ...(variables?.kind === 'known' ? { variableTarget: variables.evaluated } : {}),
+    pass: directive.name,
+    tls: false,
+    protocol: 'HTTP/1.1' as const,
+    grpc: directive.name === 'grpc_pass',
   };
-  const notMeasured = whyNotMeasured(directive, pass, variables);
+  const notMeasured = whyNotMeasured(directive, pass, variables) ?? unreachable;
   if (notMeasured !== null) return { ...base, skipped: notMeasured };
   if (inIf) return { ...base, skipped: 'inside if or limit_except: the request may not take that branch' };
   if (!location) return { ...base, skipped: 'not inside a location read in the same file' };

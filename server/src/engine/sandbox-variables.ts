@@ -14,7 +14,7 @@ import { statementsNamed, type Scope } from '../analysis/scopes.js';
 import { findUpstreamsFor, type Upstream } from '../analysis/upstreams.js';
 import type { Argument, Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
-import { serverName } from './sandbox-text.js';
+import { serverName } from './sandbox-edits.js';
 
 /** A replacement of `[start, end)` (file offsets) in `directive`'s file. */
 export interface TargetEdit {
@@ -68,11 +68,14 @@ function conditionalSet(scope: Scope, name: string): Directive | undefined {
   return undefined;
 }
 
-/** The scheme of the request nginx gets: https when every listen of the server is ssl (prove's own is plain). */
+/**
+ * The scheme of the request nginx gets from prove: https when the server's first listen (the one the sandbox keeps,
+ * engine/sandbox-config.ts) is ssl, or with `ssl on`.
+ */
 function serverScheme(server: Scope): string {
-  const listens = statementsNamed(server, 'listen');
   if (statementsNamed(server, 'ssl').some((ssl) => ssl.args[0]?.value === 'on')) return 'https';
-  return listens.length > 0 && listens.every((listen) => listen.args.some((arg) => arg.value === 'ssl')) ? 'https' : 'http';
+  const first = statementsNamed(server, 'listen')[0];
+  return first?.args.slice(1).some((arg) => arg.value === 'ssl') ? 'https' : 'http';
 }
 
 type Value = { value: string; set?: Argument } | { reason: string };
@@ -113,9 +116,9 @@ function fileOffset(argument: Argument, offset: number): number | undefined {
 
 /**
  * What the pass's address evaluates to for the request prove sends (Host `host`), and the edits that point it at
- * 127.0.0.1:`port`; or why it cannot be known without the request or DNS.
+ * 127.0.0.1 and the port of the stub for its scheme (`portFor`); or why it cannot be known without the request or DNS.
  */
-export function variableTarget(pass: Pass, workspace: Workspace, host: string, port: number): VariableTarget {
+export function variableTarget(pass: Pass, workspace: Workspace, host: string, portFor: (scheme: string | undefined) => number): VariableTarget {
   const argument = pass.directive.args[0];
   const location = pass.scope;
   let server: Scope | undefined = location.parent;
@@ -170,6 +173,7 @@ export function variableTarget(pass: Pass, workspace: Workspace, host: string, p
   const portPiece = portPart === undefined ? hostPiece : holder(hostEnd + 1);
   if (!hostPiece || hostPiece !== holder(hostEnd - 1)) return unknown(`${shown}: the host is built from several parts`);
   if (!portPiece || portPiece !== holder(portEnd - 1)) return unknown(`${shown}: the port is built from several parts`);
+  const port = portFor(scheme);
   const edits: TargetEdit[] = [];
   const replace = (piece: Piece, from: number, to: number, replacement: string): string | undefined => {
     const source = piece.set ?? argument;
@@ -199,15 +203,15 @@ function findSet(location: Scope, server: Scope, argument: Argument): Directive 
 export function variableTargets(
   workspace: Workspace,
   all: readonly Pass[],
-  ports: { stubPort: number; fastcgiPort: number },
+  portFor: (pass: Pass, scheme: string | undefined) => number,
 ): Map<Directive, VariableTarget> {
   const found = new Map<Directive, VariableTarget>();
   for (const pass of all) {
     if (pass.resolution.kind !== 'unresolved' || pass.resolution.reason !== 'variables') continue;
     let server = pass.scope.parent;
     while (server && server.context !== 'server') server = server.parent;
-    const port = pass.name === 'fastcgi_pass' ? ports.fastcgiPort : ports.stubPort;
-    found.set(pass.directive, variableTarget(pass, workspace, server?.block ? serverName(server.block) : 'localhost', port));
+    const host = server?.block ? serverName(server.block) : 'localhost';
+    found.set(pass.directive, variableTarget(pass, workspace, host, (scheme) => portFor(pass, scheme)));
   }
   return found;
 }

@@ -1,11 +1,15 @@
 // One side of `prove` (as written, or as fixed): the sandbox written into its own folder of the prefix, `nginx -t`,
 // nginx started, each measured location's requests sent in turn, the stub's count of connections per location.
-import { buildSandbox, type PlannedLocation } from '../../engine/sandbox-config.js';
+import { buildSandbox, type PlannedLocation, type SandboxOptions } from '../../engine/sandbox-config.js';
+import type { NginxModules } from '../../engine/sandbox-protocols.js';
 import type { Workspace } from '../../model/workspace.js';
+import type { Certificate } from './certificate.js';
 import { sendLoad, sendUpgrade } from './load.js';
 import { startNginx, type RunningNginx } from './nginx-process.js';
+import type { RequestTarget } from './request-target.js';
 import { acceptedSandbox, SandboxRejected } from './sandbox-run.js';
-import { freePort, type CountingStub } from './stub.js';
+import { freePort } from './stub.js';
+import { resetAll, tallyAll, type Stubs } from './stubs.js';
 
 export interface Measured {
   connections: number;
@@ -25,9 +29,10 @@ export { SandboxRejected } from './sandbox-run.js';
 
 export interface MeasureContext {
   binary: string;
-  stub: CountingStub;
-  /** The FastCGI responder; a location reaches one of the two, so its count is their sum. */
-  fastcgi: CountingStub;
+  modules: NginxModules;
+  stubs: Stubs;
+  /** The run's certificate: its PEM texts (the load's client certificate) and its files in the prefix. */
+  certificate: { pem: Certificate; files: { cert: string; key: string } };
   requests: number;
   concurrency: number;
   deadline: number;
@@ -65,14 +70,12 @@ export async function measureSide(workspace: Workspace, dir: string, context: Me
           locations.push({ plan, measured: null, websocket: null });
           continue;
         }
-        context.stub.reset();
-        context.fastcgi.reset();
-        const load = await sendLoad({ port: plan.port, host: plan.server, path: plan.path }, context.requests, context.concurrency, context.stopped);
-        const http = context.stub.tally();
-        const fastcgi = context.fastcgi.tally();
-        const seen = { connections: http.connections + fastcgi.connections, requests: http.requests + fastcgi.requests };
+        resetAll(context.stubs);
+        const target: RequestTarget = { port: plan.port, host: plan.server, path: plan.path, tls: plan.tls, protocol: plan.protocol, grpc: plan.grpc };
+        const load = await sendLoad(target, context.certificate.pem, context.requests, context.concurrency, context.stopped);
+        const seen = tallyAll(context.stubs);
         // After the count: the upgrade's own connection is never cached by nginx, so it is not one of the location's.
-        const websocket = plan.websocket ? await sendUpgrade({ port: plan.port, host: plan.server, path: plan.path }) : null;
+        const websocket = plan.websocket ? await sendUpgrade({ ...target, protocol: 'HTTP/1.1' }, context.certificate.pem) : null;
         locations.push({
           plan,
           measured: { connections: seen.connections, upstreamRequests: seen.requests, requests: context.requests, statuses: load.statuses },
@@ -87,8 +90,15 @@ export async function measureSide(workspace: Workspace, dir: string, context: Me
   return { locations, notes: sandbox.notes };
 }
 
-function stubPorts(context: MeasureContext): { stubPort: number; fastcgiPort: number } {
-  return { stubPort: context.stub.port, fastcgiPort: context.fastcgi.port };
+function stubPorts(context: MeasureContext): Omit<SandboxOptions, 'prefix' | 'nextPort'> {
+  const { stubs } = context;
+  return {
+    stubPort: stubs.http.port,
+    fastcgiPort: stubs.fastcgi.port,
+    protocolPorts: { https: stubs.https.port, uwsgi: stubs.uwsgi.port, suwsgi: stubs.suwsgi.port, scgi: stubs.scgi.port, grpc: stubs.grpc.port, grpcs: stubs.grpcs.port },
+    certificate: context.certificate.files,
+    modules: context.modules,
+  };
 }
 
 async function start(context: MeasureContext, dir: string, conf: string, ports: number[]): Promise<RunningNginx> {

@@ -5,6 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, closeSync, constants, existsSync, openSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
+import type { NginxModules } from '../../engine/sandbox-protocols.js';
 
 const FALLBACK_NGINX = '/usr/sbin/nginx';
 
@@ -31,11 +32,33 @@ export function nginxVersion(binary: string): string | undefined {
   return /nginx\/(\d+\.\d+\.\d+)/.exec(`${result.stderr ?? ''}${result.stdout ?? ''}`)?.[1];
 }
 
+/** `nginx -V`'s output: the version line and the configure arguments. */
+function configureText(binary: string): string {
+  const result = spawnSync(binary, ['-V'], { encoding: 'utf8', timeout: 10_000 });
+  return `${result.stderr ?? ''}${result.stdout ?? ''}`;
+}
+
 /** `nginx -V`'s --prefix and --modules-path (where a relative load_module and the build's modules are). */
 export function nginxPaths(binary: string): { prefix: string | undefined; modules: string | undefined } {
-  const result = spawnSync(binary, ['-V'], { encoding: 'utf8', timeout: 10_000 });
-  const text = `${result.stderr ?? ''}${result.stdout ?? ''}`;
+  const text = configureText(binary);
   return { prefix: /--prefix=(\S+)/.exec(text)?.[1], modules: /--modules-path=(\S+)/.exec(text)?.[1] };
+}
+
+/**
+ * What the binary was built with, from `nginx -V`'s configure arguments (uwsgi, SCGI and gRPC are built unless
+ * disabled; SSL and HTTP/2 only when asked for, and gRPC needs HTTP/2). A module loaded with load_module is not seen.
+ */
+export function nginxModules(binary: string): NginxModules {
+  const configure = ` ${configureText(binary).replace(/\s+/g, ' ')} `;
+  const has = (flag: string): boolean => configure.includes(` ${flag} `) || configure.includes(` ${flag}=`);
+  const http2 = has('--with-http_v2_module');
+  return {
+    ssl: has('--with-http_ssl_module'),
+    http2,
+    uwsgi: !has('--without-http_uwsgi_module'),
+    scgi: !has('--without-http_scgi_module'),
+    grpc: http2 && !has('--without-http_grpc_module'),
+  };
 }
 
 function commandLine(prefix: string, conf: string, extra: readonly string[]): string[] {
@@ -103,7 +126,8 @@ export async function startNginx(
   // nginx gives no readiness signal in the foreground: each attempt is a real connect, no sleeping.
   for (const port of ports) {
     while (!(await canConnect(port))) {
-      if (child.exitCode !== null || Date.now() > deadline) {
+      // Exited, or killed by a signal before it set its handlers (a Ctrl-C right after the spawn): no exit code then.
+      if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
         await running.stop();
         const errorLog = path.join(prefix, 'logs', 'error.log');
         const log = [logFile, errorLog].filter(existsSync).map((file) => readFileSync(file, 'utf8')).join('');

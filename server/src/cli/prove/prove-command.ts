@@ -2,7 +2,7 @@
 // memory exactly as `check --fix` would (fixAll; --unsafe-fixes includes the unsafe ones), both versions run by real
 // nginx in a private prefix on loopback in front of a counting stub, and the upstream connections compared per
 // location. Everything it starts is stopped and the prefix removed on success, failure, timeout and Ctrl-C.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { displayPath } from '../../util/paths.js';
@@ -10,10 +10,11 @@ import type { ProveOptions } from '../args.js';
 import type { CheckIo } from '../check.js';
 import { EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, type ExitCode } from '../exit-codes.js';
 import { measureSide, SandboxRejected, type SideResult } from './measure.js';
-import { findNginx, nginxVersion, type RunningNginx } from './nginx-process.js';
+import { generateCertificate } from './certificate.js';
+import { findNginx, nginxModules, nginxVersion, type RunningNginx } from './nginx-process.js';
 import { compareSides, formatProveJson, formatProveTable, type ProveReport } from './report.js';
-import { startFastcgiStub } from './fastcgi-stub.js';
-import { startStub, type CountingStub } from './stub.js';
+import type { CountingStub } from './stub.js';
+import { startStubs } from './stubs.js';
 import { readInputs } from './inputs.js';
 import { localModules } from './sandbox-run.js';
 
@@ -39,8 +40,7 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
   // Honours TMPDIR (os.tmpdir()); private (mkdtemp makes it 0700).
   const prefix = mkdtempSync(path.join(tmpdir(), 'nginx-keepalive-prove-'));
   let nginx: RunningNginx | undefined;
-  let stub: CountingStub | undefined;
-  let fastcgi: CountingStub | undefined;
+  const started: CountingStub[] = [];
   let stop: (reason: string) => void = () => {};
   let isStopped = false;
   const stopped = new Promise<never>((_, reject) => {
@@ -56,12 +56,18 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
   let interrupted = false;
   let work: Promise<unknown> = Promise.resolve();
   try {
-    stub = await startStub();
-    fastcgi = await startFastcgiStub();
+    // The run's certificate, in the private prefix (removed with it): what the sandbox's TLS settings name.
+    const pem = generateCertificate();
+    const files = { cert: path.join(prefix, 'tls', 'cert.pem'), key: path.join(prefix, 'tls', 'key.pem') };
+    mkdirSync(path.dirname(files.cert), { mode: 0o700 });
+    writeFileSync(files.cert, pem.cert, { mode: 0o600 });
+    writeFileSync(files.key, pem.key, { mode: 0o600 });
+    const stubs = await startStubs(pem, (stub) => started.push(stub));
     const context = {
       binary,
-      stub,
-      fastcgi,
+      modules: nginxModules(binary),
+      stubs,
+      certificate: { pem, files },
       requests: options.requests,
       concurrency: options.concurrency,
       deadline,
@@ -85,7 +91,7 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
     };
     for (const note of before.notes) io.stderrLine(`note: ${note}`);
     io.stdout(options.format === 'json' ? formatProveJson(report) : formatProveTable(report));
-    return report.locations.some((entry) => entry.reuses === false || entry.statusesChanged || entry.websocketBroken) ? EXIT_FINDINGS : EXIT_CLEAN;
+    return report.locations.some((entry) => (entry.reuses === false && entry.noKeepalive === null) || entry.statusesChanged || entry.websocketBroken) ? EXIT_FINDINGS : EXIT_CLEAN;
   } catch (error) {
     if (error instanceof Stopped) {
       interrupted = error.message === 'interrupted';
@@ -106,8 +112,7 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
     // nothing it does lands after the cleanup.
     await work;
     await (nginx as RunningNginx | undefined)?.stop();
-    await stub?.close();
-    await fastcgi?.close();
+    for (const stub of started) await stub.close();
     rmSync(prefix, { recursive: true, force: true });
     // Ctrl-C: once everything is cleaned up, end as SIGINT ends a process (the shell sees 130), as the user asked.
     if (interrupted) process.kill(process.pid, 'SIGINT');

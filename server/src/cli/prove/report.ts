@@ -1,5 +1,6 @@
 // `prove`'s report: the two sides matched location by location (fixes add directives and upstreams, never locations
 // or passes, so the n-th pass as written is the n-th as fixed), the verdict per location, the table and the JSON.
+import path from 'node:path';
 import { displayPath } from '../../util/paths.js';
 import type { Finding } from '../../util/types.js';
 import type { ProveOptions } from '../args.js';
@@ -10,8 +11,10 @@ export interface ProveLocation {
   line: number;
   server: string;
   location: string;
+  /** The pass directive (`proxy_pass`, `uwsgi_pass`, `grpc_pass`...). */
+  pass: string;
   /** `via`: for a named location, the location whose request reaches it and how. */
-  request: { method: 'GET'; host: string; path: string; via?: string } | null;
+  request: { method: 'GET' | 'POST'; scheme: 'http' | 'https'; protocol: 'HTTP/1.1' | 'HTTP/2'; host: string; path: string; via?: string } | null;
   before: Measured | null;
   after: Measured | null;
   /** One WebSocket upgrade's status as written and as fixed (101: it works), for a location that carries them. */
@@ -21,6 +24,11 @@ export interface ProveLocation {
   why: string[];
   /** After the fixes, at most `bound` connections; null when not measured. */
   reuses: boolean | null;
+  /**
+   * It does not reuse, and nginx keeps no connection of its protocol (uwsgi, SCGI: their modules have no upstream
+   * keepalive), so no fix could: why, and the run does not fail for it. Null otherwise.
+   */
+  noKeepalive: string | null;
   statusesChanged: boolean;
   /** The upgrade worked as written (101) and no longer does after the fixes. */
   websocketBroken: boolean;
@@ -38,6 +46,12 @@ export interface ProveReport {
 
 /** nginx runs one worker; with C requests in flight it never needs more than C upstream connections at once. */
 const WORKERS = 1;
+
+/** Passes whose nginx module closes the upstream connection after each response (nginx 1.22 to 1.29 alike). */
+const NO_KEEPALIVE: Record<string, string> = {
+  uwsgi_pass: "nginx's uwsgi module keeps no upstream connection (it has no keepalive for uwsgi): no fix can change that",
+  scgi_pass: "nginx's SCGI module keeps no upstream connection (it has no keepalive for SCGI): no fix can change that",
+};
 
 function sameStatuses(a: Measured, b: Measured): boolean {
   const keys = new Set([...Object.keys(a.statuses), ...Object.keys(b.statuses)]);
@@ -64,6 +78,8 @@ export function compareSides(
   remaining: readonly Finding[],
 ): Pick<ProveReport, 'bound' | 'locations'> {
   const bound = WORKERS * options.concurrency;
+  // Reasons name files as the engine has them (absolute): shown as the file column is, relative to the cwd.
+  const relative = (text: string): string => text.split(`${cwd}${path.sep}`).join('');
   const locations = before.locations.map(({ plan, measured, websocket: upgradeBefore }, index): ProveLocation => {
     const other = after.locations[index];
     const matched = other && other.plan.location === plan.location && other.plan.server === plan.server ? other : undefined;
@@ -77,24 +93,32 @@ export function compareSides(
     const upgradeAfter = matched?.websocket ?? null;
     const websocket = skipped === null && upgradeBefore !== null && upgradeAfter !== null ? { before: upgradeBefore, after: upgradeAfter } : null;
     const found = reuses === false && matched ? remainingIn(remaining, matched.plan.file, matched.plan.lines) : [];
-    const why = found.length === 0 && reuses === false && plan.variableTarget !== undefined ? [throughVariables(plan.variableTarget)] : found;
+    const why = reuses === false && plan.variableTarget !== undefined ? [...found, throughVariables(plan.variableTarget)] : found;
     return {
       file: displayPath(plan.file, cwd),
       line: plan.line,
       server: plan.server,
       location: plan.location,
-      request: planned === null ? { method: 'GET', host: plan.server, path: plan.path, ...(plan.via !== undefined ? { via: plan.via } : {}) } : null,
+      pass: plan.pass,
+      request: planned === null ? requestOf(plan, relative) : null,
       before: beforeMeasured,
       after: afterMeasured,
       websocket,
-      skipped,
-      why,
+      skipped: skipped === null ? null : relative(skipped),
+      why: why.map(relative),
       reuses,
+      noKeepalive: reuses === false ? (NO_KEEPALIVE[plan.pass] ?? null) : null,
       statusesChanged: beforeMeasured !== null && afterMeasured !== null && !sameStatuses(beforeMeasured, afterMeasured),
       websocketBroken: websocket !== null && websocket.before === 101 && websocket.after !== 101,
     };
   });
   return { bound, locations };
+}
+
+function requestOf(plan: SideResult['locations'][number]['plan'], relative: (text: string) => string): NonNullable<ProveLocation['request']> {
+  const scheme = plan.tls ? 'https' : 'http';
+  const via = plan.via !== undefined ? { via: relative(plan.via) } : {};
+  return { method: plan.grpc ? 'POST' : 'GET', scheme, protocol: plan.protocol, host: plan.server, path: plan.path, ...via };
 }
 
 function statuses(measured: Measured): string {
@@ -113,7 +137,8 @@ export function summaryLine(report: ProveReport): string {
 export function formatProveTable(report: ProveReport): string {
   const lines: string[] = [];
   for (const entry of report.locations) {
-    const head = `${entry.file}:${entry.line}  server ${entry.server}  location ${entry.location}`;
+    const sent = entry.request ? `, ${entry.request.protocol}${entry.request.scheme === 'https' ? ' over TLS' : ''}` : '';
+    const head = `${entry.file}:${entry.line}  server ${entry.server}  location ${entry.location}  (${entry.pass}${sent})`;
     if (entry.skipped !== null || !entry.before || !entry.after) {
       const seen = entry.before && entry.after ? ` (statuses ${statuses(entry.before)} → ${statuses(entry.after)})` : '';
       lines.push(`${head}\n  skipped: ${entry.skipped ?? 'not measured'}${seen}`);
@@ -122,9 +147,9 @@ export function formatProveTable(report: ProveReport): string {
     const already = entry.before.connections <= report.bound;
     const verdict = entry.reuses
       ? already ? 'reuses connections already (as written)' : 'reuses connections after the fixes'
-      : `still opens a connection per request after the fixes (over ${report.bound})`;
+      : entry.noKeepalive ?? `still opens a connection per request after the fixes (over ${report.bound})`;
     const changed = entry.statusesChanged ? '  RESPONSES CHANGED' : '';
-    const reached = entry.request?.via !== undefined ? `\n  GET ${entry.request.path} reaches it through ${entry.request.via}` : '';
+    const reached = entry.request?.via !== undefined ? `\n  ${entry.request.method} ${entry.request.path} reaches it through ${entry.request.via}` : '';
     lines.push(
       `${head}${reached}\n  connections ${entry.before.connections} → ${entry.after.connections} for ${entry.before.requests} requests: ${verdict}\n` +
         `  statuses ${statuses(entry.before)} → ${statuses(entry.after)}${changed}`,
@@ -134,7 +159,7 @@ export function formatProveTable(report: ProveReport): string {
       const broken = entry.websocketBroken ? '  UPGRADE BROKEN BY THE FIXES' : entry.websocket.after === 101 ? ' (works)' : '';
       lines.push(`  websocket upgrade ${status(entry.websocket.before)} → ${status(entry.websocket.after)}${broken}`);
     }
-    if (entry.reuses === false) {
+    if (entry.reuses === false && entry.noKeepalive === null) {
       const why = entry.why.length > 0 ? entry.why : ['no finding left in this location: run nginx-keepalive check on the same paths'];
       for (const line of why) lines.push(`  left after the fixes: ${line}`);
     }

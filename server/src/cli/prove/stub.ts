@@ -2,8 +2,11 @@
 // on 127.0.0.1 (keep-alive, as real application servers), counting the TCP connections nginx opens to it and the
 // requests it answers. Locations are measured one at a time, so the count between two resets is one location's.
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { Server as NetServer, Socket } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
+import type { Certificate } from './certificate.js';
 
 /** The body every request gets, so a reply from the stub is told apart from an nginx error page. */
 export const STUB_BODY = 'hello from the nginx-keepalive prove stub\n';
@@ -46,17 +49,37 @@ export function listenCounting(server: NetServer, tally: Tally, sockets: Set<Soc
   });
 }
 
-export function startStub(): Promise<CountingStub> {
+/**
+ * A stub speaking a protocol of its own on each TCP connection (uwsgi, SCGI), over TLS when given a certificate: it
+ * counts the connections; `serve` reads the connection's requests and counts them in the tally.
+ */
+export function startRawStub(serve: (socket: Socket, tally: Tally) => void, tls?: Certificate): Promise<CountingStub> {
   const tally: Tally = { connections: 0, requests: 0 };
   const sockets = new Set<Socket>();
-  const server: Server = createServer((request, response) => {
+  const server = tls ? createTlsServer({ cert: tls.cert, key: tls.key }, (socket) => serve(socket, tally)) : createNetServer((socket) => serve(socket, tally));
+  // The TCP connection, before any TLS handshake: what nginx opened.
+  server.on('connection', (socket: Socket) => {
+    tally.connections++;
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+  });
+  return listenCounting(server, tally, sockets);
+}
+
+/** The HTTP/1.1 stub; with a certificate, HTTPS (for `https://` targets). */
+export function startStub(tls?: Certificate): Promise<CountingStub> {
+  const tally: Tally = { connections: 0, requests: 0 };
+  const sockets = new Set<Socket>();
+  const handler = (request: IncomingMessage, response: ServerResponse): void => {
     tally.requests++;
     request.resume();
     request.on('end', () => {
       response.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(STUB_BODY) });
       response.end(STUB_BODY);
     });
-  });
+  };
+  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createServer(handler);
   // nginx keeps idle upstream connections for 60 s; Node's 5 s default would race nginx reusing them.
   server.keepAliveTimeout = 120_000;
   server.on('connection', (socket: Socket) => {
