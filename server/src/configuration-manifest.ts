@@ -132,12 +132,13 @@ function codeLensSetting(): Record<string, unknown> {
 /**
  * Read by the extension's "Prove connection reuse" (client/src/prove-command.ts), not by the server: the nginx it
  * passes to `prove --nginx`. A program to run, so a workspace may not set it in Restricted Mode (package.json's
- * restrictedConfigurations), and each machine may have its own.
+ * restrictedConfigurations). Scoped like the others (resource): a machine scope would hide it from the Settings
+ * editor's User tab in a remote window such as code-server's (test/e2e/settings-ui.e2e.ts).
  */
 function proveNginxPathSetting(): Record<string, unknown> {
   return {
     type: 'string',
-    scope: 'machine-overridable',
+    scope: 'resource',
     default: '',
     markdownDescription:
       'The nginx binary *nginx-keepalive: Prove connection reuse* runs (`prove --nginx`) on a sandboxed copy of the ' +

@@ -38,7 +38,7 @@ describe('Prove connection reuse', () => {
     const setting = `${CONFIGURATION_SECTION}.${PROVE_NGINX_PATH_SETTING}`;
     expect(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations).toContain(setting);
     // Empty: the CLI's own choice (nginx on PATH, then /usr/sbin/nginx).
-    expect(manifest.contributes.configuration.properties[setting]).toMatchObject({ default: '', scope: 'machine-overridable' });
+    expect(manifest.contributes.configuration.properties[setting]).toMatchObject({ default: '', scope: 'resource' });
   });
 
   it('exists in the node bundle only: the browser bundle neither registers it nor sets the context key the palette needs', () => {
