@@ -30,6 +30,21 @@ export const DEFAULT_CACHE = process.env.NK_DEBIAN_MODULES ?? path.join(homedir(
 
 const debOf = (files, pkg) => files.find((f) => f.startsWith(`${pkg}_`) && f.endsWith('.deb'));
 
+/** apt-get download into `dir`; a container image without package lists gets them first (apt-get update). */
+function download(dir, packages) {
+  const run = () => execFileSync('apt-get', ['download', ...packages], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    run();
+  } catch {
+    try {
+      execFileSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      run();
+    } catch (error) {
+      throw new Error(`apt-get download ${packages.join(' ')} failed in ${dir}: ${String(error.stderr ?? error.message).trim()}`);
+    }
+  }
+}
+
 /**
  * Downloads what is missing into `<cache>/debs` and unpacks every package into `<cache>/root` (again only when the set
  * of .debs changed). Returns the directories a private nginx needs: the module objects, the libraries for
@@ -40,13 +55,7 @@ export function ensureDebianModules(cache = DEFAULT_CACHE) {
   mkdirSync(debsDir, { recursive: true });
   const wanted = [...DEBIAN_MODULE_PACKAGES, ...MODULE_LIBRARIES];
   const missing = wanted.filter((pkg) => !debOf(readdirSync(debsDir), pkg));
-  if (missing.length > 0) {
-    try {
-      execFileSync('apt-get', ['download', ...missing], { cwd: debsDir, stdio: ['ignore', 'ignore', 'pipe'] });
-    } catch (error) {
-      throw new Error(`apt-get download ${missing.join(' ')} failed in ${debsDir}: ${String(error.stderr ?? error.message).trim()}`);
-    }
-  }
+  if (missing.length > 0) download(debsDir, missing);
   const files = readdirSync(debsDir);
   const debs = wanted.map((pkg) => debOf(files, pkg)).sort();
   const root = path.join(cache, 'root');

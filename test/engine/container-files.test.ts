@@ -206,6 +206,8 @@ describe('chooseNginxTarget: flag, settings file, detection, default', () => {
   it('says when the target is outside the releases the directive table was read from', () => {
     const flag = (version: string) => describeNginxTarget(chooseNginxTarget({ explicit: { version, source: 'flag' } }), show);
     expect(flag('1.22.1')).toBe('nginx 1.22.1 (--nginx-version)');
+    expect(flag('1.22.0')).toBe('nginx 1.22.0 (--nginx-version)');
+    expect(flag('1.21.6')).toBe('nginx 1.21.6 (--nginx-version; directives are checked as 1.22.1 has them, the oldest release the table read)');
     expect(flag('1.31.5')).toBe('nginx 1.31.5 (--nginx-version)');
     expect(flag('1.31.6')).toBe('nginx 1.31.6 (--nginx-version; directives are checked as 1.31.5 has them, the newest release the table read)');
     expect(flag('1.18.0')).toBe('nginx 1.18.0 (--nginx-version; directives are checked as 1.22.1 has them, the oldest release the table read)');

@@ -91,6 +91,18 @@ describe('directive names', () => {
     expect((await messages('1.30.5'))[0]).toBe('4: "tunnel_pass" needs nginx 1.31.0+ (target 1.30.5): remove it or raise nginxVersion');
   });
 
+  it("names NGINX Plus's directives as such, warnings, never a did-you-mean", async () => {
+    const text = inLocation('health_check interval=5s;\n        status_zone api;');
+    expect(nginxTestSnippets([text]).errors[0]?.message).toBe('unknown directive "health_check"');
+    const findings = (await analyze([{ path: '/virtual/site.conf', text }], { host: isolated })).filter((f) => f.ruleId === 'directive');
+    expect(findings.map((f) => [f.span.start.line + 1, f.severity, f.message])).toEqual([
+      [4, 'warning', '"health_check" is an NGINX Plus directive: open-source nginx rejects it'],
+      [5, 'warning', '"status_zone" is an NGINX Plus directive: open-source nginx rejects it'],
+    ]);
+    expect(findings[0]!.detail).toContain('https://nginx.org/en/docs/http/ngx_http_upstream_hc_module.html#health_check');
+    expect(findings[0]!.detail).toContain('"directives.extra"');
+  });
+
   it('leaves placeholders alone: envsubst, ERB and @X@ names are not directives until rendered', async () => {
     for (const line of ['${DIRECTIVE} on;', '<%= directive %> on;', '@DIRECTIVE@ on;']) {
       expect(await directiveMessages(inLocation(line)), line).toEqual([]);

@@ -17,7 +17,8 @@ import type { Directive } from '../model/types.js';
  */
 export const READ_ARGUMENTS: ReadonlySet<string> = new Set([
   'add_header', 'add_trailer', 'fastcgi_keep_conn', 'fastcgi_param', 'fastcgi_pass', 'geo', 'grpc_pass',
-  'grpc_set_header', 'hash', 'http', 'if', 'include', 'index', 'ip_hash', 'keepalive', 'least_conn', 'limit_except',
+  'grpc_set_header', 'hash', 'http', 'if', 'include', 'index', 'ip_hash', 'js_set', 'keepalive', 'least_conn',
+  'least_time', 'limit_except',
   'location', 'mail', 'map', 'memcached_pass', 'meta', 'pass', 'perl_set', 'protocol', 'proxy_hide_header',
   'proxy_http_version', 'proxy_pass', 'proxy_pass_header', 'proxy_redirect', 'proxy_set_header', 'proxy_ssl_name',
   'random', 'resolver', 'rewrite', 'root', 'scgi_param', 'scgi_pass', 'server', 'set', 'split_clients', 'stream',

@@ -91,10 +91,14 @@ const tableVersion = (text: string): NginxVersion => text.split('.').map(Number)
 /**
  * A target outside the releases the directive table was read from: directives are checked as its nearest end has
  * them, so a directive older than 1.22.1 that was removed since, or one added after the newest read, is misjudged.
+ * Below, a whole line counts (`nginx:1.22` is read as 1.22.0; a stable line's patches add no directives); above,
+ * a mainline patch may add some.
  */
 function outsideDirectiveTable(version: NginxVersion): string | undefined {
   const { oldest, newest } = TABLE_VERSIONS;
-  if (compareVersions(version, tableVersion(oldest)) < 0) return `directives are checked as ${oldest} has them, the oldest release the table read`;
+  const [major, minor] = tableVersion(oldest);
+  const line = [major, minor, 0] as unknown as NginxVersion;
+  if (compareVersions(version, line) < 0) return `directives are checked as ${oldest} has them, the oldest release the table read`;
   if (compareVersions(version, tableVersion(newest)) > 0) return `directives are checked as ${newest} has them, the newest release the table read`;
   return undefined;
 }

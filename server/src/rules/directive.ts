@@ -11,7 +11,7 @@
 // whichever file holds the upstream.
 import type { Rule, RuleContext, RuleState } from '../analysis/rule-api.js';
 import type { DirectiveContext } from '../model/directive-table.js';
-import { directiveEntries, moduleInfo, moduleSets, allDirectives } from '../model/directive-table.js';
+import { directiveEntries, moduleInfo, allDirectives } from '../model/directive-table.js';
 import type { ConfigFile, Directive } from '../model/types.js';
 import type { Span } from '../util/types.js';
 import type { WorkspaceRoot } from '../model/workspace.js';
@@ -24,12 +24,16 @@ import { upstreamPortConflicts } from '../analysis/upstream-port.js';
 import { preciseContext } from '../model/directive-context.js';
 import { snippetTops } from '../analysis/snippet-context.js';
 import { firstSyntaxError } from '../analysis/misread.js';
+import { plusDirective, type PlusDirective } from '../model/nginx-plus.js';
+import { plusDetail, unknownDetail } from '../analysis/unknown-directive.js';
 
 export interface DirectiveState extends RuleState {
   name: string;
   problem: DirectiveProblem;
   /** For a snippet checked on its own: the top context it was read in, and why (analysis/snippet-context.ts). */
   assumed?: string;
+  /** An unknown name NGINX Plus has (nginx.org documents it as commercial). */
+  plus?: PlusDirective;
 }
 
 /** Debian's .so files that hold no directives of their own, or hold a whole protocol's modules. */
@@ -161,7 +165,10 @@ function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvir
     const state: DirectiveState = { file: directive.file.path, span: problemSpan(directive, problem), name: directive.name, problem };
     // A name close to no known one may be a module's the table lacks: nginx may accept it, so a warning. A name one
     // edit from a known directive is a typo nginx rejects.
-    if (problem.kind === 'unknown' && !problem.suggestion) state.severity = 'warning';
+    // NGINX Plus's names are said as such (not "did you mean": `status` is not a typo), warnings for the same reason.
+    const plus = problem.kind === 'unknown' ? plusDirective(directive.name) : undefined;
+    if (plus) state.plus = plus;
+    if (problem.kind === 'unknown' && (plus || !problem.suggestion)) state.severity = 'warning';
     states.push(state);
   }, within);
   return states;
@@ -278,6 +285,7 @@ function headline(state: DirectiveState, context: RuleContext): string {
   const problem = state.problem;
   switch (problem.kind) {
     case 'unknown':
+      if (state.plus) return `"${name}" is an NGINX Plus directive: open-source nginx rejects it`;
       if (problem.suggestion) return `unknown directive "${name}": did you mean "${problem.suggestion}"?`;
       return `unknown directive "${name}": fix the name, or add it to "directives.extra"`;
     case 'not-loaded':
@@ -309,21 +317,9 @@ function headline(state: DirectiveState, context: RuleContext): string {
   }
 }
 
-/** What an unknown name was checked against, and how to declare a module's directives the table lacks. */
-function unknownDetail(): string {
-  const { nginx, debianPackages, others } = moduleSets();
-  const debian = debianPackages.map((pkg) => pkg.replace(/^libnginx-mod-/, '')).join(', ');
-  const elsewhere = others.length > 0 ? `, and ${others.join(', ')}` : '';
-  return (
-    `No module the directive table knows has it: nginx ${nginx} (every module of its sources), Debian 12's ` +
-    `${debianPackages.length} libnginx-mod-* packages (${debian})${elsewhere}. nginx -t rejects it unless a module ` +
-    `of this build defines it (NGINX Plus, OpenResty, one compiled in): then list it under "directives.extra" in ` +
-    `.nginx-keepalive.json.`
-  );
-}
-
 function detail(state: DirectiveState): string | undefined {
   if (state.assumed) return `Read as included at ${state.assumed}; state it with "# nginx-keepalive: context=…" if wrong.`;
+  if (state.plus) return plusDetail(state.plus);
   if (state.problem.kind === 'unknown' && !state.problem.suggestion) return unknownDetail();
   if (state.problem.kind !== 'upstream-port') return undefined;
   const { host, upstream, otherRoot } = state.problem;
