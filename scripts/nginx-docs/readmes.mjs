@@ -6,12 +6,29 @@
 const FIELD = /^(?:-[ \t]*)?(?:\*\*|\*|:)?(syntax|default|context)(?:\*\*|\*|:)?:?(?:\*\*|\*)?(.*)/i;
 const UNDERLINE = /^[ \t]*(?:-{3,}|~{3,}|={3,}|\^{3,})[ \t]*$/;
 
+/** `[set_by_lua_file](#set_by_lua_file)` → `set_by_lua_file`, by indexOf (one pass, no backtracking). */
+function withoutLinks(text) {
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf('](', from); at !== -1; at = text.indexOf('](', from)) {
+    const open = text.lastIndexOf('[', at);
+    const close = text.indexOf(')', at + 2);
+    if (open < from || close === -1) {
+      out += text.slice(from, at + 2);
+      from = at + 2;
+      continue;
+    }
+    out += text.slice(from, open) + text.slice(open + 1, at);
+    from = close + 1;
+  }
+  return out + text.slice(from);
+}
+
 function unmark(text) {
-  return text
+  return withoutLinks(text)
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&')
-    .replace(/\[([^\]]{0,200})\]\([^)]{0,300}\)/g, '$1')
     .replace(/``/g, '`')
     .replace(/\s+/g, ' ')
     .trim();
