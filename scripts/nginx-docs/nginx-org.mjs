@@ -86,7 +86,7 @@ function replaceTag(text, tag, render) {
 
 /** Markup stripped, <literal>/<var>/<value>... kept as plain words: a syntax line or a default as nginx.org shows it. */
 export function plainText(xml) {
-  return squash(decode(xml.replace(/<[^<>]{0,400}>/g, '')));
+  return squash(decode(xml.replace(/<[^<>]*>/g, '')));
 }
 
 /** A paragraph as Markdown: literals and variables in code spans, values in italics, links as their text. */
@@ -104,11 +104,11 @@ export function paragraphMarkdown(xml) {
   text = replaceTag(text, 'value', (body) => `*${plainText(body)}*`);
   text = replaceTag(text, 'header', (body) => `“${plainText(body)}”`);
   // `<link id="keepalive_timeout"/>` is written as the directive's name.
-  text = text.replace(/<link ([^<>]{0,200})\/>/g, (whole, attributes) => {
+  text = text.replace(/<link ([^<>]*)\/>/g, (whole, attributes) => {
     const id = attribute(attributes, 'id');
     return id ? `\`${id}\`` : '';
   });
-  text = text.replace(/<http-status\s+code="(\d{3})"\s+text="([^"]{0,80})"\s*\/>/g, '“$1 $2”');
+  text = text.replace(/<http-status code="(\d{3})" text="([^"]*)"\/>/g, '“$1 $2”');
   const plain = plainText(text);
   if (example === -1 || plain.endsWith('.')) return plain;
   // "Sets names of a virtual server, for example:" reads as a sentence without its example; "Sets the root directory.

@@ -3,23 +3,50 @@
 // paragraph. The OpenResty modules write `**syntax:** *...*`, brotli `- **syntax**: \`...\``, fancyindex `:Syntax:`,
 // dav-ext `*Syntax:*`, subs-filter `syntax: *...*`. Line by line; no regular expression sees more than one line.
 
-const FIELD = /^\s*(?:-\s*)?(?:\*\*|\*|:)?(syntax|default|context)(?:\*\*|\*|:)?\s*:?(?:\*\*|\*)?\s*(.*)$/i;
-const UNDERLINE = /^\s*(?:-{3,}|~{3,}|={3,}|\^{3,})\s*$/;
+const FIELD = /^(?:-[ \t]*)?(?:\*\*|\*|:)?(syntax|default|context)(?:\*\*|\*|:)?:?(?:\*\*|\*)?(.*)/i;
+const UNDERLINE = /^[ \t]*(?:-{3,}|~{3,}|={3,}|\^{3,})[ \t]*$/;
+
+/** `[set_by_lua_file](#set_by_lua_file)` → `set_by_lua_file`, by indexOf (one pass, no backtracking). */
+function withoutLinks(text) {
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf('](', from); at !== -1; at = text.indexOf('](', from)) {
+    const open = text.lastIndexOf('[', at);
+    const close = text.indexOf(')', at + 2);
+    if (open < from || close === -1) {
+      out += text.slice(from, at + 2);
+      from = at + 2;
+      continue;
+    }
+    out += text.slice(from, open) + text.slice(open + 1, at);
+    from = close + 1;
+  }
+  return out + text.slice(from);
+}
 
 function unmark(text) {
-  return text
+  return withoutLinks(text)
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&')
-    .replace(/\[([^\]]{0,200})\]\([^)]{0,300}\)/g, '$1')
     .replace(/``/g, '`')
     .replace(/\s+/g, ' ')
     .trim();
 }
 
+/** The text without the backquotes and asterisks around it, by one scan from each end. */
+function trimMarks(text) {
+  const mark = (ch) => ch === '`' || ch === '*';
+  let start = 0;
+  let end = text.length;
+  while (start < end && mark(text[start])) start++;
+  while (end > start && mark(text[end - 1])) end--;
+  return text.slice(start, end);
+}
+
 /** `*more_set_headers [-t ...]*` → `more_set_headers [-t ...]`. */
 function fieldValue(text) {
-  let value = unmark(text).replace(/^[`*]+|[`*]+$/g, '').trim();
+  let value = trimMarks(unmark(text)).trim();
   if (value.startsWith('*') || value.endsWith('*')) value = value.replace(/\*/g, '');
   return value;
 }
@@ -55,18 +82,19 @@ function entryAt(lines, at, name) {
     if (inFence || UNDERLINE.test(line) || line.trim().startsWith('=====')) continue;
     if (i > at + 2 && (headingName(lines[i]) !== undefined && UNDERLINE.test(lines[i + 1] ?? ''))) break;
     if (/^#{1,6}\s/.test(line)) break;
-    const field = FIELD.exec(line.replace(/^\s*\|?\s*/, ''));
+    const stripped = line.trimStart();
+    const field = FIELD.exec((stripped.startsWith('|') ? stripped.slice(1) : stripped).trimStart());
     if (field && paragraph.length === 0) {
       const value = fieldValue(field[2]);
       const key = field[1].toLowerCase();
       if (key === 'syntax' && value) entry.syntax.push(value.endsWith(';') || value.endsWith('}') ? value : `${value};`);
       else if (key === 'default' && value && !/^(?:no|none|-)$/i.test(value)) entry.default.push(value.startsWith(`${name} `) ? value.slice(name.length + 1) : value);
-      else if (key === 'context' && value) entry.context.push(...value.split(/,\s*/).map((c) => c.replace(/[`*]/g, '').trim()).filter(Boolean));
+      else if (key === 'context' && value) entry.context = entry.context.concat(value.split(',').map((c) => c.replace(/[`*]/g, '').trim()).filter(Boolean));
       continue;
     }
     const trimmed = line.trim();
-    if (/^:?(?:phase|description)\b/i.test(trimmed.replace(/^[*:-]+\s*/, ''))) {
-      const rest = trimmed.replace(/^[*:-]*\s*(?:phase|description)\s*[*:]*\s*/i, '');
+    if (/^:?(?:phase|description)\b/i.test(trimmed.replace(/^[*: \t-]+/, ''))) {
+      const rest = trimmed.replace(/^[*:-]*[ \t]*(?:phase|description)[*: \t]*/i, '');
       if (/^:?description/i.test(trimmed) && rest) paragraph.push(rest);
       continue;
     }

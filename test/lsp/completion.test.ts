@@ -174,4 +174,21 @@ describe('completion over stdio', () => {
     expect(shop.textEdit!.newText).toBe('shop');
     expect((shop.documentation as MarkupContent).value).toContain('keepalive: `keepalive 16;`');
   });
+
+  it("hovers keepalive with nginx.org's syntax line and the default of the nginx the settings assume", async () => {
+    const site = 'upstream app {\n    server 127.0.0.1:3000;\n    keepalive 16;\n}\n';
+    const hoverWith = async (settings: Record<string, unknown>) => {
+      const dir = tree({ 'conf.d/app.conf': site });
+      const client = await LspClient.start({ workspace: dir, settings });
+      const doc = client.open(path.join(dir, 'conf.d/app.conf'), site);
+      const hover = await client.request<Hover | null>('textDocument/hover', { textDocument: { uri: doc.uri }, position: { line: 2, character: 6 } });
+      return (hover!.contents as MarkupContent).value;
+    };
+    const old = await hoverWith({});
+    expect(old).toContain('```nginx\nkeepalive connections [local];\n```');
+    expect(old).toContain('- Default: none in nginx 1.29.6');
+    expect(old).toContain('`local` 1.29.7 (**not in nginx 1.29.6**)');
+    const modern = await hoverWith({ nginxVersion: '1.30.0' });
+    expect(modern).toContain('- Default: `keepalive 32 local;` in nginx 1.30.0');
+  });
 });
