@@ -9,6 +9,7 @@
 // a row to change (an empty object showed nothing until the user added a rule by name), and choosing a rule's default
 // is the same as not choosing. Every setting has a type the Settings editor renders (test/extension-manifest.test.ts).
 // A project's .nginx-keepalive.json overrides these settings key by key (server/src/lsp/settings-store.ts).
+import { DISTRIBUTION_BUILDS } from './model/distribution-builds.js';
 import { BYTE_SIZE_PATTERN } from './util/byte-size.js';
 import { KEEPALIVE_CONNECTIONS_RANGE, NGINX_VERSION_PATTERN, SEVERITY_SETTINGS } from './engine/config-file.js';
 import { DEFAULT_KEEPALIVE_CONNECTIONS } from './engine/options.js';
@@ -57,6 +58,19 @@ function nginxVersionSetting(): Record<string, unknown> {
       'The nginx version the configurations run on, e.g. `1.22.1`. ' +
       'Empty: the version a Dockerfile (`FROM nginx:1.27`) or compose file (`image: nginx:stable`) of the workspace ' +
       `folder names, else before 1.29.7 (every distribution's nginx today). ${PROJECT_FILE_WINS}.`,
+  };
+}
+
+function nginxBuildSetting(): Record<string, unknown> {
+  return {
+    type: 'string',
+    scope: 'resource',
+    default: '',
+    enum: ['', ...DISTRIBUTION_BUILDS.map((build) => build.id)],
+    markdownDescription:
+      "A distribution's build of nginx, whose backported directives are accepted: `debian-12` is Debian 12's 1.22.1 " +
+      'with `max_headers`. Its release is the nginx version when `nginxKeepalive.nginxVersion` is empty. ' +
+      `Empty: nginx as nginx.org releases it. ${PROJECT_FILE_WINS}.`,
   };
 }
 
@@ -163,6 +177,7 @@ export function buildConfigurationContribution(rules: readonly Rule[]): Record<s
     properties: {
       [`${SETTINGS_PREFIX}.rules`]: rulesSetting(rules),
       [`${SETTINGS_PREFIX}.nginxVersion`]: nginxVersionSetting(),
+      [`${SETTINGS_PREFIX}.nginxBuild`]: nginxBuildSetting(),
       [`${SETTINGS_PREFIX}.keepaliveConnections`]: keepaliveConnectionsSetting(),
       [`${SETTINGS_PREFIX}.pathMap`]: pathMapSetting(),
       [`${SETTINGS_PREFIX}.maxFileSize`]: maxFileSizeSetting(),

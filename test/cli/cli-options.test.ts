@@ -99,7 +99,7 @@ describe('.nginx-keepalive.json', () => {
       status: 2,
       stdout: '',
       stderr:
-        'nginx-keepalive: .nginx-keepalive.json: unknown key "rulez" (expected one of: rules, nginxVersion, keepaliveConnections, pathMap, maxFileSize, contexts, directives)\n',
+        'nginx-keepalive: .nginx-keepalive.json: unknown key "rulez" (expected one of: rules, nginxVersion, nginxBuild, keepaliveConnections, pathMap, maxFileSize, contexts, directives)\n',
     });
     writeFileSync(path.join(root, '.nginx-keepalive.json'), '{"keepaliveConnections": 99999}');
     expect(runCli(root, ['check']).stderr).toMatch(/"keepaliveConnections": expected an integer from 1 to 10000, got 99999/);

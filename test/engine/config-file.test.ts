@@ -84,7 +84,7 @@ describe('parseConfig', () => {
   it.each([
     ['{ "rules": ', /^invalid JSON: /],
     ['[]', /^expected a JSON object, got \[\]$/],
-    ['{"rule": {}}', /^unknown key "rule" \(expected one of: rules, nginxVersion, keepaliveConnections, pathMap, maxFileSize, contexts, directives\)$/],
+    ['{"rule": {}}', /^unknown key "rule" \(expected one of: rules, nginxVersion, nginxBuild, keepaliveConnections, pathMap, maxFileSize, contexts, directives\)$/],
     ['{"contexts": {"*.conf": "if"}}', /^"contexts\.\*\.conf": expected one of main, http, server, location, stream, upstream, got "if"$/],
     ['{"contexts": ["a"]}', /^"contexts" must be an object of glob -> main\|http/],
     ['{"rules": []}', /^"rules" must be an object of rule id -> off\|info\|warning\|error$/],
@@ -127,6 +127,7 @@ describe('the shipped schema', () => {
       '$schema',
       'rules',
       'nginxVersion',
+      'nginxBuild',
       'keepaliveConnections',
       'pathMap',
       'maxFileSize',

@@ -4,6 +4,7 @@
 // a second occurrence of a directive whose handler refuses it. Each check answers what nginx -t would say first.
 import type { DirectiveContext, DirectiveEntry } from '../model/directive-table.js';
 import { argumentCountValid, directiveEntries, entryAtVersion, existsInVersion, moduleInfo, valueAccepted } from '../model/directive-table.js';
+import { buildsBackporting, distributionBuild } from '../model/distribution-builds.js';
 import type { Directive } from '../model/types.js';
 import { refusesSecond } from './directive-duplicates.js';
 import { suggestDirective } from './directive-suggestion.js';
@@ -13,7 +14,8 @@ import type { BlockFrame } from './directive-walk.js';
 export type DirectiveProblem =
   | { kind: 'unknown'; suggestion?: string }
   | { kind: 'not-loaded'; module: string; debianPackage: string }
-  | { kind: 'version'; since?: string; until?: string }
+  /** `backportedIn`: distribution builds of the target's release that have it (model/distribution-builds.ts). */
+  | { kind: 'version'; since?: string; until?: string; backportedIn?: string[] }
   | { kind: 'not-allowed'; context: DirectiveContext; allowed: (DirectiveContext | 'any')[] }
   /** `since`: a later release takes this many (`keepalive 16 local` before 1.29.7). */
   | { kind: 'arguments'; expected: string; given: number; since?: string }
@@ -29,6 +31,8 @@ export interface CheckEnvironment {
   extra: ReadonlySet<string>;
   /** A load_module of a .so the table does not know: its directives may be anything, so unknown names pass. */
   unknownModuleLoaded: boolean;
+  /** The distribution build nginx is (options.nginxBuild): the directives it backported exist. */
+  build?: string;
   /** Whether the Debian package providing a dynamic module is (or may be) loaded. */
   packageLoaded(debianPackage: string): boolean;
 }
@@ -52,6 +56,12 @@ function acceptedSince(entry: DirectiveEntry, version: readonly number[] | undef
   return later.find((change) => test(entryAtVersion(entry, change.version.split('.').map(Number))))?.version;
 }
 
+/** In the target release, or backported into the target's distribution build. */
+function exists(entry: DirectiveEntry, env: CheckEnvironment): boolean {
+  if (!env.version || existsInVersion(entry, env.version)) return true;
+  return env.build !== undefined && distributionBuild(env.build)?.backports.has(entry.name) === true;
+}
+
 const allows = (entry: DirectiveEntry, context: DirectiveContext): boolean =>
   entry.contexts.includes(context) || entry.contexts.includes('any');
 
@@ -61,10 +71,11 @@ function nameProblem(name: string, entries: readonly DirectiveEntry[], env: Chec
     const suggestion = suggestDirective(name);
     return suggestion ? { kind: 'unknown', suggestion } : { kind: 'unknown' };
   }
-  if (env.version && !entries.some((entry) => existsInVersion(entry, env.version!))) {
+  if (env.version && !entries.some((entry) => exists(entry, env))) {
     const since = entries.map((entry) => entry.since).filter((v): v is string => v !== undefined)[0];
     const until = entries.map((entry) => entry.until).filter((v): v is string => v !== undefined)[0];
-    return { kind: 'version', ...(since ? { since } : {}), ...(until ? { until } : {}) };
+    const builds = since ? buildsBackporting(name, env.version).map((build) => build.id) : [];
+    return { kind: 'version', ...(since ? { since } : {}), ...(until ? { until } : {}), ...(builds.length > 0 ? { backportedIn: builds } : {}) };
   }
   return undefined;
 }
@@ -135,7 +146,7 @@ export function checkDirective(directive: Directive, frame: BlockFrame, env: Che
   if (all.length === 0 && directive.file.isTemplate) return templateNameProblem(directive, env);
   const named = nameProblem(name, all, env);
   if (named || all.length === 0) return named;
-  const present = env.version ? all.filter((entry) => existsInVersion(entry, env.version!)) : all;
+  const present = env.version ? all.filter((entry) => exists(entry, env)) : all;
   const entry = present.find((candidate) => allows(candidate, frame.context));
   // A block where the table has none, or none where it has one: the syntax rule's (`{placeholder}` words read as
   // blocks by nginx's tokenizer); its arguments are not what they seem.

@@ -11,6 +11,7 @@ import {
   parseContext,
   parseInteger,
   parseMaxFileSize,
+  parseNginxBuild,
   parseNginxVersion,
   parsePathMapping,
   parseRuleSetting,
@@ -33,6 +34,8 @@ export interface CheckOptions {
   format: OutputFormat;
   /** Normalised to X.Y.Z; undefined means the core's default (pre-1.29.7 behaviour). */
   nginxVersion: string | undefined;
+  /** --nginx-build: a distribution's build (model/distribution-builds.ts). */
+  nginxBuild: string | undefined;
   /** `to` is already absolute (resolved against the working directory). */
   pathMap: PathMapping[];
   color: boolean;
@@ -122,6 +125,7 @@ const OPTIONS = {
   version: { type: 'boolean', short: 'v' },
   format: { type: 'string', short: 'f' },
   'nginx-version': { type: 'string' },
+  'nginx-build': { type: 'string' },
   'path-map': { type: 'string', multiple: true },
   color: { type: 'boolean' },
   'no-color': { type: 'boolean' },
@@ -155,7 +159,7 @@ const PROVE_ONLY_OPTIONS = ['requests', 'concurrency', 'nginx', 'timeout'] as co
 /** The check options `prove` accepts too (the rest would be silently meaningless there). */
 const PROVE_COMMAND_OPTIONS: ReadonlySet<string> = new Set([
   ...PROVE_ONLY_OPTIONS, 'help', 'version', 'format', 'path-map', 'config', 'unsafe-fixes', 'max-file-size', 'color', 'no-color',
-  'keepalive-connections', 'rule', 'nginx-version', 'stdin-filename',
+  'keepalive-connections', 'rule', 'nginx-version', 'nginx-build', 'stdin-filename',
 ]);
 const MAX_PROVE_REQUESTS = 100_000;
 const MAX_PROVE_CONCURRENCY = 256;
@@ -202,6 +206,7 @@ export function parseCommandLine(argv: string[], environment: ParseEnvironment):
       patterns: rest.length > 0 ? rest : ['.'],
       format: parseFormat(values.format),
       nginxVersion: parseNginxVersion(values['nginx-version']),
+      nginxBuild: parseNginxBuild(values['nginx-build']),
       pathMap: (values['path-map'] ?? []).map((spec) => parsePathMapping(spec, environment.cwd)),
       color: shouldUseColor({ color: values.color, noColor: values['no-color'] }, environment),
       fix: parseFixMode(values.fix, values['fix-dry-run'], values.format),
@@ -259,7 +264,7 @@ function checkArguments(values: ReturnType<typeof parseStrictly>['values']): str
   const out: string[] = [];
   for (const spec of values['path-map'] ?? []) out.push('--path-map', spec);
   for (const spec of values.rule ?? []) out.push('--rule', spec);
-  for (const name of ['config', 'max-file-size', 'keepalive-connections', 'nginx-version'] as const) {
+  for (const name of ['config', 'max-file-size', 'keepalive-connections', 'nginx-version', 'nginx-build'] as const) {
     const value = values[name];
     if (value !== undefined) out.push(`--${name}`, value);
   }

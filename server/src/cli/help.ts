@@ -52,6 +52,8 @@ Options:
       --nginx-version <X.Y.Z>   nginx version the configs run on (default: the settings file's, else
                                 the one a Dockerfile or compose file of the repository names, else
                                 before 1.29.7; the summary line says which was assumed)
+      --nginx-build <BUILD>     a distribution's build of nginx whose backported directives count:
+                                debian-12 (Debian 12's 1.22.1 with max_headers)
       --context <CONTEXT>       top-level context of the checked files that state none themselves:
                                 main, http, server, location, stream or upstream (for a snippet
                                 checked alone; a "# nginx-keepalive: context=" comment wins)

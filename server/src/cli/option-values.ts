@@ -1,5 +1,6 @@
 // The values of the command line's options, each parsed and checked on its own (args.ts puts them together): a bad
 // value is a UsageError naming the flag and what it expects.
+import { DISTRIBUTION_BUILDS, distributionBuild } from '../model/distribution-builds.js';
 import path from 'node:path';
 import { parseByteSize } from '../util/byte-size.js';
 import { SEVERITY_SETTINGS } from '../engine/config-file.js';
@@ -60,6 +61,14 @@ export function parseNginxVersion(value: string | undefined): string | undefined
   const triple = parseVersionTriple(value);
   if (!triple) throw new UsageError(`invalid --nginx-version "${value}" (expected X.Y.Z, e.g. 1.22.1)`);
   return triple.join('.');
+}
+
+export function parseNginxBuild(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const build = distributionBuild(value);
+  const known = DISTRIBUTION_BUILDS.map((candidate) => candidate.id).join(', ');
+  if (!build) throw new UsageError(`invalid --nginx-build "${value}" (known: ${known})`);
+  return build.id;
 }
 
 export function parsePathMapping(spec: string, cwd: string): PathMapping {

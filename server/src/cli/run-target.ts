@@ -14,6 +14,8 @@ import { displayPath } from '../util/paths.js';
 import { isDirectory } from '../util/stat.js';
 import type { RunSettings } from './settings.js';
 import { detectNginxImage } from '../engine/version-detect.js';
+import { distributionBuild } from '../model/distribution-builds.js';
+import { UsageError } from './option-values.js';
 
 export interface RunTargetInputs {
   options: CheckOptions;
@@ -31,7 +33,11 @@ export interface RunTargetInputs {
 export function runTarget(inputs: RunTargetInputs): NginxTarget {
   const { options, settings, readRoots, cwd } = inputs;
   const project = settingsFile(settings);
-  return chooseSettingsTarget({ nginxVersion: options.nginxVersion, source: 'flag' }, project, 'personal', () => {
+  // A distribution's build names its release: the version when no flag gives one (a settings file's version is
+  // checked against it by analyze()).
+  const build = settings.analyze.nginxBuild === undefined ? undefined : distributionBuild(settings.analyze.nginxBuild);
+  const nginxVersion = options.nginxVersion ?? (project?.nginxVersion === undefined ? build?.version.join('.') : undefined);
+  return chooseSettingsTarget({ nginxVersion, source: 'flag' }, project, 'personal', () => {
     // `check -` names no place; its --stdin-filename (when given) does.
     const stdinName = (options as { stdinFilename?: string }).stdinFilename;
     const patterns = options.patterns.filter((pattern) => pattern !== '-');
@@ -52,6 +58,11 @@ function settingsFile(settings: RunSettings): { path: string; nginxVersion?: str
 export function runAnalyzeOptions(inputs: RunTargetInputs): Pick<AnalyzeOptions, 'nginxVersion' | 'nginxTarget' | 'contexts'> {
   const target = runTarget(inputs);
   const { settings, options, documents } = inputs;
+  const build = settings.analyze.nginxBuild === undefined ? undefined : distributionBuild(settings.analyze.nginxBuild);
+  const line = (version: string) => version.split('.').slice(0, 2).join('.');
+  if (build && target.version !== undefined && line(target.version) !== line(build.version.join('.'))) {
+    throw new UsageError(`nginx build "${build.id}" is nginx ${build.version.join('.')}, but the nginx version is ${target.version}`);
+  }
   const contexts = settingsContexts(documents, options.context, settingsFile(settings));
   return { nginxVersion: target.version, nginxTarget: target, contexts };
 }

@@ -16,7 +16,7 @@ import { displayPath } from '../util/paths.js';
 
 export interface RunSettings {
   /** What analyze() gets, except readRoots (discovery's) and the host. */
-  analyze: Pick<AnalyzeOptions, 'nginxVersion' | 'rules' | 'pathMap' | 'keepaliveConnections' | 'maxFileBytes' | 'extraDirectives'>;
+  analyze: Pick<AnalyzeOptions, 'nginxVersion' | 'nginxBuild' | 'rules' | 'pathMap' | 'keepaliveConnections' | 'maxFileBytes' | 'extraDirectives'>;
   /** Absolute path of the settings file used, if any. */
   configFile: string | undefined;
   /** The settings file's own mappings still in force (a --path-map of the same prefix replaces one). */
@@ -47,6 +47,7 @@ export function resolveSettings(options: CheckOptions, cwd: string): RunSettings
   const merged = mergeSettings({
     personal: {
       nginxVersion: options.nginxVersion,
+      ...(options.nginxBuild === undefined ? {} : { nginxBuild: options.nginxBuild }),
       keepaliveConnections: options.keepaliveConnections,
       maxFileBytes: options.maxFileBytes,
       rules: options.rules,

@@ -2,6 +2,7 @@
 // a settings file that is silently ignored is a check silently not done, so every unknown key or value is an error
 // that names the file and the key. The JSON schema shipped for editors (config-schema.ts) is built from the same
 // constants.
+import { DISTRIBUTION_BUILDS, distributionBuild } from '../model/distribution-builds.js';
 import path from 'node:path';
 import { parseByteSize } from '../util/byte-size.js';
 import { parseNginxVersion } from './options.js';
@@ -17,7 +18,7 @@ export const KEEPALIVE_CONNECTIONS_RANGE = { minimum: 1, maximum: 10_000 } as co
 /** What parseNginxVersion accepts: "1", "1.25" or "1.25.3". */
 export const NGINX_VERSION_PATTERN = '^\\s*\\d+(\\.\\d+)?(\\.\\d+)?\\s*$';
 /** `$schema` lets editors find the schema; it means nothing to the checker. */
-const KEYS = ['$schema', 'rules', 'nginxVersion', 'keepaliveConnections', 'pathMap', 'maxFileSize', 'contexts', 'directives'] as const;
+const KEYS = ['$schema', 'rules', 'nginxVersion', 'nginxBuild', 'keepaliveConnections', 'pathMap', 'maxFileSize', 'contexts', 'directives'] as const;
 /** What a directive name in "directives.extra" may look like: one nginx word, no space, quote, brace or `;`. */
 const DIRECTIVE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 /** The same, for the JSON schema. */
@@ -29,6 +30,8 @@ export interface ProjectConfig {
   rules: Record<string, SeveritySetting>;
   /** Normalised to X.Y.Z. */
   nginxVersion?: string;
+  /** A distribution's build of nginx (model/distribution-builds.ts), e.g. "debian-12". */
+  nginxBuild?: string;
   keepaliveConnections?: number;
   /** `to` made absolute against the config file's directory, so the settings mean the same from any working directory. */
   pathMap: PathMapping[];
@@ -118,6 +121,7 @@ export function parseConfig(text: string, file: string, knownRuleIds: ReadonlySe
   }
   const config: ProjectConfig = { path: file, rules: readRules(json.rules, knownRuleIds, fail), pathMap: [], contexts: [] };
   if (json.nginxVersion !== undefined) config.nginxVersion = readNginxVersion(json.nginxVersion, fail);
+  if (json.nginxBuild !== undefined) config.nginxBuild = readNginxBuild(json.nginxBuild, fail);
   if (json.keepaliveConnections !== undefined) {
     config.keepaliveConnections = readKeepaliveConnections(json.keepaliveConnections, fail);
   }
@@ -147,6 +151,13 @@ function readNginxVersion(value: Json, fail: Fail): string {
   const triple = typeof value === 'string' ? parseNginxVersion(value) : undefined;
   if (!triple) return fail(`"nginxVersion": expected a version such as "1.22.1", got ${describe(value)}`);
   return triple.join('.');
+}
+
+function readNginxBuild(value: Json, fail: Fail): string {
+  const build = typeof value === 'string' ? distributionBuild(value) : undefined;
+  const known = DISTRIBUTION_BUILDS.map((candidate) => `"${candidate.id}"`).join(', ');
+  if (!build) return fail(`"nginxBuild": expected one of ${known}, got ${describe(value)}`);
+  return build.id;
 }
 
 function readKeepaliveConnections(value: Json, fail: Fail): number {

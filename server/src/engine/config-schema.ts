@@ -2,6 +2,7 @@
 // severities. schemas/nginx-keepalive.schema.json is this function's output (`npm run generate` rewrites it;
 // test/generated.test.ts fails when it is stale). The validation that counts is config-file.ts; both read the same
 // constants.
+import { DISTRIBUTION_BUILDS } from '../model/distribution-builds.js';
 import type { Rule } from '../analysis/rule-api.js';
 import { BYTE_SIZE_PATTERN, DEFAULT_MAX_FILE_BYTES, MAX_FILE_BYTES_CEILING } from '../util/byte-size.js';
 import { DIRECTIVE_NAME_PATTERN, KEEPALIVE_CONNECTIONS_RANGE, NGINX_VERSION_PATTERN, SEVERITY_SETTINGS } from './config-file.js';
@@ -38,6 +39,12 @@ export function buildConfigSchema(rules: readonly Rule[]): Record<string, unknow
           'file of the repository names, else before 1.29.7). --nginx-version overrides it.',
         type: 'string',
         pattern: NGINX_VERSION_PATTERN,
+      },
+      nginxBuild: {
+        description:
+          "A distribution's build of nginx, whose backported directives are accepted (\"debian-12\": Debian 12's 1.22.1 " +
+          'with max_headers); its release is the nginx version when nginxVersion is not given. --nginx-build overrides it.',
+        enum: DISTRIBUTION_BUILDS.map((build) => build.id),
       },
       keepaliveConnections: {
         description: 'The N of the `keepalive N;` that fixes insert.',

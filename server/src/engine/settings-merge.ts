@@ -16,6 +16,7 @@ import type { AnalyzeOptions } from './types.js';
 /** One person's settings: the command line's flags, or the editor's settings. */
 export interface PersonalSettings {
   nginxVersion?: string;
+  nginxBuild?: string;
   keepaliveConnections?: number;
   maxFileBytes?: number;
   rules: Record<string, SeveritySetting>;
@@ -27,7 +28,7 @@ export interface PersonalSettings {
 /** The project's settings file, as far as the merge uses it. */
 export type ProjectSettings = Pick<
   ProjectConfig,
-  'path' | 'nginxVersion' | 'keepaliveConnections' | 'maxFileBytes' | 'rules' | 'pathMap' | 'contexts' | 'extraDirectives'
+  'path' | 'nginxVersion' | 'nginxBuild' | 'keepaliveConnections' | 'maxFileBytes' | 'rules' | 'pathMap' | 'contexts' | 'extraDirectives'
 >;
 
 /** 'personal' for the CLI (flags over the file), 'project' for the language server (the file over the editor). */
@@ -35,7 +36,7 @@ export type Precedence = 'personal' | 'project';
 
 export type MergedSettings = Pick<
   AnalyzeOptions,
-  'nginxVersion' | 'keepaliveConnections' | 'rules' | 'pathMap' | 'maxFileBytes' | 'extraDirectives'
+  'nginxVersion' | 'nginxBuild' | 'keepaliveConnections' | 'rules' | 'pathMap' | 'maxFileBytes' | 'extraDirectives'
 >;
 
 export interface SettingsMerge {
@@ -71,6 +72,8 @@ export function mergeSettings(inputs: MergeInputs): SettingsMerge {
     rules: { ...under.rules, ...over.rules },
     pathMap: [...over.pathMap, ...under.pathMap.filter((mapping) => !overPrefixes.has(mapping.from))],
   };
+  const nginxBuild = over.nginxBuild ?? under.nginxBuild;
+  if (nginxBuild !== undefined) settings.nginxBuild = nginxBuild;
   const maxFileBytes = over.maxFileBytes ?? under.maxFileBytes;
   // Only when set: the language server's settings never carry the key (it limits by nginxKeepalive.maxFileSize).
   if (maxFileBytes !== undefined) settings.maxFileBytes = maxFileBytes;

@@ -26,6 +26,11 @@ export interface AnalyzeOptions {
    * documents' directories.
    */
   readRoots?: string[];
+  /**
+   * A distribution's build (model/distribution-builds.ts: "debian-12"): its release is the target version when
+   * nginxVersion is not given, and the directives it backported are accepted.
+   */
+  nginxBuild?: string;
   /** Third-party directive names the `directive` rule accepts anywhere (settings file "directives.extra"). */
   extraDirectives?: readonly string[];
   /** Inserted `keepalive N;` value for fixes. */

@@ -10,6 +10,7 @@ export const SETTINGS_SECTION = 'nginxKeepalive';
 
 export interface EditorSettings {
   nginxVersion?: string;
+  nginxBuild?: string;
   keepaliveConnections?: number;
   rules: Record<string, SeveritySetting>;
   pathMap: PathMapping[];
@@ -89,6 +90,9 @@ export function readEditorSettings(raw: unknown, baseDirectory: string | undefin
   };
   if (raw.nginxVersion !== undefined && raw.nginxVersion !== null && raw.nginxVersion !== '') {
     settings.nginxVersion = validate('nginxVersion', raw.nginxVersion)?.nginxVersion;
+  }
+  if (raw.nginxBuild !== undefined && raw.nginxBuild !== null && raw.nginxBuild !== '') {
+    settings.nginxBuild = validate('nginxBuild', raw.nginxBuild)?.nginxBuild;
   }
   if (raw.keepaliveConnections !== undefined && raw.keepaliveConnections !== null) {
     settings.keepaliveConnections = validate('keepaliveConnections', raw.keepaliveConnections)?.keepaliveConnections;

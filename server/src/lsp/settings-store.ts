@@ -42,8 +42,8 @@ function stampOf(file: string): string {
  * the file's "maxFileSize" is not passed on.
  */
 function mergeWithEditor(editor: EditorSettings, project: ProjectConfig | undefined, readRoots: readonly string[]) {
-  const { nginxVersion, keepaliveConnections, rules, pathMap } = editor;
-  const personal = { nginxVersion, keepaliveConnections, rules, pathMap, source: 'editor' as const };
+  const { nginxVersion, nginxBuild, keepaliveConnections, rules, pathMap } = editor;
+  const personal = { nginxVersion, ...(nginxBuild === undefined ? {} : { nginxBuild }), keepaliveConnections, rules, pathMap, source: 'editor' as const };
   const projectSettings = project && { ...project, maxFileBytes: undefined };
   return mergeSettings({ personal, project: projectSettings, precedence: 'project', readRoots });
 }

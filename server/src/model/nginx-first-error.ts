@@ -54,7 +54,8 @@ interface Frame {
 /** The first error nginx reports reading `text` as a configuration file, or undefined when it reads it through. */
 export function nginxFirstError(text: string): NginxSyntaxError | undefined {
   const stack: Frame[] = [];
-  let words: string[] = [];
+  let name = '';
+  let wordCount = 0;
   let found: NginxSyntaxError | undefined;
   const stop = (message: string, start: number, end: number) => {
     found ??= { message, start, end };
@@ -62,7 +63,7 @@ export function nginxFirstError(text: string): NginxSyntaxError | undefined {
   const onToken = (token: NginxToken, start: number, end: number) => {
     if (found) return;
     if (token.startsWith('word ')) {
-      words.push(token.slice(5));
+      if (wordCount++ === 0) name = token.slice(5);
       return;
     }
     if (token.startsWith('error ')) {
@@ -72,9 +73,9 @@ export function nginxFirstError(text: string): NginxSyntaxError | undefined {
     }
     if (token.startsWith('lua ')) return;
     const frame = stack.at(-1);
-    const name = words[0] ?? '';
-    const argCount = words.length - 1;
-    words = [];
+    const argCount = wordCount - 1;
+    const directive = wordCount > 0 ? name : '';
+    wordCount = 0;
     if (token === '}') {
       if (stack.pop() === undefined) stop('unexpected "}"', start, end);
       return;
@@ -84,14 +85,14 @@ export function nginxFirstError(text: string): NginxSyntaxError | undefined {
       return;
     }
     if (token === '{') {
-      const simple = name === 'server' ? frame?.name === 'upstream' : onlySimple(name);
-      if (simple) stop(`directive "${name}" is not terminated by ";"`, start, end);
-      else stack.push({ name, custom: readsOwnBody(name) });
+      const simple = directive === 'server' ? frame?.name === 'upstream' : onlySimple(directive);
+      if (simple) stop(`directive "${directive}" is not terminated by ";"`, start, end);
+      else stack.push({ name: directive, custom: readsOwnBody(directive) });
       return;
     }
     // `server 10.0.0.1:80;` is an upstream's member; only an argument-less `server;` lacks its block.
-    if (BLOCK_DIRECTIVES.has(name) && !(name === 'server' && (argCount > 0 || frame?.name === 'upstream'))) {
-      stop(`directive "${name}" has no opening "{"`, start, end);
+    if (BLOCK_DIRECTIVES.has(directive) && !(directive === 'server' && (argCount > 0 || frame?.name === 'upstream'))) {
+      stop(`directive "${directive}" has no opening "{"`, start, end);
     }
   };
   nginxTokens(text, undefined, onToken);

@@ -23,6 +23,7 @@ import { writtenAt } from '../analysis/message-parts.js';
 import { upstreamPortConflicts } from '../analysis/upstream-port.js';
 import { preciseContext } from '../model/directive-context.js';
 import { snippetTops } from '../analysis/snippet-context.js';
+import { distributionBuild } from '../model/distribution-builds.js';
 import { firstSyntaxError } from '../analysis/misread.js';
 import { plusDirective, type PlusDirective } from '../model/nginx-plus.js';
 import { plusDetail, unknownDetail } from '../analysis/unknown-directive.js';
@@ -131,6 +132,7 @@ function environment(root: WorkspaceRoot, context: RuleContext): CheckEnvironmen
   const everyPackage = modulesIncluded || !mainSeen || loaded.size === 0 || unknownModuleLoaded;
   return {
     version: context.options.nginxVersion,
+    ...(context.options.nginxBuild ? { build: context.options.nginxBuild } : {}),
     extra: context.options.extraDirectives ?? new Set(),
     unknownModuleLoaded,
     packageLoaded: (pkg) => everyPackage || loaded.has(pkg),
@@ -232,6 +234,10 @@ function versionHeadline(
   context: RuleContext,
 ): string {
   const target = context.options.nginxVersion?.join('.') ?? '';
+  const build = problem.backportedIn?.[0];
+  if (problem.since && build) {
+    return `"${name}" needs nginx ${problem.since}+ (target ${target}), or ${distributionBuild(build)?.label}'s build: set nginxBuild "${build}"`;
+  }
   if (problem.since) return `"${name}" needs nginx ${problem.since}+ (target ${target}): remove it or raise nginxVersion`;
   const replacement = directiveEntries(name).find((entry) => entry.deprecated)?.deprecated;
   const instead = replacement ? `use "${replacement}"` : 'remove it';

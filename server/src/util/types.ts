@@ -130,4 +130,6 @@ export interface ResolvedOptions {
   keepaliveConnections: number;
   /** Directive names of third-party modules the `directive` rule takes as known (settings "directives.extra"). */
   extraDirectives?: ReadonlySet<string>;
+  /** A distribution's build of nginxVersion (model/distribution-builds.ts): its backported directives count. */
+  nginxBuild?: string;
 }
