@@ -6,7 +6,7 @@ import type { FileHost } from '../../server/src/util/types.js';
 
 const known = new Set(['directive']);
 const isolated: FileHost = { readFile: () => undefined, glob: () => [], exists: () => false };
-const snippet = 'server {\n    listen 8080;\n    server_traffic_status_filter on;\n}\n';
+const snippet = 'server {\n    listen 8080;\n    zorblax_window_mode on;\n}\n';
 
 async function directiveMessages(extraDirectives?: string[]): Promise<string[]> {
   const findings = await analyze([{ path: '/virtual/site.conf', text: snippet }], { host: isolated, extraDirectives });
@@ -28,9 +28,9 @@ describe('directives.extra', () => {
 
   it('silences the unknown-directive finding for the names it lists, and only for them', async () => {
     expect(await directiveMessages()).toEqual([
-      'unknown directive "server_traffic_status_filter": fix the name, or add it to "directives.extra"',
+      'unknown directive "zorblax_window_mode": fix the name, or add it to "directives.extra"',
     ]);
-    expect(await directiveMessages(['server_traffic_status_filter'])).toEqual([]);
+    expect(await directiveMessages(['zorblax_window_mode'])).toEqual([]);
     expect(await directiveMessages(['something_else'])).toHaveLength(1);
   });
 });

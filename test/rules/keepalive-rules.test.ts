@@ -173,7 +173,7 @@ describe('the version gates of 1.29.4 and 1.29.7', () => {
     ]);
     expect(await said(local, '1.29.7')).toEqual([]);
     expect(await said(site('  keepalive 0;\n', ''), '1.22.1')).toEqual([
-      'directive: invalid value "0" in "keepalive" directive: use a number above 0 (0 from nginx 1.29.7)',
+      'directive: invalid value "0" in "keepalive" directive: use a number above 0 ("0" needs nginx 1.29.7+)',
     ]);
   });
 });
