@@ -138,6 +138,8 @@ function problemSpan(directive: Directive, problem: DirectiveProblem): Span {
     ? { start: directive.blockSpan.start, startOffset: directive.blockSpan.startOffset }
     : { start: { ...directive.span.end, column: Math.max(0, directive.span.end.column - 1) }, startOffset: directive.span.endOffset - 1 };
   const line = terminator.start.line;
+  // A line of a block's body is read (and refused) on its own line.
+  if (problem.kind === 'body-line') return problem.span;
   if ('span' in problem && problem.span.start.line === line) return problem.span;
   if (directive.nameSpan.start.line === line) return directive.nameSpan;
   const last = [...directive.args].reverse().find((arg) => arg.span.start.line === line);
@@ -217,7 +219,7 @@ const SYNTAX_HINT: Partial<Record<string, string>> = {
   bufs: 'a count and a size such as 8 4k',
 };
 
-type ValueKindProblem = Extract<DirectiveProblem, { kind: 'slot-value' | 'parameter' | 'return-code' | 'listen-address' | 'listen-value' | 'count' }>;
+type ValueKindProblem = Extract<DirectiveProblem, { kind: 'slot-value' | 'parameter' | 'return-code' | 'listen-address' | 'listen-value' | 'body-line' | 'count' }>;
 
 /** nginx's own words first (`invalid parameter "x"`), then what to write instead. */
 function valueHeadline(name: string, problem: ValueKindProblem): string {
@@ -238,6 +240,10 @@ function valueHeadline(name: string, problem: ValueKindProblem): string {
       return problem.reason === 'port'
         ? `invalid port in "${value}" of the "listen" directive: use a port from 1 to 65535`
         : `host not found in "${value}" of the "listen" directive: a port is digits only`;
+    case 'body-line': {
+      const why = problem.since ? `"${value}" alone needs nginx ${problem.since}+` : `"${value}" is not a ${problem.block} parameter`;
+      return `invalid number of the ${problem.block} parameters: ${why}`;
+    }
     case 'listen-value':
       return `invalid ${problem.name} "${value}": use ${problem.name === 'rcvbuf' || problem.name === 'sndbuf' ? 'a size such as 64k' : 'a whole number'}`;
     case 'count':
@@ -275,6 +281,7 @@ function headline(state: DirectiveState, context: RuleContext): string {
     case 'return-code':
     case 'listen-address':
     case 'listen-value':
+    case 'body-line':
     case 'count':
       return valueHeadline(name, problem);
     case 'duplicate':
