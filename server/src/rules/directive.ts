@@ -27,6 +27,8 @@ import { firstSyntaxError } from '../analysis/misread.js';
 export interface DirectiveState extends RuleState {
   name: string;
   problem: DirectiveProblem;
+  /** The name of the statement the problem is about (the hover shows it there); `span` is where nginx points. */
+  at: Span;
 }
 
 /** The contexts a snippet with a guessed top context may be included in, as the corpus's nginx -t tried them. */
@@ -156,7 +158,9 @@ function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvir
     const read = directive.blockSpan ? directive.blockSpan.startOffset : directive.span.endOffset - 1;
     if (read >= firstSyntaxError(directive.file)) return;
     const problem = checkDirective(directive, frame, env);
-    if (problem) states.push({ file: directive.file.path, span: problemSpan(directive, problem), name: directive.name, problem });
+    if (!problem) return;
+    const at = problem.kind === 'body-line' ? problem.span : directive.nameSpan;
+    states.push({ file: directive.file.path, span: problemSpan(directive, problem), name: directive.name, problem, at });
   }, within);
   return states;
 }
@@ -308,7 +312,7 @@ function upstreamPortStates(context: RuleContext, within?: Directive): Directive
     const directive = pass.directive;
     if (directive.span.startOffset >= firstSyntaxError(directive.file)) continue;
     const problem: DirectiveProblem = { kind: 'upstream-port', host, port, upstream: upstream.directive, otherRoot };
-    states.push({ file: directive.file.path, span: directive.nameSpan, name: directive.name, problem });
+    states.push({ file: directive.file.path, span: directive.nameSpan, name: directive.name, problem, at: directive.nameSpan });
   }
   return states;
 }
