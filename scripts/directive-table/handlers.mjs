@@ -70,6 +70,19 @@ function parameterWords(body) {
 }
 
 /**
+ * Block handlers whose body lines another function reads (`cf->handler`): the words that function takes alone on a
+ * line (geo's `ranges;`, `proxy_recursive;`, `volatile;`), read between its one-word and two-word checks.
+ */
+const BODY_LINE_HANDLERS = { ngx_http_geo_block: 'ngx_http_geo', ngx_stream_geo_block: 'ngx_stream_geo' };
+
+function singleWords(body) {
+  const start = body.indexOf('cf->args->nelts == 1');
+  const end = body.indexOf('cf->args->nelts != 2');
+  if (start < 0 || end < start) return { words: [], prefixes: [] };
+  return parameterWords(body.slice(start, end).replace(/value\[0\]/g, 'value[i]'));
+}
+
+/**
  * One release's handlers: `directives` maps "module name" -> { value, repeat }, `parameters` maps "module name" ->
  * { words, prefixes } for the PARAMETER_HANDLERS. `files` maps paths to C text; `facts` decides #if branches.
  */
@@ -93,6 +106,8 @@ export function readHandlers(files, facts) {
     if (slot) directives[key] = { ...slot };
     else directives[key] = { value: 'custom', repeat: body === undefined ? 'unknown' : customRepeat(body) };
     if (PARAMETER_HANDLERS.includes(command.set) && body !== undefined) parameters[key] = parameterWords(body);
+    const lineHandler = bodies[BODY_LINE_HANDLERS[command.set]];
+    if (lineHandler !== undefined) parameters[`${key} body`] = singleWords(lineHandler);
   }
   return { directives, parameters };
 }

@@ -29,14 +29,19 @@ describe('directive hover verdicts equal the directive findings', () => {
         const docs = fixture.files.map((file) => ({ path: file, text: readFileSync(file, 'utf8') }));
         const options = { nginxVersion, host: fixtureHost() };
         const { workspace, findings } = await analyzeWorkspace(docs, options);
-        const reported = new Map(
-          findings.filter((f) => f.ruleId === 'directive').map((f) => [`${f.file}:${f.span.startOffset}`, f.message] as const),
-        );
+        const directiveFindings = findings.filter((f) => f.ruleId === 'directive');
+        // A finding belongs to the statement whose words it is on: from the name to the `;` (or a block's `{`).
+        const reportedAt = (directive: Directive) => {
+          const end = directive.blockSpan ? directive.blockSpan.startOffset : directive.span.endOffset;
+          return directiveFindings.find(
+            (f) => f.file === directive.file.path && f.span.startOffset >= directive.nameSpan.startOffset && f.span.startOffset < end,
+          )?.message;
+        };
         for (const file of workspace.files) {
           for (const directive of everyDirective(file.directives)) {
             const hover = hoverAt({ workspace, file, options }, directive.nameSpan.startOffset);
             const where = `${path.relative(FIXTURES_DIR, file.path)}:${directive.nameSpan.start.line + 1} ${directive.name}`;
-            const headline = reported.get(`${file.path}:${directive.nameSpan.startOffset}`);
+            const headline = reportedAt(directive);
             const verdict = hover?.markdown.split('\n').find((line) => line.startsWith('✗ ') && line.includes(VERDICT));
             if (headline === undefined && verdict) problems.push(`${where}: the hover says ${verdict}, the rule reports nothing`);
             if (headline !== undefined && !verdict?.startsWith(`✗ ${headline} `)) problems.push(`${where}: the rule reports "${headline}", the hover does not`);

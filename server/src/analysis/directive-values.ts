@@ -22,6 +22,8 @@ export type ValueProblem =
   | { kind: 'listen-address'; value: string; reason: 'port' | 'host'; span: Span }
   /** listen's `invalid backlog "backlog=x"` (also rcvbuf, sndbuf, fastopen): `name` is the parameter's. */
   | { kind: 'listen-value'; value: string; name: string; span: Span }
+  /** A word alone on a line of a block whose body its module reads (geo): `invalid number of the geo parameters`. */
+  | { kind: 'body-line'; value: string; block: string; span: Span; since?: string }
   /** `invalid value "x" in "keepalive" directive`. */
   | { kind: 'count'; value: string; span: Span; zeroSince?: string };
 
@@ -179,6 +181,19 @@ function returnProblem(directive: Directive): ValueProblem | undefined {
   return { kind: 'return-code', value: code.value, span: code.span };
 }
 
+/** geo's one-word lines (`ranges;`, `proxy_recursive;`, `volatile;` from 1.29.3), as its line handler takes them. */
+function geoBodyProblem(directive: Directive, entry: DirectiveEntry, version: readonly number[] | undefined): ValueProblem | undefined {
+  const body = { module: entry.module, name: `${entry.name} body` };
+  const words = parameterWords(body, version);
+  if (!words) return undefined;
+  for (const line of directive.children) {
+    if (line.args.length > 0 || /[${}%<>@]/.test(line.name) || words.words.includes(line.name)) continue;
+    const since = version ? parameterSince(body, version, (later) => later.words.includes(line.name)) : undefined;
+    return { kind: 'body-line', value: line.name, block: entry.name, span: line.nameSpan, ...(since ? { since } : {}) };
+  }
+  return undefined;
+}
+
 /** Each parameter's problem, by parameter, so the first one nginx meets is the one reported. */
 function listenParameters(entry: DirectiveEntry, args: readonly Argument[], version: readonly number[] | undefined): (ValueProblem | undefined)[] {
   return args.map((arg) => parameterProblem(entry, [arg], version) ?? listenValueProblem([arg]));
@@ -202,6 +217,9 @@ export function valueProblem(directive: Directive, entry: DirectiveEntry, versio
       return directive.args[2] ? parameterProblem(entry, directive.args.slice(2, 3), version) : undefined;
     case 'ngx_http_upstream_keepalive_module keepalive':
       return keepaliveProblem(directive, version);
+    case 'ngx_http_geo_module geo':
+    case 'ngx_stream_geo_module geo':
+      return geoBodyProblem(directive, entry, version);
     case 'ngx_http_rewrite_module return':
       return returnProblem(directive);
     default:

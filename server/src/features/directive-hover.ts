@@ -27,21 +27,26 @@ function inCustomBody(directive: Directive): boolean {
 }
 
 export function directiveHoverLines(ctx: FeatureContext, directive: Directive): string[] | undefined {
-  if (isTemplated(directive.name) || inCustomBody(directive)) return undefined;
+  if (isTemplated(directive.name)) return undefined;
+  // A line of a module's own table has no reference, but may be one nginx refuses (geo's `volatile;` before 1.29.3).
+  if (inCustomBody(directive)) return verdictLines(ctx, directive);
   const version = targetVersion(ctx.options);
   const context = contextOfDirective(ctx.workspace, directive);
   const entry = pickEntry(directive.name, context, version);
   const lines = entry
     ? directiveReference(entry, version)
     : [`**${directive.name}**: not in the directive table (nginx ${TABLE_VERSIONS.oldest}–${TABLE_VERSIONS.newest} and the modules Debian packages); a module of another build may define it.`];
-  // The verdict is the directive rule's own (the same state its finding reads), never re-derived here.
+  const verdict = verdictLines(ctx, directive);
+  return verdict ? [...lines, '', ...verdict] : lines;
+}
+
+/** The directive rule's verdict here: the same state its finding reads, never re-derived. */
+function verdictLines(ctx: FeatureContext, directive: Directive): string[] | undefined {
   const options = featureOptions(ctx.options);
   const reported = ruleStates(ctx.workspace, options).directive(directive);
-  if (reported) {
-    const { headline } = directiveRule.message(reported, { workspace: ctx.workspace, options });
-    lines.push('', `✗ ${headline} (${ruleLink('directive')})`);
-  }
-  return lines;
+  if (!reported) return undefined;
+  const { headline } = directiveRule.message(reported, { workspace: ctx.workspace, options });
+  return [`✗ ${headline} (${ruleLink('directive')})`];
 }
 
 function captureLines(source: CaptureSource, name: string): string[] | undefined {

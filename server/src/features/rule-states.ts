@@ -65,7 +65,8 @@ function build(workspace: Workspace, options: ResolvedOptions): RuleStates {
     connectionMapClose: indexBy(connectionMapCloseRule, workspace, options, (state) => state.passes),
     fastcgiKeepConn: indexBy(fastcgiKeepConnRule, workspace, options, (state) => [state.pass]),
     directive: ((byPlace) => (directive: Directive) => byPlace(placeOf(directive.file.path, directive.nameSpan.startOffset)))(
-      indexBy(directiveRule, workspace, options, (state) => [placeOf(state.file, state.span.startOffset)]),
+      // A value problem is shown on the word nginx refuses; its hover is the directive's (`at`, its name).
+      indexBy(directiveRule, workspace, options, (state) => [placeOf(state.file, state.at.startOffset), placeOf(state.file, state.span.startOffset)]),
     ),
   };
 }

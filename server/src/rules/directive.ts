@@ -20,6 +20,7 @@ import { checkDirective, type CheckEnvironment, type DirectiveProblem } from '..
 import { DUPLICATE_REJECTED } from '../analysis/directive-duplicates.js';
 import { walkRoot } from '../analysis/directive-walk.js';
 import { writtenAt } from '../analysis/message-parts.js';
+import { valueHeadline } from '../analysis/directive-value-headlines.js';
 import { upstreamPortConflicts } from '../analysis/upstream-port.js';
 import { preciseContext } from '../model/directive-context.js';
 import { snippetTops } from '../analysis/snippet-context.js';
@@ -35,6 +36,8 @@ export interface DirectiveState extends RuleState {
   assumed?: string;
   /** An unknown name NGINX Plus has (nginx.org documents it as commercial). */
   plus?: PlusDirective;
+  /** The name of the statement the problem is about (the hover shows it there); `span` is where nginx points. */
+  at: Span;
 }
 
 /** Debian's .so files that hold no directives of their own, or hold a whole protocol's modules. */
@@ -149,6 +152,8 @@ function problemSpan(directive: Directive, problem: DirectiveProblem): Span {
     ? { start: directive.blockSpan.start, startOffset: directive.blockSpan.startOffset }
     : { start: { ...directive.span.end, column: Math.max(0, directive.span.end.column - 1) }, startOffset: directive.span.endOffset - 1 };
   const line = terminator.start.line;
+  // A line of a block's body is read (and refused) on its own line.
+  if (problem.kind === 'body-line') return problem.span;
   if ('span' in problem && problem.span.start.line === line) return problem.span;
   if (directive.nameSpan.start.line === line) return directive.nameSpan;
   const last = [...directive.args].reverse().find((arg) => arg.span.start.line === line);
@@ -164,7 +169,8 @@ function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvir
     if (handledAt(directive) >= firstSyntaxError(directive.file)) return;
     const problem = checkDirective(directive, frame, env);
     if (!problem) return;
-    const state: DirectiveState = { file: directive.file.path, span: problemSpan(directive, problem), name: directive.name, problem };
+    const at = problem.kind === 'body-line' ? problem.span : directive.nameSpan;
+    const state: DirectiveState = { file: directive.file.path, span: problemSpan(directive, problem), name: directive.name, problem, at };
     // A name close to no known one may be a module's the table lacks: nginx may accept it, so a warning. A name one
     // edit from a known directive is a typo nginx rejects.
     // NGINX Plus's names are said as such (not "did you mean": `status` is not a typo), warnings for the same reason.
@@ -244,47 +250,6 @@ function versionHeadline(
   return `"${name}" was removed in nginx ${problem.until} (target ${target}): ${instead}`;
 }
 
-/** What a slot handler takes, for the headline's "use ..." (examples as nginx.org writes them). */
-const SYNTAX_HINT: Partial<Record<string, string>> = {
-  number: 'a whole number',
-  size: 'a size such as 512k or 10m',
-  'size-or-variables': 'a size such as 512k or 10m',
-  offset: 'a size such as 512k, 10m or 1g',
-  msec: 'a time such as 500ms, 30s or 5m',
-  sec: 'a time such as 30s, 5m or 1h',
-  bufs: 'a count and a size such as 8 4k',
-};
-
-type ValueKindProblem = Extract<DirectiveProblem, { kind: 'slot-value' | 'parameter' | 'return-code' | 'listen-address' | 'listen-value' | 'count' }>;
-
-/** nginx's own words first (`invalid parameter "x"`), then what to write instead. */
-function valueHeadline(name: string, problem: ValueKindProblem): string {
-  const value = shortened(problem.value, 24);
-  switch (problem.kind) {
-    case 'slot-value': {
-      if (problem.since) return `"${name}" directive invalid value "${value}": variables need nginx ${problem.since}+`;
-      return `"${name}" directive ${problem.words} "${value}": use ${SYNTAX_HINT[problem.syntax] ?? 'a valid value'}`;
-    }
-    case 'parameter': {
-      if (problem.since) return `invalid parameter "${value}" of "${name}": it needs nginx ${problem.since}+`;
-      if (problem.suggestion) return `invalid parameter "${value}" of "${name}": did you mean "${problem.suggestion}"?`;
-      return `invalid parameter "${value}" of "${name}": fix or remove it`;
-    }
-    case 'return-code':
-      return `invalid return code "${value}": use a code (301, 404...) or an http:// or https:// URL`;
-    case 'listen-address':
-      return problem.reason === 'port'
-        ? `invalid port in "${value}" of the "listen" directive: use a port from 1 to 65535`
-        : `host not found in "${value}" of the "listen" directive: a port is digits only`;
-    case 'listen-value':
-      return `invalid ${problem.name} "${value}": use ${problem.name === 'rcvbuf' || problem.name === 'sndbuf' ? 'a size such as 64k' : 'a whole number'}`;
-    case 'count':
-      return problem.zeroSince
-        ? `invalid value "${value}" in "${name}" directive: use a number above 0 ("${value}" needs nginx ${problem.zeroSince}+)`
-        : `invalid value "${value}" in "${name}" directive: use a number of connections`;
-  }
-}
-
 function headline(state: DirectiveState, context: RuleContext): string {
   // Names are cut to 28 characters so every headline stays under 100 (test/messages.test.ts).
   const name = shortened(state.name, 28);
@@ -314,6 +279,7 @@ function headline(state: DirectiveState, context: RuleContext): string {
     case 'return-code':
     case 'listen-address':
     case 'listen-value':
+    case 'body-line':
     case 'count':
       return valueHeadline(name, problem);
     case 'duplicate':
@@ -343,7 +309,7 @@ function upstreamPortStates(context: RuleContext, within?: Directive): Directive
     const directive = pass.directive;
     if (handledAt(directive) >= firstSyntaxError(directive.file)) continue;
     const problem: DirectiveProblem = { kind: 'upstream-port', host, port, upstream: upstream.directive, otherRoot };
-    states.push({ file: directive.file.path, span: directive.nameSpan, name: directive.name, problem });
+    states.push({ file: directive.file.path, span: directive.nameSpan, name: directive.name, problem, at: directive.nameSpan });
   }
   return states;
 }
