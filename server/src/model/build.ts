@@ -8,7 +8,7 @@ import { limitNesting } from './nesting-limit.js';
 import { EMPTY_SPAN } from './span.js';
 import { TEMPLATE_OPENERS } from './plain-tokens.js';
 import { readStatements } from './statements.js';
-import { hasJinjaSyntax, templateDialectOf } from './template-dialect.js';
+import { dialectByName, hasJinjaSyntax, templateDialectOf } from './template-dialect.js';
 import { readPlainStatements } from './text-reader.js';
 import { nginxFirstError } from './nginx-first-error.js';
 import type { ConfigFile, ContextName, SyntaxProblem } from './types.js';
@@ -63,12 +63,14 @@ function newFile(path: string, text: string): ConfigFile {
 /**
  * Adds the problems found on the model (nesting, missing blocks, glued tokens) to the parser's, in text order, and
  * puts nginx's own first error in its place (model/nginx-first-error.ts): what the grammar made of the text after it
- * is a guess nginx never reads, so it is dropped. A template is not read by nginx as written: the grammar's alone.
+ * is a guess nginx never reads, so it is dropped. A template is not read by nginx as written: the grammar's alone,
+ * also a file named as one (`.sigil`, `.j2`...) whose only action is cut short (then no complete action marks it).
  */
 function addModelProblems(file: ConfigFile, lines: LineIndex): ConfigFile {
   const problems = file.syntaxProblems.concat(limitNesting(file.directives), findStructureProblems(file.directives));
   problems.sort((a, b) => a.span.startOffset - b.span.startOffset);
-  file.syntaxProblems = file.isTemplate ? problems : withNginxFirstError(problems, file.text, lines);
+  const template = file.isTemplate || dialectByName(file.path) !== undefined;
+  file.syntaxProblems = template ? problems : withNginxFirstError(problems, file.text, lines);
   return file;
 }
 
