@@ -67,6 +67,7 @@ export interface JsonLocation {
   websocket: { before: number; after: number } | null;
   reuses: boolean | null;
   noKeepalive: string | null;
+  why: string[];
 }
 
 export async function proveJson(where: { dir: string; tmp: string }, extra: string[] = []): Promise<{ result: CliResult; locations: JsonLocation[] }> {
