@@ -71,4 +71,25 @@ describe('prove: gRPC', () => {
     expect(table.stdout).toContain('location /tls.Svc/  (grpc_pass, HTTP/2 over TLS)');
     expect(readdirSync(where.tmp)).toEqual([]);
   });
+
+  it('grpc_pass to a literal address: no rule covers it yet, and the report says so (not "no finding left")', async () => {
+    const site = [
+      'server {',
+      '    listen 80 http2;',
+      '    server_name grpc.example.com;',
+      '    location /helloworld.Greeter/ { grpc_pass grpc://127.0.0.1:50051; }',
+      '}',
+      '',
+    ].join('\n');
+    const where = project({ 'app.conf': site });
+    const result = await prove(where, [...LOAD, '.']);
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stdout).toContain(`connections ${REQUESTS} → ${REQUESTS} for ${REQUESTS} requests`);
+    expect(result.stdout).toContain(
+      'left after the fixes: no rule covers a grpc_pass to a literal address yet (grpc://127.0.0.1:50051): nginx gives it an ' +
+        'implicit upstream, which keeps no connection; an upstream{} holding it with keepalive would (the gRPC module needs ' +
+        'no other setting), written by hand',
+    );
+    expect(result.stdout).not.toContain('no finding left');
+  });
 });

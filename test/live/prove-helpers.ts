@@ -48,8 +48,8 @@ export function prove(where: { dir: string; tmp: string }, args: string[], onSpa
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);
     child.once('spawn', () => onSpawn?.(child.pid!));
-    // Ended by a signal: the shell's status for it (128 + its number; SIGINT is 2).
-    child.once('close', (status, signal) => resolve({ status: status ?? (signal === 'SIGINT' ? 130 : -1), stdout, stderr }));
+    // Ended by a signal: the shell's status for it (128 + its number; SIGINT is 2, SIGTERM 15).
+    child.once('close', (status, signal) => resolve({ status: status ?? (signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : -1), stdout, stderr }));
   });
 }
 
@@ -67,6 +67,7 @@ export interface JsonLocation {
   websocket: { before: number; after: number } | null;
   reuses: boolean | null;
   noKeepalive: string | null;
+  why: string[];
 }
 
 export async function proveJson(where: { dir: string; tmp: string }, extra: string[] = []): Promise<{ result: CliResult; locations: JsonLocation[] }> {

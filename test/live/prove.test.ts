@@ -277,19 +277,22 @@ describe('prove', () => {
     expect(nginxProcessesUnder(where.tmp)).toEqual([]);
   });
 
-  it('stops nginx and removes its prefix on Ctrl-C (SIGINT to the CLI)', async () => {
+  it.each([
+    { signal: 'SIGINT' as const, status: 130, said: 'prove interrupted', how: 'Ctrl-C' },
+    { signal: 'SIGTERM' as const, status: 143, said: 'prove terminated (SIGTERM)', how: 'kill, or an editor closing' },
+  ])('stops nginx and removes its prefix on $signal to the CLI ($how)', async ({ signal, status, said }) => {
     const where = project({ 'app.conf': fixture('upstream-keepalive.conf') });
     let interrupt: Promise<void> = Promise.resolve();
     const result = await prove(where, ['--requests', '100000', '--concurrency', '2', '--nginx', NGINX, '.'], (pid) => {
       interrupt = (async () => {
         // Wait until nginx runs in the sandbox (a real process to leave behind), then interrupt.
         while (nginxProcessesUnder(where.tmp).length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-        process.kill(pid, 'SIGINT');
+        process.kill(pid, signal);
       })();
     });
     await interrupt;
-    expect(result.status).toBe(130);
-    expect(result.stderr).toContain('prove interrupted');
+    expect(result.status).toBe(status);
+    expect(result.stderr).toContain(`${said}; stopped nginx and removed `);
     expect(readdirSync(where.tmp)).toEqual([]);
     expect(nginxProcessesUnder(where.tmp)).toEqual([]);
   });

@@ -31,6 +31,8 @@ export interface PlannedLocation {
   variableTarget?: string;
   /** A named location: the location whose request reaches it, and how (`location /, try_files at app.conf:4`). */
   via?: string;
+  /** A pass to a literal address or socket (nginx's implicit upstream, which keeps no connection): the target. */
+  literalTarget?: string;
   /** The pass directive (`proxy_pass`, `grpc_pass`...). */
   pass: string;
   /** The requests go over TLS (the server listens with ssl; SNI is `server`). */
@@ -105,6 +107,7 @@ export function planLocation(
     lines: [(location ?? directive).span.start.line + 1, (location ?? directive).span.end.line + 1] as [number, number],
     websocket,
     ...(variables?.kind === 'known' ? { variableTarget: variables.evaluated } : {}),
+    ...(pass?.resolution.kind === 'implicit' && pass.target ? { literalTarget: pass.target.text } : {}),
     pass: directive.name,
     tls: false,
     protocol: 'HTTP/1.1' as const,

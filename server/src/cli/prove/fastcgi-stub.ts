@@ -1,10 +1,10 @@
 // The counting FastCGI responder every rewritten fastcgi_pass target and FastCGI upstream member points at: it reads
 // FastCGI records (BEGIN_REQUEST, PARAMS, STDIN), answers each request with STDOUT and END_REQUEST, and, as PHP-FPM
 // does, closes the connection after the response unless BEGIN_REQUEST set FCGI_KEEP_CONN (what `fastcgi_keep_conn
-// on` asks for). It counts the TCP connections nginx opens and the requests it answers, like the HTTP stub.
+// on` asks for). It counts the requests it answers and the connections that carried them, like the HTTP stub.
 import { createServer, type Socket } from 'node:net';
-import type { CountingStub, Tally } from './stub.js';
-import { listenCounting, STUB_BODY } from './stub.js';
+import type { CountingStub } from './stub.js';
+import { listenCounting, RequestCounter, STUB_BODY } from './stub.js';
 
 const VERSION = 1;
 const BEGIN_REQUEST = 1;
@@ -35,10 +35,9 @@ function response(requestId: number): Buffer {
 }
 
 export function startFastcgiStub(): Promise<CountingStub> {
-  const tally: Tally = { connections: 0, requests: 0 };
+  const counter = new RequestCounter();
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
-    tally.connections++;
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
@@ -57,7 +56,7 @@ export function startFastcgiStub(): Promise<CountingStub> {
         if (type === BEGIN_REQUEST) keepConn.set(requestId, content.length >= 3 && (content.readUInt8(2) & KEEP_CONN) !== 0);
         else if (type === STDIN && content.length === 0) {
           // The empty STDIN record ends the request body: answer.
-          tally.requests++;
+          counter.served(socket);
           const keep = keepConn.get(requestId) ?? false;
           keepConn.delete(requestId);
           socket.write(response(requestId));
@@ -66,5 +65,5 @@ export function startFastcgiStub(): Promise<CountingStub> {
       }
     });
   });
-  return listenCounting(server, tally, sockets);
+  return listenCounting(server, counter, sockets);
 }

@@ -1,7 +1,7 @@
 // `nginx-keepalive prove`: the files `check` would read (same discovery, settings, includes, --path-map), fixed in
 // memory exactly as `check --fix` would (fixAll; --unsafe-fixes includes the unsafe ones), both versions run by real
 // nginx in a private prefix on loopback in front of a counting stub, and the upstream connections compared per
-// location. Everything it starts is stopped and the prefix removed on success, failure, timeout and Ctrl-C.
+// location. Everything it starts is stopped and the prefix removed on success, failure, timeout, Ctrl-C and SIGTERM.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,8 +22,11 @@ export interface ProveIo extends CheckIo {
   env: NodeJS.ProcessEnv;
 }
 
-/** The run stopped early: a timeout or Ctrl-C. */
+/** The run stopped early: a timeout, Ctrl-C or SIGTERM. */
 class Stopped extends Error {}
+
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+const STOPPED_BY: Partial<Record<NodeJS.Signals, string>> = { SIGINT: 'interrupted', SIGTERM: 'terminated (SIGTERM)' };
 
 export async function runProve(options: ProveOptions, io: ProveIo): Promise<ExitCode> {
   const deadline = Date.now() + options.timeoutMs;
@@ -37,8 +40,6 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
     io.stderrLine(options.nginx ? `${options.nginx}: not an executable nginx binary` : 'no nginx found (not on PATH, not /usr/sbin/nginx): give one with --nginx PATH');
     return EXIT_FAILURE;
   }
-  // Honours TMPDIR (os.tmpdir()); private (mkdtemp makes it 0700).
-  const prefix = mkdtempSync(path.join(tmpdir(), 'nginx-keepalive-prove-'));
   let nginx: RunningNginx | undefined;
   const started: CountingStub[] = [];
   let stop: (reason: string) => void = () => {};
@@ -51,9 +52,23 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
   });
   stopped.catch(() => {});
   const timer = setTimeout(() => stop(`timed out after ${options.timeoutMs / 1000} s (--timeout)`), Math.max(0, deadline - Date.now()));
-  const onSigint = (): void => stop('interrupted');
-  process.once('SIGINT', onSigint);
-  let interrupted = false;
+  // Ctrl-C (SIGINT) and SIGTERM (a service manager, an editor closing) stop the run alike. Installed before the
+  // prefix exists: without a listener either signal ends the process at once, which would leave the prefix behind.
+  let signalled: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    signalled ??= signal;
+    stop(STOPPED_BY[signal] ?? 'interrupted');
+  };
+  for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
+  // Honours TMPDIR (os.tmpdir()); private (mkdtemp makes it 0700).
+  let prefix: string;
+  try {
+    prefix = mkdtempSync(path.join(tmpdir(), 'nginx-keepalive-prove-'));
+  } catch (error) {
+    clearTimeout(timer);
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+    throw error;
+  }
   let work: Promise<unknown> = Promise.resolve();
   try {
     // The run's certificate, in the private prefix (removed with it): what the sandbox's TLS settings name.
@@ -94,7 +109,6 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
     return report.locations.some((entry) => (entry.reuses === false && entry.noKeepalive === null) || entry.statusesChanged || entry.websocketBroken) ? EXIT_FINDINGS : EXIT_CLEAN;
   } catch (error) {
     if (error instanceof Stopped) {
-      interrupted = error.message === 'interrupted';
       io.stderrLine(`prove ${error.message}; stopped nginx and removed ${displayPath(prefix, io.cwd)}`);
       return EXIT_FAILURE;
     }
@@ -105,7 +119,7 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
     throw error;
   } finally {
     clearTimeout(timer);
-    process.off('SIGINT', onSigint);
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     isStopped = true;
     await (nginx as RunningNginx | undefined)?.stop();
     // The measurement notices the stop at its next step (nginx gone, its requests fail): wait for it to end, so
@@ -114,7 +128,8 @@ export async function runProve(options: ProveOptions, io: ProveIo): Promise<Exit
     await (nginx as RunningNginx | undefined)?.stop();
     for (const stub of started) await stub.close();
     rmSync(prefix, { recursive: true, force: true });
-    // Ctrl-C: once everything is cleaned up, end as SIGINT ends a process (the shell sees 130), as the user asked.
-    if (interrupted) process.kill(process.pid, 'SIGINT');
+    // Once everything is cleaned up, end as the signal ends a process (the shell sees 130 for SIGINT, 143 for
+    // SIGTERM), as whoever sent it asked: the listeners are off, so the default action applies.
+    if (signalled !== undefined) process.kill(process.pid, signalled);
   }
 }

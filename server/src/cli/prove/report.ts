@@ -53,6 +53,25 @@ const NO_KEEPALIVE: Record<string, string> = {
   scgi_pass: "nginx's SCGI module keeps no upstream connection (it has no keepalive for SCGI): no fix can change that",
 };
 
+/**
+ * Passes to a literal address that no rule reports yet (proxy-pass-no-upstream covers proxy_pass only), with what
+ * would make nginx reuse their connections: said, rather than "no finding left", when such a location does not reuse.
+ */
+const UNCOVERED_LITERAL: Record<string, string> = {
+  grpc_pass: 'an upstream{} holding it with keepalive would (the gRPC module needs no other setting)',
+  fastcgi_pass: 'an upstream{} holding it with keepalive, and fastcgi_keep_conn on, would',
+};
+
+function uncoveredLiteral(pass: string, target: string | undefined): string | undefined {
+  const remedy = UNCOVERED_LITERAL[pass];
+  if (remedy === undefined || target === undefined) return undefined;
+  return (
+    `no rule covers a ${pass} to a ${target.startsWith('unix:') ? 'socket' : 'literal address'} yet (${target}): nginx ` +
+    'gives it an implicit upstream, which keeps ' +
+    `no connection; ${remedy}, written by hand`
+  );
+}
+
 function sameStatuses(a: Measured, b: Measured): boolean {
   const keys = new Set([...Object.keys(a.statuses), ...Object.keys(b.statuses)]);
   return [...keys].every((key) => a.statuses[key] === b.statuses[key]);
@@ -93,7 +112,9 @@ export function compareSides(
     const upgradeAfter = matched?.websocket ?? null;
     const websocket = skipped === null && upgradeBefore !== null && upgradeAfter !== null ? { before: upgradeBefore, after: upgradeAfter } : null;
     const found = reuses === false && matched ? remainingIn(remaining, matched.plan.file, matched.plan.lines) : [];
-    const why = reuses === false && plan.variableTarget !== undefined ? [...found, throughVariables(plan.variableTarget)] : found;
+    const uncovered = reuses === false ? uncoveredLiteral(plan.pass, plan.literalTarget) : undefined;
+    const variables = reuses === false && plan.variableTarget !== undefined ? [throughVariables(plan.variableTarget)] : [];
+    const why = [...found, ...variables, ...(uncovered !== undefined ? [uncovered] : [])];
     return {
       file: displayPath(plan.file, cwd),
       line: plan.line,

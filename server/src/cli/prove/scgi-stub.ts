@@ -31,7 +31,7 @@ function requestLength(buffered: Buffer): number {
 }
 
 export function startScgiStub(): Promise<CountingStub> {
-  return startRawStub((socket: Socket, tally) => {
+  return startRawStub((socket: Socket, served) => {
     let buffered = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
       buffered = Buffer.concat([buffered, chunk]);
@@ -39,7 +39,7 @@ export function startScgiStub(): Promise<CountingStub> {
       for (let length = requestLength(buffered); length !== 0; length = requestLength(buffered)) {
         if (length < 0) return socket.destroy();
         buffered = buffered.subarray(length);
-        tally.requests++;
+        served();
         socket.write(RESPONSE);
       }
     });

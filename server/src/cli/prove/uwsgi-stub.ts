@@ -30,7 +30,7 @@ const RESPONSE = `HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length:
 
 /** With a certificate: the suwsgi:// (uwsgi over TLS) stub. */
 export function startUwsgiStub(tls?: Certificate): Promise<CountingStub> {
-  return startRawStub((socket: Socket, tally) => {
+  return startRawStub((socket: Socket, served) => {
     let buffered = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
       buffered = Buffer.concat([buffered, chunk]);
@@ -42,7 +42,7 @@ export function startUwsgiStub(tls?: Certificate): Promise<CountingStub> {
         if (!Number.isSafeInteger(bodyLength) || bodyLength < 0 || bodyLength > MAX_BUFFERED) return socket.destroy();
         if (buffered.length < 4 + size + bodyLength) break;
         buffered = buffered.subarray(4 + size + bodyLength);
-        tally.requests++;
+        served();
         socket.write(RESPONSE);
       }
     });
