@@ -80,7 +80,7 @@ export async function openEditorSession(options: SessionOptions): Promise<Editor
     const dirs = makeDirs(root, { ...options.userSettings, ...(options.restricted ? { 'security.workspace.trust.enabled': true } : {}) });
     installExtension(bin, dirs, vsix);
     const installed = path.join(dirs.extensions, `${manifest.publisher}.${manifest.name}-${manifest.version}`);
-    for (const file of ['dist/extension.cjs', 'dist/server.js', 'dist/tree-sitter-nginx.wasm', 'dist/web-tree-sitter.wasm']) {
+    for (const file of ['dist/extension.cjs', 'dist/server.js', 'dist/server-main.cjs', 'dist/tree-sitter-nginx.wasm', 'dist/web-tree-sitter.wasm']) {
       if (!existsSync(path.join(installed, file))) throw new Error(`the installed extension lacks ${file}`);
     }
     codeServer = await startCodeServer(bin, dirs, target, { trust: !options.restricted });
