@@ -4,6 +4,7 @@
 import { isUtf8 } from 'node:buffer';
 import { read as readFd } from 'node:fs';
 import path from 'node:path';
+import { isatty } from 'node:tty';
 import { DEFAULT_MAX_FILE_BYTES } from '../util/byte-size.js';
 import type { CheckOptions } from './args.js';
 import type { Discovery } from './discover.js';
@@ -55,8 +56,6 @@ function readChunk(fd: number, buffer: Buffer, offset: number, length: number): 
  */
 export async function readStdin(maxBytes: number, options: StdinOptions = {}): Promise<StdinRead> {
   const fd = options.fd ?? 0;
-  // node:tty is loaded here, not at start-up: only `check -` and `format -` read stdin.
-  const { isatty } = await import('node:tty');
   if (isatty(fd)) return { kind: 'tty' };
   let buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, maxBytes + 1));
   let length = 0;
