@@ -1,10 +1,12 @@
 // Bundles the CLI, the language server and the extension into dist/, with the wasm files beside them; also the
 // language server for a web worker and the extension's browser entry (VS Code for the Web).
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, existsSync, chmodSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, existsSync, chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { browserOptions } from './scripts/browser/options.mjs';
+import { bundleLoader } from './scripts/cli-loader.mjs';
 import { REQUIRE_BANNER } from './scripts/bundle-ts.mjs';
 import { ruleDocsDefine } from './scripts/rule-docs.mjs';
 
@@ -45,16 +47,20 @@ const serverBesideCli = {
 };
 
 const entries = [
-  { entryPoints: ['server/src/main.ts'], outfile: `${dist}/cli.js`, format: 'esm',
-    banner: { js: `#!/usr/bin/env node\n${REQUIRE_BANNER}` }, plugins: [serverBesideCli], minify: process.env.NK_NO_MINIFY === undefined },
+  // CommonJS, run by the loader dist/cli.js from V8's code cache (scripts/cli-loader.mjs says why); import.meta.url is
+  // the loader's, which the loader passes in.
+  { entryPoints: ['server/src/main.ts'], outfile: `${dist}/cli-main.cjs`, format: 'cjs',
+    define: { ...common.define, 'import.meta.url': '__nkImportMetaUrl' },
+    plugins: [serverBesideCli], minify: process.env.NK_NO_MINIFY === undefined },
   // The worker threads of `check --jobs N`; cli.js looks for it beside itself.
   { entryPoints: ['server/src/cli/parallel/worker.ts'], outfile: `${dist}/cli-worker.js`, format: 'esm',
     banner: { js: REQUIRE_BANNER } },
 ];
 if (existsSync('server/src/lsp/main.ts')) {
-  // ESM like cli.js (the package is "type": "module"); editors start it with --stdio or --node-ipc.
-  entries.push({ entryPoints: ['server/src/lsp/main.ts'], outfile: `${dist}/server.js`, format: 'esm',
-    banner: { js: REQUIRE_BANNER } });
+  // CommonJS, run by the loader dist/server.js from V8's code cache like the CLI's; editors start dist/server.js with
+  // --stdio or --node-ipc, and `nginx-keepalive lsp` imports it.
+  entries.push({ entryPoints: ['server/src/lsp/main.ts'], outfile: `${dist}/server-main.cjs`, format: 'cjs',
+    define: { ...common.define, 'import.meta.url': '__nkImportMetaUrl' } });
 }
 if (existsSync('client/src/extension.ts')) {
   // CommonJS for the extension host; vscode is provided by it. The language client's kill helper is a shell script
@@ -76,4 +82,16 @@ if (existsSync('client/src/browser-extension.ts')) {
     format: 'cjs', external: ['vscode'] });
 }
 await Promise.all([...entries.map((entry) => build({ ...common, ...entry })), ...browserEntries.map((entry) => build(entry))]);
+// A script compiled with V8's cached data loses its dynamic import() callback on node 20, so the bundles' import()s
+// (of ./server.js for `lsp`, of node:tty, web-tree-sitter's) go through the loader's own import(), passed in as
+// _nkImp (as long as `import`: the source maps stay right).
+function writeLoader(bundle, loader, name, exportNames) {
+  const text = readFileSync(`${dist}/${bundle}`, 'utf8').replaceAll('import("', '_nkImp("');
+  if (/\bimport\s*\(/.test(text)) throw new Error(`dist/${bundle}: an import() the loader does not serve`);
+  writeFileSync(`${dist}/${bundle}`, text);
+  const bundleHash = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  writeFileSync(`${dist}/${loader}`, bundleLoader({ bundle, name, bundleHash, exportNames }));
+}
+writeLoader('cli-main.cjs', 'cli.js', 'cli', []);
+if (existsSync('server/src/lsp/main.ts')) writeLoader('server-main.cjs', 'server.js', 'server', ['startLanguageServer']);
 chmodSync(`${dist}/cli.js`, 0o755);

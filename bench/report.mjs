@@ -5,7 +5,7 @@ import { MODEL_HEAP_GOAL_BYTES_PER_CHAR } from './model-heap.mjs';
 
 const met = (ok) => (ok ? 'met' : 'not met');
 
-/** Issue 16's goals against gixy-ng and the Rust peer, wall and CPU. */
+/** Issues 16 and 30's goals against gixy-ng (≥ 10×) and the Rust peer (faster), wall and CPU. */
 function peerGoals(throughput, best) {
   const lines = [];
   const gixy = peerRow(throughput, 'gixy-ng');
@@ -25,7 +25,7 @@ function peerGoals(throughput, best) {
     const cpu = rust.cpu / best.cpu;
     lines.push(
       `- Corpus ×10, goal faster than the Rust peer (nginx-lint ${rust.version}, ${rust.wall.toFixed(2)} s wall, ${rust.cpu.toFixed(2)} s CPU): ` +
-        `${wall.toFixed(2)}× wall, ${cpu.toFixed(2)}× CPU (above 1 is faster) — ${met(wall > 1 && cpu > 1)}.`,
+        `${wall.toFixed(2)}× wall, ${cpu.toFixed(2)}× CPU (above 1 is faster) — ${met(wall >= 1 && cpu >= 1)}.`,
     );
   }
   return lines;
@@ -36,7 +36,19 @@ function editorGoals(lsp, cold) {
   const lines = [];
   if (cold) {
     const ours = cold.rows.find((row) => row.ours);
-    if (ours) lines.push(`- One-file CLI run, goal < 100 ms: ${ours.perFileMs.toFixed(0)} ms wall, ${ours.cpuPerFileMs.toFixed(0)} ms CPU (median file of the cold runs) — ${met(ours.perFileMs < 100)}.`);
+    const floor = cold.rows.find((row) => row.floor);
+    if (ours && floor) {
+      // Issue 30: at most 50 ms more than node's own start-up, measured in the same loop (wall and CPU).
+      const wall = ours.perFileMs - floor.perFileMs;
+      const cpu = ours.cpuPerFileMs - floor.cpuPerFileMs;
+      lines.push(
+        `- One-file check, goal ≤ node -e 0 + 50 ms: ${ours.perFileMs.toFixed(0)} ms wall, ${ours.cpuPerFileMs.toFixed(0)} ms CPU per file; ` +
+          `node -e 0 ${floor.perFileMs.toFixed(0)} ms wall, ${floor.cpuPerFileMs.toFixed(0)} ms CPU: +${wall.toFixed(0)} ms wall, +${cpu.toFixed(0)} ms CPU — ` +
+          `${met(wall <= 50)} in wall, ${met(cpu <= 50)} in CPU.`,
+      );
+    } else if (ours) {
+      lines.push(`- One-file CLI run, goal < 100 ms: ${ours.perFileMs.toFixed(0)} ms wall, ${ours.cpuPerFileMs.toFixed(0)} ms CPU (median file of the cold runs) — ${met(ours.perFileMs < 100)}.`);
+    }
   }
   if (!lsp || lsp.skipped) return lines;
   // The server_name typing is an argument no rule reads: the previous findings are moved (engine/finding-reuse.ts).
@@ -62,7 +74,28 @@ function editorGoals(lsp, cold) {
         `${met(vsCodeRss < 100)}; 1 MB p50 ${oneMegabyte.p50Ms.toFixed(1)} ms.`,
     );
   }
-  lines.push(`- Cold start to first diagnostics, goal < 300 ms: ${lsp.coldStartMs.toFixed(0)} ms — ${met(lsp.coldStartMs < 300)}.`);
+  if (lsp.asVsCode?.changedFinding) {
+    const { proxyPass, keepalive, upstreamMember, changedFinding, rssBytesAfterKeepaliveEdits } = lsp.asVsCode;
+    lines.push(typing('1 MB, typing in a proxy_pass (as VS Code starts the server)', proxyPass, lsp.goals.p50OneMegabyteMs));
+    lines.push(typing('1 MB, typing in a keepalive count', keepalive, lsp.goals.p50OneMegabyteMs));
+    lines.push(typing('1 MB, typing in an upstream member', upstreamMember, lsp.goals.p50OneMegabyteMs));
+    const wrong = changedFinding.unchangedFindings ? ` (${changedFinding.unchangedFindings} of ${changedFinding.edits} answers did not change the finding)` : '';
+    lines.push(
+      `- A changed finding on 1 MB (a keepalive commented out and back), goal within 100 ms: p50 ${changedFinding.p50Ms.toFixed(1)} ms, ` +
+        `p95 ${changedFinding.p95Ms.toFixed(1)} ms${wrong} — ${met(changedFinding.p95Ms <= 100 && !changedFinding.unchangedFindings)}.`,
+    );
+    const after = rssBytesAfterKeepaliveEdits / 2 ** 20;
+    lines.push(`- RSS as VS Code starts the server, after those edits too, goal < 100 MB: ${after.toFixed(0)} MB — ${met(after < 100)}.`);
+  }
+  if (lsp.nodeAloneMs !== undefined) {
+    const ratio = lsp.coldStartMs / lsp.nodeAloneMs;
+    lines.push(
+      `- First diagnostics of a small file, goal ≤ 2× node -e 0: ${lsp.coldStartMs.toFixed(0)} ms from spawn, node -e 0 ${lsp.nodeAloneMs.toFixed(0)} ms ` +
+        `in the same run (${ratio.toFixed(1)}×) — ${met(ratio <= 2)}.`,
+    );
+  } else {
+    lines.push(`- Cold start to first diagnostics, goal < 300 ms: ${lsp.coldStartMs.toFixed(0)} ms — ${met(lsp.coldStartMs < 300)}.`);
+  }
   return lines;
 }
 

@@ -200,6 +200,7 @@ describe('the VSIX', () => {
       'extension/dist/extension-browser.cjs',
       'extension/dist/extension.cjs',
       'extension/dist/server-browser.js',
+      'extension/dist/server-main.cjs',
       'extension/dist/server.js',
       'extension/dist/terminateProcess.sh',
       'extension/dist/tree-sitter-nginx.wasm',

@@ -3,7 +3,6 @@ import { parseCommandLine, UsageError, type Command } from './cli/args.js';
 import { runCheck } from './cli/check.js';
 import { runRuleCommand, runRulesCommand } from './cli/docs-command.js';
 import { runFormat } from './cli/format-command.js';
-import { runProve } from './cli/prove/prove-command.js';
 import { EXIT_CLEAN, EXIT_FAILURE, type ExitCode } from './cli/exit-codes.js';
 import { HELP_TEXT, VERSION } from './cli/help.js';
 import { withoutControlCharacters } from './util/paths.js';
@@ -44,13 +43,16 @@ async function run(command: Command): Promise<ExitCode> {
       return runRuleCommand(command.id, { stdout: (text) => process.stdout.write(text), stderrLine });
     case 'format':
       return runFormat(command.options, { cwd: process.cwd(), stdout: (text) => process.stdout.write(text), stderrLine });
-    case 'prove':
+    case 'prove': {
+      // Loaded when asked, like the language server: its HTTP and process modules cost `check` start-up time.
+      const { runProve } = await import('./cli/prove/prove-command.js');
       return runProve(command.options, {
         cwd: process.cwd(),
         env: process.env,
         stdout: (text) => process.stdout.write(text),
         stderrLine,
       });
+    }
     case 'check':
       return runCheck(command.options, {
         cwd: process.cwd(),

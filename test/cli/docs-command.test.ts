@@ -47,9 +47,11 @@ describe('nginx-keepalive rule <id>', () => {
     expect(result.stdout).toBe(page('upstream-keepalive'));
   });
 
-  it('has every rule page embedded in dist/cli.js: a copy run alone, far from docs/, prints them', () => {
+  it('has every rule page embedded in the CLI bundle: a copy run alone, far from docs/, prints them', () => {
     const alone = tree({});
+    // dist/cli.js is the loader of dist/cli-main.cjs (scripts/cli-loader.mjs): the two are copied together.
     copyFileSync(CLI, path.join(alone, 'cli.js'));
+    copyFileSync(path.join(path.dirname(CLI), 'cli-main.cjs'), path.join(alone, 'cli-main.cjs'));
     // runCli runs dist/cli.js in place; the lone copy is run directly.
     for (const { meta } of rules) {
       const result = spawnSync(process.execPath, [path.join(alone, 'cli.js'), 'rule', meta.id], { cwd: alone, encoding: 'utf8' });

@@ -12,7 +12,6 @@ import { EXIT_FAILURE, type ExitCode } from './exit-codes.js';
 import { exitStatus } from './exit-status.js';
 import { runFix } from './fix-run.js';
 import { formatGithub } from './format-github.js';
-import { formatGitlab } from './format-gitlab.js';
 import { formatJson } from './format-json.js';
 import { formatRdjson } from './format-rdjson.js';
 import { formatSarif } from './format-sarif.js';
@@ -109,7 +108,7 @@ export async function runCheck(options: CheckOptions, io: CheckIo): Promise<Exit
       maxFileBytes: settings.analyze.maxFileBytes,
     });
     const skippedFiles = skipped.filter((entry) => !entry.directory).length;
-    const report = format(options.format, reports, options, io.cwd, run.nginxTarget, skippedFiles);
+    const report = await format(options.format, reports, options, io.cwd, run.nginxTarget, skippedFiles);
     if (!fixedToStdout) io.stdout(report);
     else if (io.stderr) io.stderr(report);
     else for (const line of report.split('\n')) if (line !== '') io.stderrLine(line);
@@ -144,14 +143,14 @@ function refusalLine(mapping: PathMapping, configFile: string, cwd: string): str
   );
 }
 
-function format(
+async function format(
   kind: OutputFormat,
   reports: FileReport[],
   options: CheckOptions,
   cwd: string,
   target?: NginxTarget,
   skipped = 0,
-): string {
+): Promise<string> {
   switch (kind) {
     case 'stylish': {
       const stylish = { cwd, color: options.color, target: describeRunTarget(target, cwd), skipped, verbose: options.verbose, unsafeFixes: options.unsafeFixes };
@@ -164,8 +163,11 @@ function format(
       return formatSarif(reports, { cwd, rules: registeredRules.map((rule) => rule.meta), nginxTarget: target });
     case 'github':
       return formatGithub(reports, cwd);
-    case 'gitlab':
+    case 'gitlab': {
+      // Loaded when asked: its node:crypto (the fingerprints) costs every other run start-up time.
+      const { formatGitlab } = await import('./format-gitlab.js');
       return formatGitlab(reports, cwd);
+    }
     case 'rdjson':
       return formatRdjson(reports, { cwd, rules: registeredRules.map((rule) => rule.meta), unsafeFixes: options.unsafeFixes });
   }

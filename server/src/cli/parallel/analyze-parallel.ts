@@ -17,7 +17,7 @@ import { conflictingBatches } from './conflicts.js';
 import { packBatches } from './pack-batches.js';
 import { predictGroups } from './predict-groups.js';
 import { runAll } from './schedule.js';
-import { WorkerRunner, workerScript } from './worker-pool.js';
+import type { WorkerRunner } from './worker-pool.js';
 
 /**
  * Below this much text (about a second of work) a worker costs more than it saves: its start-up, and the JIT warm-up
@@ -53,15 +53,18 @@ export async function analyzeWithJobs(
   jobs: number,
   tuning: JobsTuning = {},
 ): Promise<Finding[]> {
-  const script = tuning.script ?? workerScript();
+  if (jobs <= 1) return analyze(documents, options);
+  // Loaded only here: node:worker_threads costs a one-file `check` a few milliseconds of start-up.
+  const pool = await import('./worker-pool.js');
+  const script = tuning.script ?? pool.workerScript();
   const chars = documents.reduce((sum, document) => sum + document.text.length, 0);
-  if (jobs <= 1 || script === undefined || chars < (tuning.minChars ?? MIN_PARALLEL_CHARS)) {
+  if (script === undefined || chars < (tuning.minChars ?? MIN_PARALLEL_CHARS)) {
     return analyze(documents, options);
   }
   // Every batch must see the same read roots: analyze()'s default depends on which documents it is given.
   const shared: BatchOptions = { ...options, readRoots: options.readRoots ?? documents.map((d) => path.dirname(d.path)) };
   // Started first: they load while the documents are grouped.
-  const workers = Array.from({ length: jobs - 1 }, () => new WorkerRunner(script));
+  const workers = Array.from({ length: jobs - 1 }, () => new pool.WorkerRunner(script));
   try {
     const groups = predictGroups(documents, { readRoots: shared.readRoots!, pathMap: shared.pathMap ?? [] });
     const batches = packBatches(groups, documents, jobs * BATCHES_PER_JOB);

@@ -1,0 +1,123 @@
+// What a one-file `check` pays before it reads the file (issue 30's start-up goal): dist/cli.js runs the bundle from
+// V8's code cache (scripts/cli-loader.mjs), and the modules only other commands need (prove's HTTP and process
+// modules, the worker pool, the GitLab format's hashing) are not loaded. The output never
+// depends on the cache: a missing, corrupt or unwritable one gives the same report.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, closeSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LspClient } from '../support/lsp-client.js';
+import { CLI, runCli, useTempTrees } from './helpers.js';
+
+const tree = useTempTrees();
+const CONFIG = 'http {\n  upstream app {\n    server 127.0.0.1:3000;\n  }\n  server {\n    location / {\n      proxy_pass http://app;\n    }\n  }\n}\n';
+
+function cacheFiles(cacheHome: string): string[] {
+  try {
+    return readdirSync(path.join(cacheHome, 'nginx-keepalive', 'code-cache')).map((name) => path.join(cacheHome, 'nginx-keepalive', 'code-cache', name));
+  } catch {
+    return [];
+  }
+}
+
+describe('the code cache', () => {
+  it('is written by the first run and read, not rewritten, by the next; the report is the same', () => {
+    const dir = tree({ 'nginx.conf': CONFIG });
+    const cacheHome = tree({});
+    const env = { XDG_CACHE_HOME: cacheHome };
+    const first = runCli(dir, ['check', '--format', 'json', 'nginx.conf'], env);
+    expect(first.stdout).toContain('upstream-keepalive');
+    const files = cacheFiles(cacheHome);
+    expect(files).toHaveLength(1);
+    expect(path.basename(files[0]!)).toMatch(new RegExp(`^cli-[0-9a-f]{16}-${process.version.replace(/\./g, '\\.')}-${process.arch}\\.bin$`));
+    const written = readFileSync(files[0]!);
+    expect(written.length).toBeGreaterThan(10_000);
+    const before = statSync(files[0]!).mtimeMs;
+    const second = runCli(dir, ['check', '--format', 'json', 'nginx.conf'], env);
+    expect(second).toEqual(first);
+    // V8 accepted it: nothing was written again.
+    expect(statSync(files[0]!).mtimeMs).toBe(before);
+    expect(readFileSync(files[0]!).equals(written)).toBe(true);
+  });
+
+  it('is rejected and written again when it is corrupt, with the same report', () => {
+    const dir = tree({ 'nginx.conf': CONFIG });
+    const cacheHome = tree({});
+    const env = { XDG_CACHE_HOME: cacheHome };
+    const first = runCli(dir, ['check', 'nginx.conf'], env);
+    const [file] = cacheFiles(cacheHome);
+    writeFileSync(file!, Buffer.alloc(4096, 7));
+    expect(runCli(dir, ['check', 'nginx.conf'], env)).toEqual(first);
+    expect(readFileSync(file!).equals(Buffer.alloc(4096, 7))).toBe(false);
+    expect(runCli(dir, ['check', 'nginx.conf'], env)).toEqual(first);
+  });
+
+  it('is neither read nor written with NK_NO_CODE_CACHE=1, nor needed where it cannot be written', () => {
+    const dir = tree({ 'nginx.conf': CONFIG });
+    const cacheHome = tree({});
+    const reference = runCli(dir, ['check', 'nginx.conf'], { XDG_CACHE_HOME: cacheHome, NK_NO_CODE_CACHE: '1' });
+    expect(reference.stdout).toContain('upstream-keepalive');
+    expect(cacheFiles(cacheHome)).toEqual([]);
+    const readOnly = tree({});
+    chmodSync(readOnly, 0o500);
+    try {
+      // As root the directory is still writable; the report must be the same either way.
+      expect(runCli(dir, ['check', 'nginx.conf'], { XDG_CACHE_HOME: readOnly })).toEqual(reference);
+    } finally {
+      chmodSync(readOnly, 0o700);
+    }
+    expect(runCli(dir, ['check', 'nginx.conf'], { XDG_CACHE_HOME: path.join(dir, 'nginx.conf') })).toEqual(reference);
+  });
+});
+
+describe('the language server', () => {
+  it('runs from its own code cache, written by the first server and read by the next, with the same diagnostics', async () => {
+    const dir = tree({ 'nginx.conf': CONFIG });
+    const cacheHome = tree({});
+    const env = { ...process.env, XDG_CACHE_HOME: cacheHome };
+    const diagnostics = async () => {
+      const client = await LspClient.start({ workspace: dir, env });
+      const doc = client.open(path.join(dir, 'nginx.conf'), CONFIG);
+      const published = await client.diagnosticsFor(doc.uri, doc.version);
+      await client.stop();
+      return published.diagnostics.map((d) => `${d.code}@${d.range.start.line}`);
+    };
+    const first = await diagnostics();
+    expect(first).toContain('upstream-keepalive@1');
+    const files = cacheFiles(cacheHome);
+    expect(files.map((file) => path.basename(file))).toEqual([expect.stringMatching(/^server-[0-9a-f]{16}-/)]);
+    const before = statSync(files[0]!).mtimeMs;
+    expect(await diagnostics()).toEqual(first);
+    expect(statSync(files[0]!).mtimeMs).toBe(before);
+  });
+});
+
+describe('a one-file check', () => {
+  it('loads none of the modules only other commands use', () => {
+    const dir = tree({ 'nginx.conf': CONFIG });
+    // A preloaded script records the built-in modules the run loaded, at its exit.
+    const record = path.join(dir, 'loaded.txt');
+    const hook = path.join(dir, 'record-modules.cjs');
+    writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(record)}, process.moduleLoadList.join('\\n')));\n`);
+    for (const format of ['stylish', 'json']) {
+      // The report goes to a file, as in `check > report.json`: a pipe as stdout would load node:net for the pipe.
+      const out = path.join(dir, 'report.txt');
+      const fd = openSync(out, 'w');
+      try {
+        spawnSync(process.execPath, [CLI, 'check', '--format', format, 'nginx.conf'], {
+          cwd: dir,
+          stdio: ['ignore', fd, 'ignore'],
+          env: { ...process.env, NODE_OPTIONS: `--require ${hook}` },
+        });
+      } finally {
+        closeSync(fd);
+      }
+      expect(readFileSync(out, 'utf8')).toContain('upstream-keepalive');
+      const loaded = readFileSync(record, 'utf8').split('\n');
+      // node:net is left out: node:tty, which stdin's terminal check imports, loads it.
+      for (const name of ['http', 'child_process', 'worker_threads', 'crypto']) {
+        expect(loaded, `${format}: ${name}`).not.toContain(`NativeModule ${name}`);
+      }
+    }
+  });
+});
