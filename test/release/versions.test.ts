@@ -45,7 +45,7 @@ describe('npm run version:bump', () => {
   const bump = (root: string, to: string) => spawnSync(process.execPath, ['scripts/version-bump.mjs', to], { cwd: root, encoding: 'utf8' });
 
   it('writes the new version in every place, the action\'s default among them, and dates the Unreleased entries', () => {
-    const { parent, root } = cloneWorkingTree();
+    const { parent, root } = cloneWorkingTree({ emptyUnreleased: true });
     clones.push(parent);
     // An action.yml as the GitHub action has it: the CLI version pinned, beside an nginx version that must not move.
     const action = [
@@ -89,7 +89,7 @@ describe('npm run version:bump', () => {
   });
 
   it('refuses, changing nothing, when Unreleased says nothing or the version is not x.y.z', () => {
-    const { parent, root } = cloneWorkingTree();
+    const { parent, root } = cloneWorkingTree({ emptyUnreleased: true });
     clones.push(parent);
     const empty = bump(root, '9.8.7');
     expect(empty.status).toBe(2);

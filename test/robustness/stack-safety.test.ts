@@ -71,16 +71,17 @@ describe('the sources', () => {
 });
 
 describe('a file of 150,000 statements', () => {
-  it('gets its normal report (one finding per `{}`), not an internal error', () => {
-    // 300 KB, under the default size limit: 150,000 empty blocks, each a syntax error of its own.
+  it('gets its normal report (one finding per statement), not an internal error', () => {
+    // 300 KB, under the default size limit: 150,000 statements of a directive no module has, each a finding of its
+    // own. (150,000 `{}` no longer do: nginx stops at the first, and so does the syntax rule.)
     const root = tree({});
-    writeFileSync(path.join(root, 'x.conf'), '{}'.repeat(150_000));
+    writeFileSync(path.join(root, 'x.conf'), 'x;'.repeat(150_000));
     const result = runCli(root, ['check', '--format', 'json', 'x.conf']);
     expect(result.stderr).not.toMatch(/internal error|RangeError/);
     expect(result.status).toBe(1);
     const [file] = JSON.parse(result.stdout) as Array<{ filePath: string; messages: Array<{ ruleId: string }> }>;
     expect(path.basename(file!.filePath)).toBe('x.conf');
     expect(file!.messages).toHaveLength(150_000);
-    expect(new Set(file!.messages.map((message) => message.ruleId))).toEqual(new Set(['syntax']));
+    expect(new Set(file!.messages.map((message) => message.ruleId))).toEqual(new Set(['directive']));
   });
 });

@@ -159,11 +159,11 @@ function parameterLine(docs: DirectiveDocs | undefined, version: NginxVersion): 
 export function directiveReference(entry: DirectiveEntry, version: NginxVersion): string[] {
   const docs = directiveDocs(entry);
   const lines = [`**${entry.name}** · ${code(moduleLabel(entry.module))}`, ''];
-  if (docs && docs.syntax.length > 0) lines.push('```nginx', ...docs.syntax, '```', '');
+  if (docs && docs.syntax.length > 0) lines.push('```nginx', docs.syntax.join('\n'), '```', '');
   const description = docs?.text || entry.description;
   if (description) lines.push(description, '');
   lines.push(`- Arguments: ${argumentsLabel(entry)}${entry.block ? ', then a `{ }` block' : ''}`);
-  lines.push(...defaultLines(entry, docs, version));
+  for (const line of defaultLines(entry, docs, version)) lines.push(line);
   lines.push(`- Context: ${contextsLabel(entry)}`);
   const versions = versionLine(entry, docs, version);
   if (versions) lines.push(`- ${versions}`);
