@@ -108,7 +108,8 @@ describe('predictGroups', () => {
       'a.nginx': EMPTY_ACTIONS_INCLUDE,
       'big.conf': 'events {}\n'.repeat(120_000),
     });
-    const result = runCli(root, ['check', '--jobs', '2', '--format', 'json', '--rule', 'syntax=off', '.']);
+    // 120,000 `events {}`: nginx refuses the second (directive), and that is not what this is about.
+    const result = runCli(root, ['check', '--jobs', '2', '--format', 'json', '--rule', 'syntax=off', '--rule', 'directive=off', '.']);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
   });
