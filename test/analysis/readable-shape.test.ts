@@ -13,7 +13,7 @@ import { loadNginxParser } from '../../server/src/parser/loader.js';
 const SOURCE = path.resolve(import.meta.dirname, '../../server/src');
 /** The `directive` rule's own files: it looks within a block itself (Rule.detectWithin) and reads every argument. */
 const DIRECTIVE_RULE_FILES = new Set([
-  'directive.ts', 'directive-checks.ts', 'directive-walk.ts', 'directive-duplicates.ts', 'directive-values.ts', 'directive-value-headlines.ts',
+  'directive.ts', 'directive-checks.ts', 'directive-walk.ts', 'directive-duplicates.ts', 'directive-values.ts', 'directive-value-headlines.ts', 'loaded-modules.ts',
   'readable-shape.ts',
 ]);
 
