@@ -24,7 +24,7 @@ function withoutLinks(text) {
   return out + text.slice(from);
 }
 
-function unmark(text) {
+export function unmark(text) {
   return withoutLinks(text)
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
@@ -58,7 +58,7 @@ function headingName(line) {
 
 const MAX_DESCRIPTION = 280;
 
-function shorten(text) {
+export function shorten(text) {
   if (text.length <= MAX_DESCRIPTION) return text;
   let cut = -1;
   for (let i = text.indexOf('. '); i !== -1 && i < MAX_DESCRIPTION; i = text.indexOf('. ', i + 1)) cut = i;

@@ -1,5 +1,5 @@
 // One-line descriptions, written for this project, of the directives neither nginx.org nor the module's README (in
-// the tarball Debian ships) documents: nginx's undocumented or long-removed ones, the rtmp module's (documented only
+// the tarball Debian ships, or at the release tag, git-readmes.mjs) documents: nginx's undocumented or long-removed ones, the rtmp module's (documented only
 // in its GitHub wiki), and a few third-party ones the README leaves out. Used only where no documentation is found.
 export const WRITTEN = {
   ngx_iocp_module: {
@@ -155,4 +155,73 @@ export const WRITTEN = {
     rtmp_stat: 'Serves RTMP statistics as XML in this HTTP location.',
     rtmp_stat_stylesheet: 'The XSL stylesheet the statistics XML links to.',
   },
+  // From hls/ngx_rtmp_hls_module.c and dash/ngx_rtmp_dash_module.c (their command tables and merge defaults).
+  ngx_rtmp_hls_module: {
+    hls: 'Turns HLS (MPEG-TS fragments and an m3u8 playlist) on for the application; off by default.',
+    hls_audio_buffer_size: 'The size of the buffer audio is collected in before it is muxed into a fragment.',
+    hls_base_url: 'A URL prefix written before the fragment names in the playlist.',
+    hls_cleanup: 'Removes old fragments and playlists from `hls_path` (on by default).',
+    hls_continuous: 'Continues fragment numbering from the last playlist when a stream is republished (on by default).',
+    hls_fragment: 'The length of an HLS fragment (5s by default).',
+    hls_fragment_naming: 'How fragments are named: `sequential` numbers, stream `timestamp` or `system` time.',
+    hls_fragment_naming_granularity: 'Rounds the timestamps in fragment names to this many milliseconds (0: none).',
+    hls_fragment_slicing: 'Where fragments are cut: `plain` (at the fragment length) or `aligned` (at timestamps).',
+    hls_fragments_per_key: 'How many fragments one encryption key serves (0: one key for the whole stream).',
+    hls_key_path: 'The directory the encryption keys of `hls_keys` are written to.',
+    hls_key_url: 'A URL prefix written before the key file names in the playlist.',
+    hls_keys: 'Encrypts the fragments with AES-128 keys (off by default).',
+    hls_max_audio_delay: 'The longest audio is held back before it is flushed into the fragment.',
+    hls_max_fragment: 'The longest a fragment may grow when no key frame comes to cut it.',
+    hls_muxdelay: 'The MPEG-TS mux delay (700ms by default).',
+    hls_nested: 'Puts each stream in its own directory under `hls_path`, with index.m3u8 (off by default).',
+    hls_path: 'The directory the playlists and fragments are written to.',
+    hls_playlist_length: 'The length of the playlist (30s by default).',
+    hls_sync: 'The threshold under which audio and video timestamps are not resynchronised (2ms by default).',
+    hls_type: 'The playlist type: `live` (old fragments leave it) or `event` (it keeps every fragment).',
+    hls_variant: 'A stream name suffix and the playlist parameters its variant gets in the variant playlist.',
+  },
+  ngx_rtmp_dash_module: {
+    dash: 'Turns MPEG-DASH (fragments and an mpd manifest) on for the application; off by default.',
+    dash_cleanup: 'Removes old fragments and manifests from `dash_path` (on by default).',
+    dash_fragment: 'The length of a DASH fragment (5s by default).',
+    dash_nested: 'Puts each stream in its own directory under `dash_path`, with index.mpd (off by default).',
+    dash_path: 'The directory the manifests and fragments are written to.',
+    dash_playlist_length: 'The length of the manifest (30s by default).',
+  },
+  // The directives nchan_commands.rb (v1.3.6) marks `undocumented: true`, from its fields and handlers.
+  ngx_nchan_module: {
+    nchan_benchmark: 'Development: makes the location run nchan’s built-in benchmark (over a websocket).',
+    nchan_benchmark_channels: 'Development: the number of channels the benchmark uses.',
+    nchan_benchmark_message_padding_bytes: 'Development: bytes of padding added to each benchmark message.',
+    nchan_benchmark_messages_per_channel_per_minute: 'Development: how many messages the benchmark publishes per channel and minute.',
+    nchan_benchmark_publisher_distribution: 'Development: how benchmark publishers are spread over the workers.',
+    nchan_benchmark_subscriber_distribution: 'Development: how benchmark subscribers are spread over the workers.',
+    nchan_benchmark_subscribers_per_channel: 'Development: the number of subscribers per benchmark channel.',
+    nchan_benchmark_time: 'Development: how long the benchmark runs.',
+    nchan_redis_fakesub_timer_interval: 'Tweak: how often changes of subscriber counts are sent to Redis (100ms by default).',
+    nchan_redis_idle_channel_keepalive_backoff: 'Redis upstream: the factor the idle-channel keepalive grows by each time (1: doubles).',
+    nchan_redis_idle_channel_keepalive_jitter: 'Redis upstream: random jitter on the idle-channel keepalive, a fraction of it (0.7 by default).',
+    nchan_redis_idle_channel_keepalive_max: 'Redis upstream: the longest idle-channel keepalive (168h by default; 0 disables).',
+    nchan_redis_idle_channel_keepalive_min: 'Redis upstream: the first idle-channel keepalive (10m by default).',
+    nchan_redis_idle_channel_keepalive_safety_margin: 'Redis upstream: the margin kept before an idle channel’s keys expire (60s by default).',
+    nchan_redis_load_scripts_unconditionally: 'Development: loads the Lua scripts into Redis even when they are already there.',
+    nchan_redis_pass_inheritable: 'Debug: lets `nchan_redis_pass` be inherited by nested locations.',
+    nchan_redis_publish_msgpacked_max_size: 'Redis storage: a message size threshold for publishing (5k by default; undocumented).',
+    nchan_redis_wait_after_connecting: 'Obsolete: accepted and ignored.',
+    push_min_message_buffer_length: 'Obsolete (nchan’s predecessor, the push module): accepted and ignored.',
+    push_subscriber_concurrency: 'Obsolete (the push module’s): accepted and ignored; nchan always broadcasts.',
+  },
+  // memc 0.19's src/ngx_http_memc_module.c: not in its README.
+  ngx_http_memc_module: {
+    memc_next_upstream: 'On which errors a request is passed to the next memcached server, as `proxy_next_upstream`.',
+    memc_upstream_fail_timeout: 'Unsupported: rejected with a message saying to use the `fail_timeout` parameter of `server`.',
+    memc_upstream_max_fails: 'Unsupported: rejected with a message saying to use the `max_fails` parameter of `server`.',
+  },
+  // auth-pam 1.5.3's README names this flag only in its "PAM Environment" section.
+  ngx_http_auth_pam_module: { auth_pam_set_pam_env: 'Adds the `HOST` and `REQUEST` variables to the PAM environment (for pam_exec.so).' },
+  // nginx-module-vts 0.2.7's C source: not in its README.
+  ngx_http_vhost_traffic_status_module: { vhost_traffic_status_ignore_status: 'Leaves responses of the given classes (1xx … 5xx, or off) out of the statistics.' },
+  ndk_http_module: { upstream_list: 'NDK: names a list of upstreams, `upstream_list name upstream ...;`, for other modules to use.' },
+  // https://www.modpagespeed.com/doc/configuration
+  ngx_pagespeed: { pagespeed: 'Sets a PageSpeed option: `pagespeed on|off;` or `pagespeed Option value ...;`.' },
 };

@@ -103,6 +103,18 @@ describe("nginx.org's reference in hover", () => {
     expect(markdown).not.toContain('slow_start');
   });
 
+  it("reads njs's directives from nginx.org's pages, and nchan's, VTS's, memc's from their READMEs", () => {
+    const docs = (module: string, name: string) => directiveDocs(allDirectives().find((e) => e.module === module && e.name === name)!);
+    // libnginx-mod-http-js is a Debian package whose documentation is nginx.org's ngx_http_js_module page.
+    expect(docs('ngx_http_js_module', 'js_import')?.text).toContain('Imports a module that implements location and variable handlers in njs.');
+    expect(docs('ngx_stream_js_module', 'js_access')?.syntax).toEqual(['js_access module.function;']);
+    expect(docs('ngx_nchan_module', 'nchan_subscriber')?.text).toContain('Defines a server or location as a channel subscriber endpoint.');
+    expect(docs('ngx_nchan_module', 'push_subscriber')?.text).toMatch(/^Another name of `nchan_subscriber`: Defines/);
+    expect(docs('ngx_http_vhost_traffic_status_module', 'vhost_traffic_status_zone')?.default).toEqual(['shared:vhost_traffic_status:1m']);
+    expect(docs('ngx_http_memc_module', 'memc_pass')?.text).toBe('Specify the memcached server backend.');
+    expect(docs('ngx_rtmp_hls_module', 'hls')?.written).toBe(true);
+  });
+
   it('has a description for every directive of the table', () => {
     // nginx.org's first paragraph, a module README's, or a line written for this project: never nothing.
     const undescribed = allDirectives().filter((entry) => !(directiveDocs(entry)?.text || entry.description));

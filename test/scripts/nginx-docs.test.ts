@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readPage } from '../../scripts/nginx-docs/nginx-org.mjs';
+import { nchanAliases, readListed, readNchan, readVts } from '../../scripts/nginx-docs/git-readmes.mjs';
 import { readReadme } from '../../scripts/nginx-docs/readmes.mjs';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -95,6 +96,30 @@ describe('the readers', () => {
         context: ['http', 'server', 'location', 'location if'],
         text: 'Replaces or adds the specified output headers.',
       },
+    });
+  });
+
+  it("read nchan's, VTS's and auth-pam's README layouts and nchan's other names", () => {
+    const nchan = '- **nchan_subscriber_first_message** `[ oldest | newest ]`  \n  arguments: 1  \n  default: `oldest`  \n  context: server, location, if  \n  > Controls the first message received by a new subscriber.    \n  [more details](#x)  \n';
+    expect(readNchan(nchan)).toEqual({
+      nchan_subscriber_first_message: {
+        syntax: ['nchan_subscriber_first_message [ oldest | newest ];'],
+        default: ['oldest'],
+        context: ['server', 'location', 'if'],
+        text: 'Controls the first message received by a new subscriber.',
+      },
+    });
+    expect(nchanAliases('  nchan_publisher_channel_id [:srv, :loc, :if],\n      alt: [ :nchan_pub_channel_id ],\n  nchan_subscriber [:srv],\n      legacy: "push_subscriber",\n')).toEqual({
+      nchan_pub_channel_id: 'nchan_publisher_channel_id',
+      push_subscriber: 'nchan_subscriber',
+    });
+    const vts = '### vhost_traffic_status_zone\n\n| -   | - |\n| --- | --- |\n| **Syntax**  | **vhost_traffic_status_zone** [shared:*name:size*] |\n| **Default** | shared:vhost_traffic_status:1m |\n| **Context** | http |\n\n`Description:` Sets parameters for a shared memory zone.\nThe cache is shared.\n\n### vhost_traffic_status_measure_status_codes\n\nAllows tracking of specific HTTP status codes.\n\n| -   | - |\n| --- | --- |\n| **Syntax**  | vhost_traffic_status_measure_status_codes [all] |\n| **Default** | off |\n| **Context** | http |\n';
+    expect(readVts(vts)).toEqual({
+      vhost_traffic_status_zone: { syntax: ['vhost_traffic_status_zone [shared:name:size];'], default: ['shared:vhost_traffic_status:1m'], context: ['http'], text: 'Sets parameters for a shared memory zone. The cache is shared.' },
+      vhost_traffic_status_measure_status_codes: { syntax: ['vhost_traffic_status_measure_status_codes [all];'], default: ['off'], context: ['http'], text: 'Allows tracking of specific HTTP status codes.' },
+    });
+    expect(readListed('- ``auth_pam_service_name``: this is the PAM service name and by default it is\n  set to ``nginx``.\n\n')).toEqual({
+      auth_pam_service_name: { syntax: [], context: [], text: 'this is the PAM service name and by default it is set to `nginx`.' },
     });
   });
 });

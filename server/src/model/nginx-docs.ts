@@ -64,8 +64,12 @@ export function directiveDocs(entry: DirectiveEntry): DirectiveDocs | undefined 
   const info = moduleInfo(entry.module);
   if (!info) return undefined;
   const { pages, packages } = loaded();
-  // `libnginx-mod-http-lua 0.10.23`: the README of the package read.
-  if (info.package) return own(packages[info.package.split(' ')[0]!], entry.name) ?? written(entry);
+  // `libnginx-mod-http-lua 0.10.23`: the README of the package read. A package nginx.org documents (njs's
+  // libnginx-mod-http-js) falls through to its page there.
+  if (info.package) {
+    const found = own(packages[info.package.split(' ')[0]!], entry.name);
+    if (found) return found;
+  }
   if (!info.docs.startsWith(NGINX_DOCS)) return written(entry);
   const page = info.docs.slice(NGINX_DOCS.length).replace(/\.html$/, '');
   const direct = own(pages[page], entry.name);
