@@ -30,11 +30,11 @@ const PER_FILE = 2;
 
 /** Agreements per kind, and overall, the checks may not drop below (recount when the corpus, nginx or the checks change). */
 const FLOOR: Record<string, number> = {
-  name: 24, context: 24, arity: 22, 'missing ;': 24, 'open quote': 20, 'stray }': 23, 'missing }': 19,
+  name: 24, context: 24, arity: 24, 'missing ;': 24, 'open quote': 24, 'stray }': 23, 'missing }': 19,
   size: 10, time: 14, number: 9, flag: 15, enum: 18, case: 24, 'listen parameter': 24, 'listen port': 24,
   'upstream server': 16, keepalive: 2, return: 15, 'rewrite flag': 2, duplicate: 24, repeatable: 24,
 };
-const OVERALL_FLOOR = 377;
+const OVERALL_FLOOR = 383;
 
 const isolated: FileHost = { readFile: () => undefined, glob: () => [], exists: () => false };
 const checked: Record<string, SeveritySetting> = Object.fromEntries(

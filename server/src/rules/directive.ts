@@ -24,7 +24,7 @@ import { upstreamPortConflicts } from '../analysis/upstream-port.js';
 import { preciseContext } from '../model/directive-context.js';
 import { snippetTops } from '../analysis/snippet-context.js';
 import { distributionBuild } from '../model/distribution-builds.js';
-import { firstSyntaxError } from '../analysis/misread.js';
+import { firstSyntaxError, isDisplaced } from '../analysis/misread.js';
 import { plusDirective, type PlusDirective } from '../model/nginx-plus.js';
 import { plusDetail, unknownDetail } from '../analysis/unknown-directive.js';
 
@@ -160,8 +160,9 @@ function problemSpan(directive: Directive, problem: DirectiveProblem): Span {
 function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvironment, within?: Directive): DirectiveState[] {
   const states: DirectiveState[] = [];
   walkRoot(root, top, (directive, frame) => {
-    // Past a file's first syntax error its blocks are guesses (nginx stops there): the syntax rule speaks for it.
-    if (handledAt(directive) >= firstSyntaxError(directive.file)) return;
+    // Past a file's first syntax error its blocks are guesses (nginx stops there): the syntax rule speaks for it. So
+    // are blocks before it that the grammar's recovery lost.
+    if (handledAt(directive) >= firstSyntaxError(directive.file) || isDisplaced(directive)) return;
     const problem = checkDirective(directive, frame, env);
     if (!problem) return;
     const state: DirectiveState = { file: directive.file.path, span: problemSpan(directive, problem), name: directive.name, problem };
