@@ -21,6 +21,7 @@ import { DUPLICATE_REJECTED } from '../analysis/directive-duplicates.js';
 import { walkRoot } from '../analysis/directive-walk.js';
 import { writtenAt } from '../analysis/message-parts.js';
 import { upstreamPortConflicts } from '../analysis/upstream-port.js';
+import { locationNestingProblem, nestingHeadline } from '../analysis/location-nesting.js';
 import { preciseContext } from '../model/directive-context.js';
 import { snippetTops } from '../analysis/snippet-context.js';
 import { distributionBuild } from '../model/distribution-builds.js';
@@ -163,7 +164,7 @@ function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvir
     // Past a file's first syntax error its blocks are guesses (nginx stops there): the syntax rule speaks for it. So
     // are blocks before it that the grammar's recovery lost.
     if (handledAt(directive) >= firstSyntaxError(directive.file) || isDisplaced(directive)) return;
-    const problem = checkDirective(directive, frame, env);
+    const problem = checkDirective(directive, frame, env) ?? locationNestingProblem(directive);
     if (!problem) return;
     const state: DirectiveState = { file: directive.file.path, span: problemSpan(directive, problem), name: directive.name, problem };
     // A name close to no known one may be a module's the table lacks: nginx may accept it, so a warning. A name one
@@ -321,6 +322,8 @@ function headline(state: DirectiveState, context: RuleContext): string {
       return `"${name}" directive is duplicate (first on line ${problem.first.nameSpan.start.line + 1}): remove one of them`;
     case 'upstream-port':
       return `upstream "${shortened(problem.host, 28)}" may not have port ${problem.port}: remove the port from ${name}`;
+    case 'location-nesting':
+      return nestingHeadline(problem);
   }
 }
 
