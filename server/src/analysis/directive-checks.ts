@@ -10,6 +10,7 @@ import { refusesSecond } from './directive-duplicates.js';
 import { suggestDirective } from './directive-suggestion.js';
 import { valueProblem, type ValueProblem } from './directive-values.js';
 import type { BlockFrame } from './directive-walk.js';
+import type { EmptyUpstreamProblem } from './empty-upstream.js';
 import type { LocationNestingProblem } from './location-nesting.js';
 
 export type DirectiveProblem =
@@ -25,6 +26,7 @@ export type DirectiveProblem =
   | { kind: 'duplicate'; first: Directive }
   | { kind: 'upstream-port'; host: string; port: number; upstream: Directive; otherRoot: boolean }
   | LocationNestingProblem
+  | EmptyUpstreamProblem
   | ValueProblem;
 
 export interface CheckEnvironment {

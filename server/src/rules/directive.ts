@@ -22,6 +22,7 @@ import { walkRoot } from '../analysis/directive-walk.js';
 import { writtenAt } from '../analysis/message-parts.js';
 import { upstreamPortConflicts } from '../analysis/upstream-port.js';
 import { locationNestingProblem, nestingHeadline } from '../analysis/location-nesting.js';
+import { emptyUpstreamProblem } from '../analysis/empty-upstream.js';
 import { preciseContext } from '../model/directive-context.js';
 import { snippetTops } from '../analysis/snippet-context.js';
 import { distributionBuild } from '../model/distribution-builds.js';
@@ -164,9 +165,11 @@ function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvir
     // Past a file's first syntax error its blocks are guesses (nginx stops there): the syntax rule speaks for it. So
     // are blocks before it that the grammar's recovery lost.
     if (handledAt(directive) >= firstSyntaxError(directive.file) || isDisplaced(directive)) return;
-    const problem = checkDirective(directive, frame, env) ?? locationNestingProblem(directive);
+    const problem = checkDirective(directive, frame, env) ?? locationNestingProblem(directive) ?? emptyUpstreamProblem(directive);
     if (!problem) return;
-    const state: DirectiveState = { file: directive.file.path, span: problemSpan(directive, problem), name: directive.name, problem };
+    // An empty upstream is refused at its `}`, when nginx has read the block.
+    const span = problem.kind === 'empty-upstream' ? problem.span : problemSpan(directive, problem);
+    const state: DirectiveState = { file: directive.file.path, span, name: directive.name, problem };
     // A name close to no known one may be a module's the table lacks: nginx may accept it, so a warning. A name one
     // edit from a known directive is a typo nginx rejects.
     // NGINX Plus's names are said as such (not "did you mean": `status` is not a typo), warnings for the same reason.
@@ -324,6 +327,8 @@ function headline(state: DirectiveState, context: RuleContext): string {
       return `upstream "${shortened(problem.host, 28)}" may not have port ${problem.port}: remove the port from ${name}`;
     case 'location-nesting':
       return nestingHeadline(problem);
+    case 'empty-upstream':
+      return 'no servers are inside upstream: add a server line to it';
   }
 }
 
