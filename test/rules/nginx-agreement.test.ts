@@ -30,11 +30,11 @@ const PER_FILE = 2;
 
 /** Agreements per kind, and overall, the checks may not drop below (recount when the corpus, nginx or the checks change). */
 const FLOOR: Record<string, number> = {
-  name: 24, context: 24, arity: 24, 'missing ;': 24, 'open quote': 24, 'stray }': 24, 'missing }': 23,
+  name: 24, context: 24, arity: 24, 'missing ;': 24, 'open quote': 24, 'stray }': 24, 'missing }': 24,
   size: 10, time: 14, number: 9, flag: 15, enum: 18, case: 24, 'listen parameter': 24, 'listen port': 24,
   'upstream server': 16, keepalive: 2, return: 15, 'rewrite flag': 2, duplicate: 24, repeatable: 24,
 };
-const OVERALL_FLOOR = 388;
+const OVERALL_FLOOR = 389;
 
 const isolated: FileHost = { readFile: () => undefined, glob: () => [], exists: () => false };
 const checked: Record<string, SeveritySetting> = Object.fromEntries(
@@ -56,6 +56,7 @@ export function messageKind(message: string): string {
   if (/^invalid (backlog|rcvbuf|sndbuf|fastopen) "/.test(message)) return 'listen value';
   if (/^(named )?location "[^"]*" (is outside|cannot be inside|can be on)/.test(message)) return 'location nesting';
   if (message.startsWith('no servers are inside upstream')) return 'empty upstream';
+  if (message.startsWith('invalid number of the map parameters')) return 'map entry';
   if (message.startsWith('unexpected end of file')) return 'end of file';
   if (message.startsWith('unexpected "')) return `unexpected ${message.slice(11, 14)}`;
   if (/is not terminated by ";"/.test(message)) return 'not terminated';

@@ -12,6 +12,7 @@ import { valueProblem, type ValueProblem } from './directive-values.js';
 import type { BlockFrame } from './directive-walk.js';
 import type { EmptyUpstreamProblem } from './empty-upstream.js';
 import type { LocationNestingProblem } from './location-nesting.js';
+import type { MapEntryProblem } from './map-entries.js';
 
 export type DirectiveProblem =
   | { kind: 'unknown'; suggestion?: string }
@@ -27,6 +28,7 @@ export type DirectiveProblem =
   | { kind: 'upstream-port'; host: string; port: number; upstream: Directive; otherRoot: boolean }
   | LocationNestingProblem
   | EmptyUpstreamProblem
+  | MapEntryProblem
   | ValueProblem;
 
 export interface CheckEnvironment {

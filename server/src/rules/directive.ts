@@ -23,6 +23,7 @@ import { writtenAt } from '../analysis/message-parts.js';
 import { upstreamPortConflicts } from '../analysis/upstream-port.js';
 import { locationNestingProblem, nestingHeadline } from '../analysis/location-nesting.js';
 import { emptyUpstreamProblem } from '../analysis/empty-upstream.js';
+import { mapEntryProblem } from '../analysis/map-entries.js';
 import { preciseContext } from '../model/directive-context.js';
 import { snippetTops } from '../analysis/snippet-context.js';
 import { distributionBuild } from '../model/distribution-builds.js';
@@ -165,10 +166,10 @@ function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvir
     // Past a file's first syntax error its blocks are guesses (nginx stops there): the syntax rule speaks for it. So
     // are blocks before it that the grammar's recovery lost.
     if (handledAt(directive) >= firstSyntaxError(directive.file) || isDisplaced(directive)) return;
-    const problem = checkDirective(directive, frame, env) ?? locationNestingProblem(directive) ?? emptyUpstreamProblem(directive);
+    const problem = checkDirective(directive, frame, env) ?? locationNestingProblem(directive) ?? emptyUpstreamProblem(directive) ?? mapEntryProblem(directive);
     if (!problem) return;
-    // An empty upstream is refused at its `}`, when nginx has read the block.
-    const span = problem.kind === 'empty-upstream' ? problem.span : problemSpan(directive, problem);
+    // An empty upstream is refused at its `}`, when nginx has read the block; a map's entry where the entry ends.
+    const span = problem.kind === 'empty-upstream' || problem.kind === 'map-entry' ? problem.span : problemSpan(directive, problem);
     const state: DirectiveState = { file: directive.file.path, span, name: directive.name, problem };
     // A name close to no known one may be a module's the table lacks: nginx may accept it, so a warning. A name one
     // edit from a known directive is a typo nginx rejects.
@@ -329,6 +330,8 @@ function headline(state: DirectiveState, context: RuleContext): string {
       return nestingHeadline(problem);
     case 'empty-upstream':
       return 'no servers are inside upstream: add a server line to it';
+    case 'map-entry':
+      return `invalid number of the map parameters: an entry is a value and a result, not ${problem.words} words`;
   }
 }
 
