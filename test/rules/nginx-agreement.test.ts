@@ -25,16 +25,16 @@ import { fileStructureMutations } from '../support/structure-mutations.js';
 import { fileMutations } from '../support/value-mutations.js';
 
 /** Mutations per kind, and per kind from one file (so a kind spreads over several files). */
-const PER_KIND = 24;
-const PER_FILE = 2;
+const PER_KIND = 48;
+const PER_FILE = 3;
 
 /** Agreements per kind, and overall, the checks may not drop below (recount when the corpus, nginx or the checks change). */
 const FLOOR: Record<string, number> = {
-  name: 24, context: 24, arity: 24, 'missing ;': 24, 'open quote': 24, 'stray }': 24, 'missing }': 24,
-  size: 10, time: 14, number: 9, flag: 15, enum: 18, case: 24, 'listen parameter': 24, 'listen port': 24,
-  'upstream server': 16, keepalive: 2, return: 15, 'rewrite flag': 2, duplicate: 24, repeatable: 24,
+  name: 48, context: 48, arity: 48, 'missing ;': 46, 'open quote': 48, 'stray }': 48, 'missing }': 48,
+  size: 13, time: 21, number: 9, flag: 17, enum: 19, case: 39, 'listen parameter': 48, 'listen port': 27,
+  'upstream server': 24, keepalive: 3, return: 17, 'rewrite flag': 2, duplicate: 48, repeatable: 48,
 };
-const OVERALL_FLOOR = 389;
+const OVERALL_FLOOR = 669;
 
 const isolated: FileHost = { readFile: () => undefined, glob: () => [], exists: () => false };
 const checked: Record<string, SeveritySetting> = Object.fromEntries(

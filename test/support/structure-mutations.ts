@@ -72,8 +72,9 @@ export function structureMutationsOf(text: string, directive: Directive, top: Di
     if (first && plainArgs(directive) && text[endOffset - 1] === ';' && !entry.args.split('|').includes('0') && entry.args !== 'any') {
       at('arity', directive.nameSpan.endOffset, endOffset - 1, '', 'arguments removed');
     }
-    // A `;` followed by more statements on later lines: nginx takes the next line's words as arguments.
-    if (text[endOffset - 1] === ';' && /\n\s*[a-z_]/.test(text.slice(endOffset, endOffset + 200))) {
+    // A `;` followed by more statements on later lines: nginx takes the next line's words as arguments. Not after
+    // resolver, whose handler would look the next line's name up in DNS (the tests resolve no name).
+    if (directive.name !== 'resolver' && text[endOffset - 1] === ';' && /\n\s*[a-z_]/.test(text.slice(endOffset, endOffset + 200))) {
       at('missing ;', endOffset - 1, endOffset, '', '";" removed');
     }
     if (first && !first.quoted) at('open quote', first.span.startOffset, first.span.startOffset, '"', `opening quote before ${first.value}`);
