@@ -10,6 +10,9 @@ import { refusesSecond } from './directive-duplicates.js';
 import { suggestDirective } from './directive-suggestion.js';
 import { valueProblem, type ValueProblem } from './directive-values.js';
 import type { BlockFrame } from './directive-walk.js';
+import type { EmptyUpstreamProblem } from './empty-upstream.js';
+import type { LocationNestingProblem } from './location-nesting.js';
+import type { MapEntryProblem } from './map-entries.js';
 
 export type DirectiveProblem =
   | { kind: 'unknown'; suggestion?: string }
@@ -23,6 +26,9 @@ export type DirectiveProblem =
   | { kind: 'value'; value: string; accepted: string[]; since?: string }
   | { kind: 'duplicate'; first: Directive }
   | { kind: 'upstream-port'; host: string; port: number; upstream: Directive; otherRoot: boolean }
+  | LocationNestingProblem
+  | EmptyUpstreamProblem
+  | MapEntryProblem
   | ValueProblem;
 
 export interface CheckEnvironment {

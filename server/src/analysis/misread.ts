@@ -10,6 +10,9 @@
 //   isMisread(directive)     the statement contains its file's first syntax error or follows it
 //   isMisreadLevel(scope)    the scope's block is misread, or one of its statements is (from whichever file)
 //   isMisreadUpstream(u)     the upstream{} block, or a body of it (an included file's servers), is misread
+//   isDisplaced(directive)   before the first error, but at another block depth than nginx reads it at (an opening
+//                            quote with no closing one makes the grammar drop the block around it)
+import { nginxStatementDepths } from '../model/nginx-first-error.js';
 import type { ConfigFile, Directive } from '../model/types.js';
 import type { Scope } from './scopes.js';
 import type { Upstream } from './upstreams.js';
@@ -36,6 +39,26 @@ export function isMisread(directive: Directive): boolean {
   if (directive.span.endOffset > first) return true;
   const last = directive.children.at(-1);
   return first !== Infinity && directive.blockSpan !== undefined && last !== undefined && last.span.endOffset >= directive.span.endOffset;
+}
+
+const depthsByFile = new WeakMap<ConfigFile, Map<number, number>>();
+
+/**
+ * In a file with a syntax error, the grammar's recovery may put a statement before the error in another block than
+ * nginx's: `zone z 64k;` in an upstream whose next line opens a quote it never closes is read at the top level (the
+ * upstream is lost), where it would be "not allowed". nginx reads it in the upstream; its error is the quote's.
+ */
+export function isDisplaced(directive: Directive): boolean {
+  const file = directive.file;
+  if (firstSyntaxError(file) === Infinity || file.isTemplate) return false;
+  let depths = depthsByFile.get(file);
+  if (!depths) {
+    depths = nginxStatementDepths(file.text);
+    depthsByFile.set(file, depths);
+  }
+  let depth = 0;
+  for (let parent = directive.parent; parent; parent = parent.parent) depth++;
+  return depths.get(directive.nameSpan.startOffset) !== depth;
 }
 
 const misreadLevels = new WeakMap<Scope, boolean>();

@@ -99,3 +99,28 @@ export function nginxFirstError(text: string): NginxSyntaxError | undefined {
   if (!found && stack.length > 0) stop('unexpected end of file, expecting "}"', text.length, text.length);
   return found;
 }
+
+/**
+ * The block depth nginx reads each statement at, by the offset of its first word, up to the first error: where the
+ * grammar's recovery put a statement elsewhere (an opening quote with no closing one makes it drop the block around
+ * it), the two differ.
+ */
+export function nginxStatementDepths(text: string): Map<number, number> {
+  const depths = new Map<number, number>();
+  let depth = 0;
+  let inStatement = false;
+  let stopped = false;
+  nginxTokens(text, undefined, (token, start) => {
+    if (stopped) return;
+    if (token.startsWith('word ')) {
+      if (!inStatement) depths.set(start, depth);
+      inStatement = true;
+      return;
+    }
+    if (token.startsWith('error ')) stopped = true;
+    else if (token === '{') depth++;
+    else if (token === '}') depth--;
+    if (!token.startsWith('lua ')) inStatement = false;
+  });
+  return depths;
+}

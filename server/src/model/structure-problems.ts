@@ -18,8 +18,9 @@ function isTableEntry(directive: Directive): boolean {
 
 function missingBlock(directive: Directive): SyntaxProblem | undefined {
   if (directive.blockSpan || !BLOCK_DIRECTIVES.has(directive.name) || isTableEntry(directive)) return undefined;
-  // `server 10.0.0.1:80;` is the upstream member directive; only an argument-less `server;` lacks its block.
-  if (directive.name === 'server' && directive.args.length > 0) return undefined;
+  // `server 10.0.0.1:80;` is the upstream member directive; only an argument-less `server;` outside an upstream lacks
+  // its block (in one, nginx takes it for the member given no address: invalid number of arguments).
+  if (directive.name === 'server' && (directive.args.length > 0 || directive.parent?.name === 'upstream')) return undefined;
   if (directive.args.some((arg) => arg.templated)) return undefined;
   return { message: `directive "${directive.name}" has no opening "{"`, span: directive.nameSpan };
 }

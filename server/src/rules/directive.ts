@@ -23,10 +23,13 @@ import { walkRoot } from '../analysis/directive-walk.js';
 import { writtenAt } from '../analysis/message-parts.js';
 import { valueHeadline } from '../analysis/directive-value-headlines.js';
 import { upstreamPortConflicts } from '../analysis/upstream-port.js';
+import { locationNestingProblem, nestingHeadline } from '../analysis/location-nesting.js';
+import { emptyUpstreamProblem } from '../analysis/empty-upstream.js';
+import { mapEntryProblem } from '../analysis/map-entries.js';
 import { preciseContext } from '../model/directive-context.js';
 import { snippetTops } from '../analysis/snippet-context.js';
 import { distributionBuild } from '../model/distribution-builds.js';
-import { firstSyntaxError } from '../analysis/misread.js';
+import { firstSyntaxError, isDisplaced } from '../analysis/misread.js';
 import { plusDirective, type PlusDirective } from '../model/nginx-plus.js';
 import { plusDetail, unknownDetail } from '../analysis/unknown-directive.js';
 
@@ -96,12 +99,15 @@ function problemSpan(directive: Directive, problem: DirectiveProblem): Span {
 function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvironment, within?: Directive): DirectiveState[] {
   const states: DirectiveState[] = [];
   walkRoot(root, top, (directive, frame) => {
-    // Past a file's first syntax error its blocks are guesses (nginx stops there): the syntax rule speaks for it.
-    if (handledAt(directive) >= firstSyntaxError(directive.file)) return;
-    const problem = checkDirective(directive, frame, env);
+    // Past a file's first syntax error its blocks are guesses (nginx stops there): the syntax rule speaks for it. So
+    // are blocks before it that the grammar's recovery lost.
+    if (handledAt(directive) >= firstSyntaxError(directive.file) || isDisplaced(directive)) return;
+    const problem = checkDirective(directive, frame, env) ?? locationNestingProblem(directive) ?? emptyUpstreamProblem(directive) ?? mapEntryProblem(directive);
     if (!problem) return;
     const at = problem.kind === 'body-line' ? problem.span : directive.nameSpan;
-    const state: DirectiveState = { file: directive.file.path, span: problemSpan(directive, problem), name: directive.name, problem, at };
+    // An empty upstream is refused at its `}`, when nginx has read the block; a map's entry where the entry ends.
+    const span = problem.kind === 'empty-upstream' || problem.kind === 'map-entry' ? problem.span : problemSpan(directive, problem);
+    const state: DirectiveState = { file: directive.file.path, span, name: directive.name, problem, at };
     // A name close to no known one may be a module's the table lacks: nginx may accept it, so a warning. A name one
     // edit from a known directive is a typo nginx rejects.
     // NGINX Plus's names are said as such (not "did you mean": `status` is not a typo), warnings for the same reason.
@@ -217,6 +223,12 @@ function headline(state: DirectiveState, context: RuleContext): string {
       return `"${name}" directive is duplicate (first on line ${problem.first.nameSpan.start.line + 1}): remove one of them`;
     case 'upstream-port':
       return `upstream "${shortened(problem.host, 28)}" may not have port ${problem.port}: remove the port from ${name}`;
+    case 'location-nesting':
+      return nestingHeadline(problem);
+    case 'empty-upstream':
+      return 'no servers are inside upstream: add a server line to it';
+    case 'map-entry':
+      return `invalid number of the map parameters: an entry is a value and a result, not ${problem.words} words`;
   }
 }
 
