@@ -13,7 +13,8 @@ import { loadNginxParser } from '../../server/src/parser/loader.js';
 const SOURCE = path.resolve(import.meta.dirname, '../../server/src');
 /** The `directive` rule's own files: it looks within a block itself (Rule.detectWithin) and reads every argument. */
 const DIRECTIVE_RULE_FILES = new Set([
-  'directive.ts', 'directive-checks.ts', 'directive-walk.ts', 'directive-duplicates.ts', 'directive-values.ts', 'directive-value-headlines.ts', 'loaded-modules.ts',
+  'directive.ts', 'directive-checks.ts', 'directive-walk.ts', 'directive-duplicates.ts', 'directive-values.ts', 'directive-value-headlines.ts', 'loaded-modules.ts', 'location-nesting.ts',
+  'empty-upstream.ts', 'map-entries.ts',
   'readable-shape.ts',
 ]);
 

@@ -10,6 +10,8 @@ export interface MapEntryProblem {
   kind: 'map-entry';
   /** The entry's `;` (or its last word), where nginx reports it. */
   span: Span;
+  /** The entry's first word: the statement the problem is about (its hover shows it). */
+  entry: Span;
   words: number;
 }
 
@@ -24,7 +26,7 @@ export function mapEntryProblem(directive: Directive): MapEntryProblem | undefin
     if (words === 2 || (words === 1 && ALONE.has(entry.name))) continue;
     const end = entry.span.end;
     const span = { start: { line: end.line, column: Math.max(0, end.column - 1) }, end, startOffset: entry.span.endOffset - 1, endOffset: entry.span.endOffset };
-    return { kind: 'map-entry', span, words };
+    return { kind: 'map-entry', span, entry: entry.nameSpan, words };
   }
   return undefined;
 }

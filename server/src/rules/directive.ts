@@ -104,9 +104,11 @@ function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvir
     if (handledAt(directive) >= firstSyntaxError(directive.file) || isDisplaced(directive)) return;
     const problem = checkDirective(directive, frame, env) ?? locationNestingProblem(directive) ?? emptyUpstreamProblem(directive) ?? mapEntryProblem(directive);
     if (!problem) return;
-    const at = problem.kind === 'body-line' ? problem.span : directive.nameSpan;
-    // An empty upstream is refused at its `}`, when nginx has read the block; a map's entry where the entry ends.
-    const span = problem.kind === 'empty-upstream' || problem.kind === 'map-entry' ? problem.span : problemSpan(directive, problem);
+    // An empty upstream is refused at its `}`, when nginx has read the block; a map's entry where the entry ends. The
+    // hover shows a problem on the statement it is about: a body line's, else the directive's name (not at a `}`).
+    const own = problem.kind === 'empty-upstream' || problem.kind === 'map-entry';
+    const at = problem.kind === 'map-entry' ? problem.entry : problem.kind === 'body-line' || own ? problem.span : directive.nameSpan;
+    const span = own ? problem.span : problemSpan(directive, problem);
     const state: DirectiveState = { file: directive.file.path, span, name: directive.name, problem, at };
     // A name close to no known one may be a module's the table lacks: nginx may accept it, so a warning. A name one
     // edit from a known directive is a typo nginx rejects.
