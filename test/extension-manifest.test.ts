@@ -195,7 +195,8 @@ describe('the VSIX', () => {
       'extension.vsixmanifest',
       'extension/LICENSE.txt',
       'extension/changelog.md',
-      // What "Prove connection reuse" runs (`prove --format json`).
+      // What "Prove connection reuse" runs (`prove --format json`): the loader and the bundle it runs.
+      'extension/dist/cli-main.cjs',
       'extension/dist/cli.js',
       'extension/dist/extension-browser.cjs',
       'extension/dist/extension.cjs',
