@@ -9,8 +9,9 @@ import { EMPTY_SPAN } from './span.js';
 import { TEMPLATE_OPENERS } from './plain-tokens.js';
 import { readStatements } from './statements.js';
 import { dialectByName, hasJinjaSyntax, templateDialectOf } from './template-dialect.js';
-import { readPlainStatements } from './text-reader.js';
-import { nginxFirstError } from './nginx-first-error.js';
+import { readPlainFile } from './text-reader.js';
+import { nginxFirstError, type NginxSyntaxError } from './nginx-first-error.js';
+import type { PlainNginxCheck } from './plain-nginx-check.js';
 import type { ConfigFile, ContextName, SyntaxProblem } from './types.js';
 
 const STATED_CONTEXT = /^#\s*nginx-keepalive:.*\bcontext\s*=\s*([a-z_]+)/;
@@ -66,17 +67,22 @@ function newFile(path: string, text: string): ConfigFile {
  * is a guess nginx never reads, so it is dropped. A template is not read by nginx as written: the grammar's alone,
  * also a file named as one (`.sigil`, `.j2`...) whose only action is cut short (then no complete action marks it).
  */
-function addModelProblems(file: ConfigFile, lines: LineIndex): ConfigFile {
+function addModelProblems(file: ConfigFile, lines: LineIndex, nginx?: PlainNginxCheck): ConfigFile {
   const problems = file.syntaxProblems.concat(limitNesting(file.directives), findStructureProblems(file.directives));
   problems.sort((a, b) => a.span.startOffset - b.span.startOffset);
   const template = file.isTemplate || dialectByName(file.path) !== undefined;
-  file.syntaxProblems = template ? problems : withNginxFirstError(problems, file.text, lines);
+  if (template) {
+    file.syntaxProblems = problems;
+  } else {
+    // The plain reader found nginx's first error on its way; a text from the tree walk is tokenized again for it.
+    const first = nginx ? nginx.firstError(file.text) : nginxFirstError(file.text);
+    file.syntaxProblems = withNginxFirstError(problems, first, lines);
+  }
   return file;
 }
 
 /** `problems` up to nginx's first error, which ends them: ours where it says the same on the same line, else nginx's. */
-function withNginxFirstError(problems: SyntaxProblem[], text: string, lines: LineIndex): SyntaxProblem[] {
-  const first = nginxFirstError(text);
+function withNginxFirstError(problems: SyntaxProblem[], first: NginxSyntaxError | undefined, lines: LineIndex): SyntaxProblem[] {
   if (!first) return problems;
   const span = lines.span(first.start, first.end);
   const before = problems.filter((problem) => problem.span.startOffset < first.start);
@@ -93,10 +99,10 @@ function withNginxFirstError(problems: SyntaxProblem[], text: string, lines: Lin
  */
 function readPlainModel(path: string, text: string, lines: LineIndex): ConfigFile | undefined {
   const file = newFile(path, text);
-  const directives = readPlainStatements(file, { text, lines, hasErrors: false });
-  if (!directives) return undefined;
-  file.directives = directives;
-  return addModelProblems(file, lines);
+  const reading = readPlainFile(file, { text, lines, hasErrors: false });
+  if (!reading) return undefined;
+  file.directives = reading.directives;
+  return addModelProblems(file, lines, reading.nginx);
 }
 
 /** The model of a parsed file by walking its tree: any file, plain or not, with errors or without. */

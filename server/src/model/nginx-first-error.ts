@@ -34,14 +34,14 @@ export const BLOCK_DIRECTIVES: ReadonlySet<string> = new Set([
 ]);
 
 /** A directive the table knows only as a simple one (a third-party module's `echo`, which no measured binary had). */
-function onlySimple(name: string): boolean {
+export function onlySimple(name: string): boolean {
   if (SIMPLE_DIRECTIVES.has(name)) return true;
   const entries = directiveEntries(name);
   return entries.length > 0 && entries.every((entry) => !entry.block);
 }
 
 /** A block whose body its module reads itself: every table entry of the name says so (map, geo, types, ...). */
-function readsOwnBody(name: string): boolean {
+export function readsOwnBody(name: string): boolean {
   const entries = directiveEntries(name);
   return entries.length > 0 && entries.every((entry) => entry.body === 'custom');
 }

@@ -15,6 +15,7 @@ import {
   Bail,
   CLOSE_BRACE,
   conditionEnd,
+  DOLLAR,
   DOUBLE_QUOTE,
   fragmentEnd,
   isIdentifier,
@@ -35,51 +36,64 @@ import {
   variableEnd,
   variableNameAt,
 } from './plain-tokens.js';
-import { exactArray } from './exact-array.js';
+import { noItems } from './exact-array.js';
 import { interned } from './interned.js';
 import { indentAt } from './line-index.js';
 import { EMPTY_SPAN } from './span.js';
+import { PlainNginxCheck } from './plain-nginx-check.js';
 import type { Argument, ConfigFile, Directive, TemplateGuard, Variable } from './types.js';
 
 /** Deeper nesting is left to the tree walk, which needs no call stack for it (this reader recurses per block). */
 const MAX_DEPTH = 200;
 
-interface Token {
-  start: number;
-  end: number;
-  variables: Variable[];
-}
-
+/**
+ * Reads one text. Allocation per token is kept to what the model keeps: the token just read is `tokenStart` to `at`,
+ * its variables and a statement's arguments and children gather in scratch lists reused from token to token (by
+ * depth for the children), each copied out at its exact length once complete.
+ */
 class PlainReader {
   private at: number;
   private readonly text: string;
+  private tokenStart = 0;
+  private readonly variables: Variable[] = [];
+  private variableCount = 0;
+  private readonly args: Argument[] = [];
+  private readonly lists: Directive[][] = [];
+  private readonly onStringVariable = (from: number, to: number): void => {
+    this.variables[this.variableCount++] = this.variable(from, to);
+  };
+
   constructor(
     private readonly file: ConfigFile,
     private readonly source: TokenSource,
     /** Every directive of a file without template actions shares the one empty guard list, as in the tree walk. */
     private readonly guards: TemplateGuard[] = [],
+    /** Told each statement's first word and end, to find nginx's first error on the way (plain-nginx-check.ts). */
+    private readonly check?: PlainNginxCheck,
   ) {
     this.text = source.text;
     this.at = this.text.startsWith('\uFEFF') ? 1 : 0;
+    if (this.at === 1) check?.doubt();
   }
 
   /** Statements up to the end of the file (parent undefined) or to the `}` closing `parent`'s block. */
   statements(parent: Directive | undefined, depth: number): Directive[] {
     if (depth > MAX_DEPTH) throw new Bail();
-    const list: Directive[] = [];
+    const list = (this.lists[depth] ??= []);
+    let count = 0;
     for (;;) {
       this.at = skipSpaceAndComments(this.text, this.at);
       if (this.at >= this.text.length) {
         if (parent) throw new Bail();
-        return list;
+        return list.slice(0, count);
       }
       const c = this.text.charCodeAt(this.at);
       if (c === CLOSE_BRACE) {
         if (!parent) throw new Bail();
-        return list;
+        return count === 0 ? noItems() : list.slice(0, count);
       }
       if (c === OPEN_BRACE || c === SEMICOLON) throw new Bail();
-      list.push(this.directive(parent, depth));
+      list[count++] = this.directive(parent, depth);
     }
   }
 
@@ -93,17 +107,24 @@ class PlainReader {
     const text = this.text;
     const lines = this.source.lines;
     const start = this.at;
-    const { token: name, identifier } = this.nameToken();
-    const raw = text.slice(name.start, name.end);
+    const identifier = this.nameToken();
+    const nameStart = this.tokenStart;
+    const nameEnd = this.at;
+    // nginx's name for the statement: its first word as written, quotes included.
+    const raw = text.slice(nameStart, nameEnd);
     // An identifier ending in `_by_lua_block` names a Lua block, whose body is not nginx syntax.
     if (identifier && raw.endsWith(LUA_BLOCK_SUFFIX)) throw new Bail();
+    const check = this.check;
+    if (check && (identifier ? text.charCodeAt(nameEnd) === DOLLAR : !isQuoteCode(text.charCodeAt(nameStart)) && raw.endsWith(LUA_BLOCK_SUFFIX))) {
+      check.doubt();
+    }
     const directive: Directive = {
-      name: interned(identifier ? raw : this.argument(name).value),
-      nameSpan: lines.span(name.start, name.end),
-      args: [],
+      name: interned(identifier ? raw : this.argument(nameStart, nameEnd).value),
+      nameSpan: lines.span(nameStart, nameEnd),
+      args: noItems(),
       span: EMPTY_SPAN,
       blockSpan: undefined,
-      children: [],
+      children: noItems(),
       condition: undefined,
       parent,
       file: this.file,
@@ -111,13 +132,15 @@ class PlainReader {
       indent: indentAt(text, lines, start),
     };
     if (identifier && raw === 'if') directive.condition = this.condition();
-    else this.readArguments(directive);
+    else directive.args = this.readArguments();
     if (text.charCodeAt(this.at) === SEMICOLON) {
+      check?.simple(raw, directive.args.length, depth, this.at);
       this.at++;
     } else {
       const open = this.at;
+      check?.block(raw, depth, open);
       this.at++;
-      directive.children = exactArray(this.statements(directive, depth + 1));
+      directive.children = this.statements(directive, depth + 1);
       this.at++;
       directive.blockSpan = lines.span(open, this.at);
     }
@@ -126,56 +149,71 @@ class PlainReader {
   }
 
   /** Arguments up to the `;` or the `{` of a block, where the reader stops. */
-  private readArguments(directive: Directive): void {
+  private readArguments(): Argument[] {
     const text = this.text;
+    const args = this.args;
+    let count = 0;
     for (;;) {
       this.at = skipSpaceAndComments(text, this.at);
       const c = text.charCodeAt(this.at);
       if (c === SEMICOLON || c === OPEN_BRACE) {
         if (c === OPEN_BRACE && opensTemplateAction(text, this.at)) throw new Bail();
-        directive.args = exactArray(directive.args);
-        return;
+        return count === 0 ? noItems() : args.slice(0, count);
       }
       if (Number.isNaN(c) || c === CLOSE_BRACE) throw new Bail();
-      directive.args.push(this.argument(isQuoteCode(c) ? this.stringToken() : this.wordToken()));
+      if (isQuoteCode(c)) this.stringToken();
+      else this.wordToken();
+      args[count++] = this.argument(this.tokenStart, this.at);
     }
   }
 
-  private argument(token: Token): Argument {
+  /** The token from `start` to `end` as an argument, with the variables gathered while reading it. */
+  private argument(start: number, end: number): Argument {
     const text = this.text;
-    const raw = text.slice(token.start, token.end);
-    const first = text.charCodeAt(token.start);
+    const raw = text.slice(start, end);
+    const first = text.charCodeAt(start);
     const quoted = first === DOUBLE_QUOTE ? '"' : first === SINGLE_QUOTE ? "'" : false;
-    const value = resolveEscapes(quoted ? text.slice(token.start + 1, token.end - 1) : raw);
-    const variables = exactArray(token.variables);
-    return { raw, value, quoted, span: this.source.lines.span(token.start, token.end), variables, templated: false };
+    const value = resolveEscapes(quoted ? text.slice(start + 1, end - 1) : raw);
+    const count = this.variableCount;
+    const variables = count === 0 ? noItems<Variable>() : this.variables.slice(0, count);
+    return { raw, value, quoted, span: this.source.lines.span(start, end), variables, templated: false };
   }
 
-  /** A directive name: a string, an identifier (a directive_name, which stops before a variable), or a word. */
-  private nameToken(): { token: Token; identifier: boolean } {
+  /**
+   * A directive name: a string, an identifier (a directive_name, which stops before a variable), or a word. True for
+   * an identifier.
+   */
+  private nameToken(): boolean {
     const text = this.text;
     const start = this.at;
     const c = text.charCodeAt(start);
-    if (isQuoteCode(c)) return { token: this.stringToken(), identifier: false };
+    if (isQuoteCode(c)) {
+      this.stringToken();
+      return false;
+    }
     if (!startsVariable(text, start)) {
       const end = fragmentEnd(text, start);
       if (isIdentifier(text, start, end)) {
+        this.tokenStart = start;
+        this.variableCount = 0;
         this.at = end;
-        return { token: { start, end, variables: [] }, identifier: true };
+        return true;
       }
     }
-    return { token: this.wordToken(), identifier: false };
+    this.wordToken();
+    return false;
   }
 
   /** A bare word: fragments and variables glued together, up to white space, `;` or a block's `{`. */
-  private wordToken(): Token {
+  private wordToken(): void {
     const text = this.text;
     const start = this.at;
-    const variables: Variable[] = [];
+    this.tokenStart = start;
+    this.variableCount = 0;
     for (;;) {
       const c = text.charCodeAt(this.at);
       if (startsVariable(text, this.at)) {
-        variables.push(this.variable(this.at, variableEnd(text, this.at)));
+        this.variables[this.variableCount++] = this.variable(this.at, variableEnd(text, this.at));
       } else {
         const end = fragmentEnd(text, this.at);
         // A word's first fragment cannot start with a comment, a quote or `}` (those are other tokens).
@@ -189,7 +227,6 @@ class PlainReader {
         break;
       }
     }
-    return { start, end: this.at, variables };
   }
 
   private variable(start: number, end: number): Variable {
@@ -198,11 +235,14 @@ class PlainReader {
   }
 
   /** A quoted string with its variables. */
-  private stringToken(): Token {
-    const start = this.at;
-    const variables: Variable[] = [];
-    this.at = stringEnd(this.text, start, (from, to) => variables.push(this.variable(from, to)));
-    return { start, end: this.at, variables };
+  private stringToken(): void {
+    const text = this.text;
+    this.tokenStart = this.at;
+    this.variableCount = 0;
+    this.at = stringEnd(text, this.at, this.onStringVariable);
+    // nginx wants white space, `;` or `{` after a closing quote (or takes a `)`): anything else, it decides.
+    const next = text.charCodeAt(this.at);
+    if (this.check && !(isSpaceCode(next) || next === SEMICOLON || next === OPEN_BRACE)) this.check.doubt();
   }
 
   /** An `if` condition's text, `(` to `)`; the reader stops at the block's `{`. */
@@ -213,16 +253,35 @@ class PlainReader {
     const start = this.at;
     const end = conditionEnd(text, start);
     this.at = skipSpaceAndComments(text, end);
-    return text.slice(start, end);
+    const condition = text.slice(start, end);
+    // nginx reads a quote, `#` or `}` starting a token as a string, a comment or a block's end; the condition, as text.
+    if (this.check && UNSURE_IN_CONDITION.test(condition)) this.check.doubt();
+    return condition;
   }
 }
 
+/** In an `if` condition, what nginx may read otherwise than the reader does (see plain-nginx-check.ts). */
+const UNSURE_IN_CONDITION = /["'#}]/;
+
 /** The file's directives read from its text, or undefined when the text is not plain enough (see the file comment). */
 export function readPlainStatements(file: ConfigFile, source: TokenSource): Directive[] | undefined {
+  return readPlainFile(file, source)?.directives;
+}
+
+export interface PlainReading {
+  directives: Directive[];
+  /** nginx's first error, found on the way (plain-nginx-check.ts). */
+  nginx: PlainNginxCheck;
+}
+
+/** readPlainStatements, with what the reader found out about nginx's first error in the same pass. */
+export function readPlainFile(file: ConfigFile, source: TokenSource): PlainReading | undefined {
   const text = source.text;
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
   if (TEMPLATE_OPENERS.some((opener) => text.includes(opener)) || UNUSUAL_SPACE.test(body)) return undefined;
-  return unlessDeclined(() => new PlainReader(file, source).statements(undefined, 0));
+  const nginx = new PlainNginxCheck();
+  const directives = unlessDeclined(() => new PlainReader(file, source, [], nginx).statements(undefined, 0));
+  return directives && { directives, nginx };
 }
 
 /** What `read` returns, or undefined when the reader declined the text (Bail). */
