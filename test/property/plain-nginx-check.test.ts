@@ -31,7 +31,7 @@ const NAMES = ['server', 'location', 'http', 'upstream', 'map', 'types', 'geo', 
   'echo', 'listen', 'proxy_pass', 'keepalive', 'limit_except', 'split_clients', 'charset_map', 'match', 'unknown_x',
   '"server"', "'map'", '$v', 'a$b', 'proxy_pass$x', 'x_by_lua_block$', '$x_by_lua_block', 'if$x', 'server}'];
 const ARGS = ['', ' 80', ' $a $b', ' "a"', ' "a"b', " 'a'$x", ' "a")', ' "a"#c\n', ' a#b', ' x}', ' \\"e', ' /a', ' "a"  b'];
-const CONDITIONS = ['($x)', '($a ~ "b")', "($a = '')", '($a ~ #x\n)', '($a ~ #x)', '($a = } )', '(-f $f)', "('a;b' = $x)", '("{" = $a)', "('{' = $a)"];
+const CONDITIONS = ['($x)', '($a ~ "b")', "($a = '')", '($a ~ #x\n)', '($a ~ #x)', '($a = } )', '(-f $f)', "('a;b' = $x)", '("{" = $a)', "('{' = $a)", '("a "b )'];
 const SPACE = [' ', '\n', '\t', ' # c\n', '\r\n'];
 
 const space = fc.constantFrom(...SPACE);

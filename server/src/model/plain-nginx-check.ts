@@ -10,12 +10,14 @@
 //     takes; the reader goes on either way);
 //   - a directive_name followed by a variable (`proxy_pass$x`: one word to nginx, a name and an argument here);
 //   - a word name ending in `_by_lua_block` (nginx reads its block as Lua);
-//   - an `if` condition holding a quote, `#` or `}`, which nginx reads as a string, a comment or a block's end
-//     where they start a token, while the reader's condition takes them as text.
+//   - an `if` condition holding a quote, `#` or `}` (which nginx reads as a string, a comment or a block's end where
+//     they start a token, while the reader's condition takes them as text), unless nginx's tokenizer reads that
+//     stretch as words up to the reader's `{` (nginxReadsAsWords), as it does `($http_x ~ "a b")`.
 // Otherwise every statement's first word (quotes included, as nginx names it), its word count and the offsets of
 // its `;` or `{` are nginx's, and the checks below are nginxFirstError's, made on them in the same order.
 // test/property/plain-nginx-check.test.ts holds the two to the same answer.
 import { BLOCK_DIRECTIVES, nginxFirstError, onlySimple, readsOwnBody, type NginxSyntaxError } from './nginx-first-error.js';
+import { nginxTokens } from './nginx-tokens.js';
 
 export class PlainNginxCheck {
   private found: NginxSyntaxError | undefined;
@@ -72,4 +74,17 @@ export class PlainNginxCheck {
   private stop(message: string, at: number): void {
     this.found = { message, start: at, end: at + 1 };
   }
+}
+
+/**
+ * True when nginx's tokenizer reads `stretch` (an `if` statement from its condition's `(` up to its block's `{`) as
+ * words and then that `{`: nothing ends the statement sooner or reads on past the `{`. (Its first
+ * word is `if` there, which matters only to the Lua check on a `{`: one here that this takes for Lua says false.)
+ */
+export function nginxReadsAsWords(stretch: string): boolean {
+  // A comment or a string nginx opens where the reader's condition does not may hide the `{`: then it is not last.
+  const tokens = nginxTokens(`${stretch}{`);
+  if (tokens.at(-1) !== '{') return false;
+  for (let i = 0; i < tokens.length - 1; i++) if (!tokens[i]!.startsWith('word ')) return false;
+  return true;
 }

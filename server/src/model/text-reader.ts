@@ -40,7 +40,7 @@ import { noItems } from './exact-array.js';
 import { interned } from './interned.js';
 import { indentAt } from './line-index.js';
 import { EMPTY_SPAN } from './span.js';
-import { PlainNginxCheck } from './plain-nginx-check.js';
+import { nginxReadsAsWords, PlainNginxCheck } from './plain-nginx-check.js';
 import type { Argument, ConfigFile, Directive, TemplateGuard, Variable } from './types.js';
 
 /** Deeper nesting is left to the tree walk, which needs no call stack for it (this reader recurses per block). */
@@ -255,7 +255,7 @@ class PlainReader {
     this.at = skipSpaceAndComments(text, end);
     const condition = text.slice(start, end);
     // nginx reads a quote, `#` or `}` starting a token as a string, a comment or a block's end; the condition, as text.
-    if (this.check && UNSURE_IN_CONDITION.test(condition)) this.check.doubt();
+    if (this.check && UNSURE_IN_CONDITION.test(condition) && !nginxReadsAsWords(text.slice(start, this.at))) this.check.doubt();
     return condition;
   }
 }
