@@ -60,11 +60,16 @@ export function swallowedStatement(directive: Directive): SyntaxProblem | undefi
   if (directive.blockSpan || directive.args.length < 2) return undefined;
   const parameters = parametersOf(directive);
   if (parameters) {
-    const rejected = directive.args.slice(1).find((argument) => !accepted(argument, parameters));
+    const rejected = firstRejected(directive.args, parameters);
     if (!rejected || !startsStatement(directive, rejected)) return undefined;
     return { message: `invalid parameter "${rejected.value}"`, span: whereNginxSays(directive, rejected) };
   }
   return swallowedByCount(directive);
+}
+
+function firstRejected(args: readonly Argument[], parameters: Parameters): Argument | undefined {
+  for (let i = 1; i < args.length; i++) if (!accepted(args[i]!, parameters)) return args[i];
+  return undefined;
 }
 
 /** A word that begins a later line than the one before it and is a directive's name: a statement, read as a word. */
@@ -85,14 +90,44 @@ function releaseBefore(release: string): number[] {
   return patch > 0 ? [major, minor, patch - 1] : [major, minor - 1, 999];
 }
 
+/** nginx checks at most 8 words; from this count up every form answers alike (argumentCountValid). */
+const COUNTS_TOLD_APART = 8;
+
+/**
+ * By directive name, whether some simple form of it (in any release the table records) takes each argument count,
+ * the last entry standing for that count and more; asked for nearly every directive, so worked out once per name.
+ * Only names of the table are kept (a bounded set); any other has no forms.
+ */
+const countsTaken = new Map<string, readonly boolean[]>();
+
+function countsTakenBy(name: string): readonly boolean[] | undefined {
+  const known = countsTaken.get(name);
+  if (known) return known;
+  const entries = directiveEntries(name);
+  if (entries.length === 0) return undefined;
+  const forms = entries.filter((entry) => !entry.block).flatMap(everyForm);
+  const taken: boolean[] = [];
+  for (let count = 0; count <= COUNTS_TOLD_APART; count++) taken.push(forms.some((form) => argumentCountValid(form, count)));
+  const answer = forms.length === 0 ? NO_FORMS : taken;
+  countsTaken.set(name, answer);
+  return answer;
+}
+
+/** A name of the table with no simple form: no count to judge it by. */
+const NO_FORMS: readonly boolean[] = [];
+
+function takesCount(taken: readonly boolean[], count: number): boolean {
+  return taken[Math.min(count, COUNTS_TOLD_APART)]!;
+}
+
 /** `invalid number of arguments` when the words up to a swallowed statement were a count nginx takes, and all are not. */
 function swallowedByCount(directive: Directive): SyntaxProblem | undefined {
   const args = directive.args;
+  const taken = countsTakenBy(directive.name);
+  if (!taken || taken === NO_FORMS || takesCount(taken, args.length)) return undefined;
   if (args.some((arg) => arg.templated || arg.value.includes('${'))) return undefined;
-  const forms = directiveEntries(directive.name).filter((entry) => !entry.block).flatMap(everyForm);
-  if (forms.length === 0 || forms.some((form) => argumentCountValid(form, args.length))) return undefined;
   const swallowed = args.find((arg, index) => index > 0 && startsStatement(directive, arg));
-  if (!swallowed || !forms.some((form) => argumentCountValid(form, args.indexOf(swallowed)))) return undefined;
+  if (!swallowed || !takesCount(taken, args.indexOf(swallowed))) return undefined;
   const line = directive.args[args.indexOf(swallowed) - 1]!.span.end.line + 1;
   const name = shortened(directive.name, 28);
   return {
