@@ -12,9 +12,13 @@ export class LineIndex {
   private hint = 0;
 
   constructor(text: string) {
-    const starts = [0];
-    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
-    this.starts = Int32Array.from(starts);
+    // Counted first, then filled: no interim array of a number per line.
+    let lines = 1;
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
+    const starts = new Int32Array(lines);
+    let line = 1;
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts[line++] = at + 1;
+    this.starts = starts;
   }
 
   position(offset: number): Position {
@@ -56,9 +60,24 @@ export function indentAt(text: string, lines: LineIndex, offset: number): string
   const newlineAfter = lines.lineStart(offset);
   let at = newlineAfter === 0 && text.startsWith('\uFEFF') ? 1 : newlineAfter;
   const lineStart = at;
-  while (at < offset && (text[at] === ' ' || text[at] === '\t')) at++;
+  let spaces = 0;
+  while (at < offset) {
+    const c = text.charCodeAt(at);
+    if (c === SPACE) spaces++;
+    else if (c !== TAB) break;
+    at++;
+  }
+  // Nearly every indent is all spaces or all tabs: one of those strings, with no slice of the text to look up.
+  const length = at - lineStart;
+  if (length < UNIFORM_INDENTS && (spaces === length || spaces === 0)) return (spaces === 0 ? TABS : SPACES)[length]!;
   return interned(text.slice(lineStart, at));
 }
+
+const SPACE = 32;
+const TAB = 9;
+const UNIFORM_INDENTS = 64;
+const SPACES = Array.from({ length: UNIFORM_INDENTS }, (_, n) => ' '.repeat(n));
+const TABS = Array.from({ length: UNIFORM_INDENTS }, (_, n) => '\t'.repeat(n));
 
 /**
  * A model's span: two offsets and the file's line index, with the line and column computed only when output asks

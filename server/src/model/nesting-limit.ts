@@ -13,12 +13,22 @@ export const MAX_NESTING_DEPTH = 100;
  */
 export function limitNesting(directives: readonly Directive[], maxDepth = MAX_NESTING_DEPTH): SyntaxProblem[] {
   let first: Directive | undefined;
-  const stack: Array<{ directive: Directive; depth: number }> = directives.map((directive) => ({ directive, depth: 1 }));
+  // Only blocks are stacked (most directives have none), each with its level beside it: no object per directive.
+  const stack: Directive[] = [];
+  const depths: number[] = [];
+  const pushBlocks = (list: readonly Directive[], depth: number) => {
+    for (const directive of list) {
+      if (directive.children.length === 0) continue;
+      stack.push(directive);
+      depths.push(depth);
+    }
+  };
+  pushBlocks(directives, 1);
   while (stack.length > 0) {
-    const { directive, depth } = stack.pop()!;
-    if (directive.children.length === 0) continue;
+    const directive = stack.pop()!;
+    const depth = depths.pop()!;
     if (depth < maxDepth) {
-      for (const child of directive.children) stack.push({ directive: child, depth: depth + 1 });
+      pushBlocks(directive.children, depth + 1);
       continue;
     }
     const cut = directive.children[0]!;
