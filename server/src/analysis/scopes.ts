@@ -77,8 +77,8 @@ function walkScopes(
     const hooks: ExpansionHooks = {
       resolve: (include) => root.includes.get(include) ?? [],
       visit: (directive, where) => {
+        // No truncation needed: a directive at depth d sits in the block last opened at d - 1, which set stack[d].
         const depth = where.ancestors.length;
-        stack.length = depth + 1;
         const scope = stack[depth]!;
         visit(directive, scope, root);
         const inner = contextOpenedBy(directive, where.context);

@@ -27,6 +27,17 @@ export class FileIdentities {
     return this.identityOf(file, (absolute) => this.resolve(absolute));
   }
 
+  /** `of` for a path already absolute and normalised (path.resolve's answer). */
+  ofAbsolute(absolute: string): string {
+    if (this.virtual) return absolute;
+    let identity = this.files.get(absolute);
+    if (identity === undefined) {
+      identity = this.resolve(absolute);
+      this.files.set(absolute, identity);
+    }
+    return identity;
+  }
+
   /**
    * `file`'s identity, given its real path found by the caller (the CLI's discovery resolved it already): the disk
    * is not asked again. The first answer for a path stands, as for `of`.

@@ -60,15 +60,16 @@ export class FileLoader {
 
   /** The model of a document, under the path the caller gave it (or of the document naming the same file first). */
   document(doc: SourceDocument): ConfigFile {
-    return this.load(path.resolve(doc.path))!;
+    return this.load(doc.path)!;
   }
 
   /** The model of the file at `filePath`; undefined when it cannot be read. */
   load(filePath: string): ConfigFile | undefined {
+    // Resolved once: path.resolve of an absolute path still reads it through, and each copy is hashed anew below.
     const key = path.resolve(filePath);
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached ?? undefined;
-    const identity = this.identities.of(key);
+    const identity = this.identities.ofAbsolute(key);
     const known = this.byIdentity.get(identity);
     if (known) {
       this.cache.set(key, known);
