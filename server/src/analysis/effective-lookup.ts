@@ -21,6 +21,7 @@ import type { ConfigFile, Directive, TemplateGuard } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import { perWorkspace } from './per-workspace.js';
 import { isMisreadLevel } from './misread.js';
+import { MemoMap } from '../util/memo-map.js';
 
 /** What /etc/nginx/proxy_params sets on Debian and Ubuntu (all proxy_set_header). */
 export const PROXY_PARAMS_HEADERS: readonly string[] = ['Host', 'X-Real-IP', 'X-Forwarded-For', 'X-Forwarded-Proto'];
@@ -58,7 +59,7 @@ function unseenAt(workspace: Workspace, level: Scope, name: string): Unseen {
 }
 
 // Every lookup climbs through the same few levels (a server, its http): decide each level once.
-const ownSyntaxProblems = new WeakMap<Scope, boolean>();
+const ownSyntaxProblems = new MemoMap<Scope, boolean>();
 
 /** A syntax problem among the level's own statements (not inside its nested blocks): a definition may be lost. */
 function hasOwnSyntaxProblem(level: Scope): boolean {
@@ -93,7 +94,7 @@ export function unreadLevel(level: Scope): boolean {
 // The template guards every pass directly in a scope sits under: nginx only ever runs those passes where the
 // template rendered them, so a definition under the same guards is there for them (Dokku's `{{ if
 // $.DOKKU_APP_WEB_LISTENERS }}` wraps both `proxy_pass` and `proxy_http_version 1.1`).
-const passGuardsByScope = new WeakMap<Scope, readonly TemplateGuard[]>();
+const passGuardsByScope = new MemoMap<Scope, readonly TemplateGuard[]>();
 
 function passGuards(scope: Scope): readonly TemplateGuard[] {
   let guards = passGuardsByScope.get(scope);

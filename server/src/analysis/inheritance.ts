@@ -14,6 +14,7 @@
 import type { ContextName, Directive, Argument } from '../model/types.js';
 import { guardsWithin, statementsNamed, type Scope } from './scopes.js';
 import { normaliseTemplateText } from './template-text.js';
+import { MemoMap } from '../util/memo-map.js';
 
 /** Levels with a location-style configuration that inherits from the level around it. */
 const INHERITING: ReadonlySet<ContextName> = new Set<ContextName>(['http', 'server', 'location', 'if', 'limit_except']);
@@ -91,7 +92,7 @@ export function headerKey(name: string): string {
 }
 
 // Every pass asks for its header set, and most passes share the few levels that define one: read each level's once.
-const headerSets = new WeakMap<Scope, Map<string, ReadonlyMap<string, ProxyHeader>>>();
+const headerSets = new MemoMap<Scope, Map<string, ReadonlyMap<string, ProxyHeader>>>();
 const NO_HEADERS: ReadonlyMap<string, ProxyHeader> = new Map();
 
 /** Shared between callers: do not mutate. */

@@ -23,6 +23,7 @@ import { guardsWithin, unfollowedIncludes, type Scope } from './scopes.js';
 import { templateBlockOf } from './template-blocks.js';
 import type { Upstream } from './upstreams.js';
 import { hasModernKeepaliveDefaults } from './versions.js';
+import { MemoMap } from '../util/memo-map.js';
 
 export type KeepaliveState =
   | { kind: 'explicit'; directive: Directive }
@@ -33,7 +34,7 @@ export type KeepaliveState =
   | { kind: 'unknown' };
 
 // Every pass to an upstream asks (three rules each): decide each upstream once.
-const unknownUpstreams = new WeakMap<Upstream, boolean>();
+const unknownUpstreams = new MemoMap<Upstream, boolean>();
 
 function isUnknown(upstream: Upstream): boolean {
   let unknown = unknownUpstreams.get(upstream);
@@ -73,7 +74,7 @@ function coversEveryBranch(directives: readonly Directive[], body: Scope): boole
 }
 
 // Three rules ask about every upstream once per pass that uses it: decide each upstream once per target version.
-const states = new WeakMap<Upstream, Map<string, KeepaliveState>>();
+const states = new MemoMap<Upstream, Map<string, KeepaliveState>>();
 
 /** Shared between callers: do not mutate. */
 export function keepaliveState(upstream: Upstream, options: Pick<ResolvedOptions, 'nginxVersion'>): KeepaliveState {

@@ -3,6 +3,7 @@
 // know, and whether it includes Debian's modules-enabled/*.conf (whose load_module lines live outside the checked tree).
 import { allDirectives, moduleInfo } from '../model/directive-table.js';
 import type { Directive } from '../model/types.js';
+import { MemoMap } from '../util/memo-map.js';
 
 /** Debian's .so files that hold no directives of their own, or hold a whole protocol's modules. */
 const DIRECTIVELESS_OBJECTS = new Set(['ndk_http_module']);
@@ -42,7 +43,7 @@ const NO_MODULE_FACTS: ModuleFacts = { packages: new Set(), unknownModuleLoaded:
 
 // By statement list: an edit in the language server gives new lists to the edited block's ancestors only, so asking
 // again after it walks those lists, not the whole file (the model never changes a list it has built).
-const moduleFactsByList = new WeakMap<readonly Directive[], ModuleFacts>();
+const moduleFactsByList = new MemoMap<readonly Directive[], ModuleFacts>();
 
 export function moduleFacts(list: readonly Directive[]): ModuleFacts {
   if (list.length === 0) return NO_MODULE_FACTS;

@@ -16,6 +16,7 @@ import { nginxStatementDepths } from '../model/nginx-first-error.js';
 import type { ConfigFile, Directive } from '../model/types.js';
 import type { Scope } from './scopes.js';
 import type { Upstream } from './upstreams.js';
+import { MemoMap } from '../util/memo-map.js';
 
 const firstErrors = new WeakMap<ConfigFile, number>();
 
@@ -61,7 +62,7 @@ export function isDisplaced(directive: Directive): boolean {
   return depths.get(directive.nameSpan.startOffset) !== depth;
 }
 
-const misreadLevels = new WeakMap<Scope, boolean>();
+const misreadLevels = new MemoMap<Scope, boolean>();
 
 export function isMisreadLevel(scope: Scope): boolean {
   let misread = misreadLevels.get(scope);

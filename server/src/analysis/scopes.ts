@@ -16,6 +16,7 @@ import type { ContextName, Directive, TemplateGuard } from '../model/types.js';
 import { expandRoot, type ExpansionHooks } from '../model/expand.js';
 import type { Workspace, WorkspaceRoot } from '../model/workspace.js';
 import { perWorkspace } from './per-workspace.js';
+import { MemoMap } from '../util/memo-map.js';
 
 export interface Scope {
   /** The block directive opening this scope; undefined for a root's top level. */
@@ -165,7 +166,7 @@ export function guardsWithin(directive: Directive, scope: Scope): TemplateGuard[
 }
 
 // An http level can hold thousands of statements and every location asks it for a few names: index each level once.
-const statementIndexes = new WeakMap<Scope, Map<string, Directive[]>>();
+const statementIndexes = new MemoMap<Scope, Map<string, Directive[]>>();
 
 /** Levels this small are scanned: building a name index for each of thousands of small blocks costs more. */
 const SCAN_LIMIT = 8;

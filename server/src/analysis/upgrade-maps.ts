@@ -15,6 +15,7 @@ import { statementsNamed, type Scope } from './scopes.js';
 import { hasTemplateAction } from './template-text.js';
 import { effectiveProxyHeaders } from './inheritance.js';
 import type { Argument, Directive } from '../model/types.js';
+import { MemoMap } from '../util/memo-map.js';
 
 export interface MapEntry {
   directive: Directive;
@@ -102,7 +103,7 @@ export function httpScopeOf(scope: Scope): Scope | undefined {
 }
 
 // Every pass and every fix needing a map asks its http level: read each level's maps once.
-const mapsByLevel = new WeakMap<Scope, ReadonlyMap<string, MapReading>>();
+const mapsByLevel = new MemoMap<Scope, ReadonlyMap<string, MapReading>>();
 
 /** Shared between callers: do not mutate. */
 export function effectiveMaps(http: Scope): ReadonlyMap<string, MapReading> {

@@ -12,6 +12,7 @@ import { createFsHost } from '../util/fs-host.js';
 import { resolveOptions } from './options.js';
 import { applySuppressions, UNUSED_SUPPRESSION_RULE_ID } from './suppressions.js';
 import type { AnalyzeOptions } from './types.js';
+import { newMemoGeneration } from '../util/memo-map.js';
 
 export { INTERNAL_ERROR_RULE_ID } from './run-rules.js';
 
@@ -73,6 +74,8 @@ function analyzeParsed(
   rules: readonly Rule[],
   previous: ReusableAnalysis | undefined,
 ): WorkspaceAnalysis {
+  // The analysis memos (util/memo-map.ts) keep this analysis' keys and what it reuses of the previous one's.
+  newMemoGeneration();
   const resolved = resolveOptions(options);
   const workspace = buildWorkspace(docs, options.host ?? createFsHost({ maxFileBytes: options.maxFileBytes }), parser, {
     pathMap: options.pathMap,

@@ -14,7 +14,7 @@ import type { FileHost, SourceDocument } from '../util/types.js';
 import type { AnalyzeOptions } from '../engine/types.js';
 import type { ReusableAnalysis } from '../engine/finding-reuse.js';
 import type { ParserLike } from '../model/file-loader.js';
-import type { NginxParser } from '../parser/loader.js';
+import { withNginxParser, type NginxParser } from '../parser/loader.js';
 import { WholeParses } from './whole-parses.js';
 import { settled } from './settle.js';
 import { isUnder } from '../model/read-scope.js';
@@ -115,7 +115,7 @@ export class AnalysisService {
   async snapshot(uri: string): Promise<DocumentSnapshot | undefined> {
     const document = this.deps.documents.get(uri);
     if (!document) return undefined;
-    if (!this.isCurrent(document)) await this.analyze(document);
+    if (!this.isCurrent(document)) await withNginxParser(() => this.analyze(document));
     const snapshot = this.states.get(document)?.snapshot;
     return this.deps.documents.get(uri) === document && snapshot?.version === document.version ? snapshot : undefined;
   }
@@ -239,7 +239,7 @@ export class AnalysisService {
   private async analyzeSafely(document: OpenDocument): Promise<void> {
     const version = document.version;
     try {
-      await this.analyze(document);
+      await withNginxParser(() => this.analyze(document));
     } catch (error) {
       this.deps.logError(`analysing ${document.uri} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       // Say so in the document rather than leave the previous version's diagnostics standing as if current.

@@ -8,7 +8,7 @@ import {
   type CodeAction,
   type CodeActionParams,
   type WorkspaceEdit,
-} from 'vscode-languageserver/node.js';
+} from './protocol.js';
 import path from 'node:path';
 import { lineStartOf } from '../fixes/edits.js';
 import { suppressionEdit, UNUSED_SUPPRESSION_RULE_ID } from '../engine/suppressions.js';

@@ -9,7 +9,7 @@ import {
   type CompletionList,
   type Connection,
   type ServerCapabilities,
-} from 'vscode-languageserver/node.js';
+} from './protocol.js';
 import { completionDocumentation, completionsAt, type CandidateKind, type CandidateReference, type CompletionCandidate } from '../features/completion.js';
 import { lineIndexOf } from '../features/positions.js';
 import type { DocumentSnapshot, SnapshotProvider } from './snapshot.js';

@@ -20,7 +20,7 @@ import {
   type WorkspaceDiagnosticParams,
   type WorkspaceDiagnosticReport,
   type WorkspaceDocumentDiagnosticReport,
-} from 'vscode-languageserver/node.js';
+} from './protocol.js';
 import type { AnalysisService } from './analysis-service.js';
 import type { ClientFeatures } from './client-capabilities.js';
 import { analysisFailedDiagnostic } from './diagnostics.js';

@@ -5,7 +5,7 @@
 // hover and the Problems panel. Sent to every client: one that does not support it ignores the property (LSP), and
 // its codeDescription link (the rule's page) still has the why.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver/node.js';
+import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type DiagnosticRelatedInformation } from './protocol.js';
 import { INTERNAL_ERROR_RULE_ID } from '../engine/analyze.js';
 import type { Finding, Severity } from '../util/types.js';
 import { UNUSED_SUPPRESSION_RULE_ID } from '../engine/suppressions.js';

@@ -6,7 +6,7 @@ import type {
   DidChangeTextDocumentParams,
   DidCloseTextDocumentParams,
   DidOpenTextDocumentParams,
-} from 'vscode-languageserver/node.js';
+} from './protocol.js';
 import type { AnalysisService } from './analysis-service.js';
 import type { DiagnosticDelivery } from './diagnostic-delivery.js';
 import type { OpenDocuments } from './documents.js';

@@ -7,7 +7,7 @@ import {
   type Connection,
   type ExecuteCommandParams,
   type ServerCapabilities,
-} from 'vscode-languageserver/node.js';
+} from './protocol.js';
 import type { NginxTarget } from '../engine/nginx-target.js';
 import { CodeLensFeature, REVEAL_PASS_COMMAND } from './code-lens.js';
 import type { EditorSettings } from './editor-settings.js';

@@ -13,7 +13,7 @@ import {
   type Range,
   type ServerCapabilities,
   type TextEdit,
-} from 'vscode-languageserver/node.js';
+} from './protocol.js';
 import { editorConfigFor, mergeFormatOptions, MAX_EDITORCONFIG_BYTES } from '../features/format-editorconfig.js';
 import { editsInRange, formatDocument, type FormatEdit, type FormatOptions } from '../features/format.js';
 import { createReadScope } from '../model/read-scope.js';

@@ -1,6 +1,6 @@
 // Handlers never throw into the connection. A request that fails is logged and answered with an error; a cancelled
 // one is answered as cancelled; a notification that fails is logged. One bad message must not end a session.
-import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver/node.js';
+import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken } from './protocol.js';
 
 export interface ErrorLog {
   error(message: string): void;

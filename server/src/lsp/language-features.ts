@@ -11,7 +11,7 @@ import {
   type Location,
   type SemanticTokens,
   type ServerCapabilities,
-} from 'vscode-languageserver/node.js';
+} from './protocol.js';
 import type { FeatureLocation } from '../features/context.js';
 import { hoverAt } from '../features/hover.js';
 import { definitionsAt, referencesAt } from '../features/navigation.js';

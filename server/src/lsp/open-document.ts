@@ -6,7 +6,7 @@ import type { Tree } from 'web-tree-sitter';
 import { buildPlainConfigFile, buildTreeConfigFile, unparsedConfigFile } from '../model/build.js';
 import { composeChange, updatedModel, type ChangedStretch } from '../model/incremental-model.js';
 import type { ParserLike } from '../model/file-loader.js';
-import type { NginxParser } from '../parser/loader.js';
+import { ParserNotLoaded, type NginxParser } from '../parser/loader.js';
 import type { ConfigFile } from '../model/types.js';
 import { clampRange, treeEditOf } from './text-edits.js';
 
@@ -200,6 +200,8 @@ export class OpenDocument {
         tree = parser.parse(text);
       }
     } catch (error) {
+      // The wasm parser is not loaded yet (lsp/server.ts loads it lazily): the caller loads it and asks again.
+      if (error instanceof ParserNotLoaded) throw error;
       // A parse abandoned at its time limit: start from scratch next time rather than from a half-trusted tree.
       this.dropTree();
       const reason = error instanceof Error ? error.message : String(error);

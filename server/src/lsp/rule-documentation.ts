@@ -3,7 +3,7 @@
 //
 //   nginxKeepalive/rules                     -> RuleSummary[] (registry order)
 //   nginxKeepalive/ruleDocumentation { id }  -> { id, markdown }; an unknown id is an InvalidParams error
-import { ErrorCodes, ResponseError } from 'vscode-languageserver/node.js';
+import { ErrorCodes, ResponseError } from './protocol.js';
 import { docsUrl } from '../engine/docs-url.js';
 import { ruleDoc } from '../engine/rule-docs.js';
 import { findRule, rules } from '../rules/registry.js';

@@ -18,13 +18,13 @@ import {
   type InitializeResult,
   type WorkspaceFolder,
   type WorkspaceFoldersChangeEvent,
-} from 'vscode-languageserver/node.js';
+} from './protocol.js';
 import path from 'node:path';
 import { VERSION } from '../engine/version.js';
 import { CONFIG_FILE_NAME } from '../engine/config-file.js';
 import { createFsHost } from '../util/fs-host.js';
 import { DirectoryListings } from '../util/directory-listings.js';
-import { loadNginxParser } from '../parser/loader.js';
+import { lazyNginxParser } from '../parser/loader.js';
 import { AnalysisService } from './analysis-service.js';
 import { readClientFeatures, type ClientFeatures } from './client-capabilities.js';
 import { codeActions, FIX_ALL_KIND, resolveFixAll, type CodeActionContext } from './code-actions.js';
@@ -162,7 +162,8 @@ class LanguageServer {
     const options = params.initializationOptions as Record<string, unknown> | null | undefined;
     this.pushedSettings = options?.[SETTINGS_SECTION] ?? options;
     this.edits = new WorkspaceEditBuilder(this.documents, this.features.documentChanges);
-    const parser = await loadNginxParser();
+    // Loaded when a document first needs it (a template, text the reader declines): most never do.
+    const parser = lazyNginxParser();
     const maxFileSize = (file: string) => this.settings.editorFor(file).maxFileSize;
     const models = new ModelStore(this.documents, parser, maxFileSize);
     const graph = new IncludeGraph();

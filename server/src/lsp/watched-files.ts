@@ -1,7 +1,7 @@
 // Files changing on disk, as workspace/didChangeWatchedFiles reports them: the index, the model cache and the
 // analyses of the documents that read those files follow.
 import path from 'node:path';
-import { FileChangeType, type FileEvent, type FileSystemWatcher } from 'vscode-languageserver/node.js';
+import { FileChangeType, type FileEvent, type FileSystemWatcher } from './protocol.js';
 import { CONFIG_FILE_NAME } from '../engine/config-file.js';
 import type { AnalysisService } from './analysis-service.js';
 import type { OpenDocuments } from './documents.js';

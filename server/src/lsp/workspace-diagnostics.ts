@@ -14,6 +14,7 @@ import path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CancellationToken, Diagnostic } from 'vscode-languageserver/node.js';
 import { analyzeWorkspace } from '../engine/analyze.js';
+import { withNginxParser } from '../parser/loader.js';
 import { contentId } from '../util/content-id.js';
 import type { Finding, FileHost } from '../util/types.js';
 import type { AnalysisService } from './analysis-service.js';
@@ -111,7 +112,7 @@ export class WorkspaceDiagnostics {
 
   /** The diagnostics of every workspace file that is not open, by absolute path. */
   compute(token?: CancellationToken): Promise<Map<string, FileDiagnostics>> {
-    const run = this.queue.then(() => this.computeNow(token));
+    const run = this.queue.then(() => withNginxParser(() => this.computeNow(token)));
     this.queue = run.catch(() => undefined);
     return run;
   }

@@ -2,7 +2,7 @@
 // an open document's edit carries that document's version (a client rejects it once the text moved on), a closed
 // file's carries null. An edit whose open document no longer has that text is not offered at all.
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { TextDocumentEdit, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver/node.js';
+import { TextDocumentEdit, type TextEdit, type WorkspaceEdit } from './protocol.js';
 import { FileIdentities } from '../model/file-identity.js';
 import { rangeOf } from './diagnostics.js';
 import type { OpenDocuments } from './documents.js';

@@ -161,3 +161,27 @@ const NOT_LOADED_PARSER: Pick<NginxParser, 'parse'> = {
     throw new ParserNotLoaded();
   },
 };
+
+/**
+ * A parser for a long-running process (the language server) that loads the wasm only when a text needs it: parse()
+ * uses the loaded parser or throws ParserNotLoaded (the caller loads it with withNginxParser and starts again), and
+ * parseInSlices loads it first. A server whose documents are all plain nginx never loads tree-sitter: its start-up
+ * skips compiling the runtime and the grammar, and its memory the wasm heap.
+ */
+export function lazyNginxParser(): Pick<NginxParser, 'parse' | 'parseInSlices'> {
+  return {
+    parse: (text, oldTree, timeoutMs) => parserIfLoaded().parse(text, oldTree, timeoutMs),
+    parseInSlices: async (text, oldTree, options) => (await loadNginxParser()).parseInSlices(text, oldTree, options),
+  };
+}
+
+/** Runs `work`; if it needed the parser before it was loaded (ParserNotLoaded), loads it and runs `work` again. */
+export async function withNginxParser<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof ParserNotLoaded) || nginxParserLoaded()) throw error;
+  }
+  await loadNginxParser();
+  return work();
+}
