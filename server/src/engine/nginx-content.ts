@@ -6,7 +6,8 @@
 // One pass over the lines, a bounded amount of work per character, no regular expression, no copy of a line: the
 // CLI walk and the language server run it on every candidate file (on at most SNIFF_BYTES of it).
 import {
-  assigns, braceBalance, followingWord, isBlankCode, isJsSpace, isTerminatorCode, leadingWordEnd, plainLineEnd, templateLine,
+  assigns, braceBalance, followingWord, isBlankCode, isJsSpace, isTerminatorCode, leadingWordEnd, nextEquals, nextSpecial,
+  plainLineEnd, templateLine,
 } from './nginx-content-lines.js';
 
 export interface ContentVerdict {
@@ -94,6 +95,9 @@ export function sniffNginxContent(text: string, evidence?: string[]): ContentVer
   let luaDepth = 0;
   let inTemplateComment = false;
   let linesLeft = evidence === undefined ? lineCount(text) : Number.POSITIVE_INFINITY;
+  // The next character plainLineEnd acts on, and the next `=`, each searched again only once passed.
+  let special = -1;
+  let equals = -1;
   for (let start = 0; start < text.length; ) {
     if (nginxNames > 0 && continuation === 0 && shaped >= MIN_SHAPED_SHARE * (shaped + other + linesLeft)) {
       return { nginx: true };
@@ -103,12 +107,15 @@ export function sniffNginxContent(text: string, evidence?: string[]): ContentVer
     if (end === -1) end = text.length;
     // The line is [from, to) of `line`: of the text itself, or of its rewrite when it holds template syntax.
     let line = text;
+    let inPlace = true;
     let from = start;
-    let to = inTemplateComment ? -1 : plainLineEnd(text, start, end);
+    if (special < start) special = nextSpecial(text, start);
+    let to = inTemplateComment ? -1 : special >= end ? end : plainLineEnd(text, start, end, special);
     if (to === -1) {
       const rewritten = templateLine(text.slice(start, end), inTemplateComment);
       inTemplateComment = rewritten.inTemplateComment;
       line = rewritten.text;
+      inPlace = false;
       from = 0;
       to = line.length;
     } else {
@@ -117,6 +124,9 @@ export function sniffNginxContent(text: string, evidence?: string[]): ContentVer
     }
     start = end + 1;
     if (from === to) continue; // blank, a comment, or template logic only: says nothing either way
+    // assigns() looks for ` = ` after the line's first character: a line of the text without any `=` there has none.
+    if (inPlace && equals <= from) equals = nextEquals(text, from + 1);
+    const mayAssign = !inPlace || equals < to - 1;
     const terminated = isTerminatorCode(line.charCodeAt(to - 1));
     if (luaDepth > 0) {
       // Lua code inside `*_by_lua_block { … }`: neither nginx nor evidence against it, up to the closing brace.
@@ -139,7 +149,7 @@ export function sniffNginxContent(text: string, evidence?: string[]): ContentVer
     const wordEnd = leadingWordEnd(line, from, to);
     const followedBy = wordEnd === from ? undefined : followingWord(line, wordEnd, to);
     const name = followedBy === 'nginx' ? line.slice(from, wordEnd) : '';
-    if (name !== '' && isNginxStatement(name, line, from, to) && !assigns(line, from, to)) {
+    if (name !== '' && isNginxStatement(name, line, from, to) && !(mayAssign && assigns(line, from, to))) {
       evidence?.push(line.slice(from, to));
       if (!terminated) {
         continuation = MAX_CONTINUATION_LINES;
@@ -149,7 +159,7 @@ export function sniffNginxContent(text: string, evidence?: string[]): ContentVer
       nginxNames++;
       shaped++;
       if (name.endsWith('_by_lua_block')) luaDepth = Math.max(braceBalance(line, from, to), 0);
-    } else if (terminated && followedBy !== 'other' && !assigns(line, from, to)) {
+    } else if (terminated && followedBy !== 'other' && !(mayAssign && assigns(line, from, to))) {
       shaped++; // `}`, `text/html html;` in types, `~^/old /new;` in a map, an unknown or third-party directive
     } else {
       other++;
