@@ -42,6 +42,8 @@ class Expansion {
   ) {}
 
   file(file: ConfigFile, scope: ExpansionScope): void {
+    // Resolving includes only (no visitor): a file without one has nothing to resolve, however large its blocks.
+    if (this.hooks.visit === undefined && !holdsInclude(file)) return;
     this.chain.add(file);
     this.directives(file.directives, scope);
     this.chain.delete(file);
@@ -81,6 +83,25 @@ class Expansion {
     }
   }
 }
+
+/** Whether a file has an `include` at any depth; a file is immutable once built, so each is searched once. */
+function holdsInclude(file: ConfigFile): boolean {
+  let holds = includeHolders.get(file);
+  if (holds === undefined) {
+    holds = false;
+    const pending: Array<readonly Directive[]> = [file.directives];
+    while (!holds && pending.length > 0) {
+      for (const directive of pending.pop()!) {
+        if (directive.name === 'include') holds = true;
+        else if (directive.children.length > 0) pending.push(directive.children);
+      }
+    }
+    includeHolders.set(file, holds);
+  }
+  return holds;
+}
+
+const includeHolders = new WeakMap<ConfigFile, boolean>();
 
 export function expandRoot(
   root: ConfigFile,

@@ -100,12 +100,20 @@ class WorkspaceBuilder {
     private readonly scope: ReadScope,
   ) {}
 
+  /** Given contexts by file, each looked up once: choosing roots asks about every document several times. */
+  private readonly given = new Map<ConfigFile, ContextName | undefined>();
+  /** No context given for any document (the usual run): nothing to look up. */
+  private noneGiven: boolean | undefined;
+
   /** The context the caller gave for `file`, when it is one of the documents checked on their own. */
   givenContext(file: ConfigFile): ContextName | undefined {
     const contexts = this.options.contexts;
-    if (contexts === undefined) return undefined;
+    if (contexts === undefined || (this.noneGiven ??= Object.keys(contexts).length === 0)) return undefined;
+    if (this.given.has(file)) return this.given.get(file);
     const key = path.resolve(file.path);
-    return Object.hasOwn(contexts, key) ? contexts[key] : undefined;
+    const context = Object.hasOwn(contexts, key) ? contexts[key] : undefined;
+    this.given.set(file, context);
+    return context;
   }
 
   /** Expands `file` as a root, resolving every include it reaches. */
@@ -186,8 +194,10 @@ function chooseRoots(documents: ConfigFile[], builder: WorkspaceBuilder): RootEx
   const chosen: RootExpansion[] = [];
   const covered = new Set<ConfigFile>();
   const documentSet = new Set(documents);
-  const isMain = (file: ConfigFile) => inferRootContext(file, builder.givenContext(file)) === 'main';
-  for (const group of [documents.filter(isMain), documents.filter((file) => !isMain(file))]) {
+  const main: ConfigFile[] = [];
+  const others: ConfigFile[] = [];
+  for (const file of documents) (inferRootContext(file, builder.givenContext(file)) === 'main' ? main : others).push(file);
+  for (const group of [main, others]) {
     const candidates = group
       .filter((file) => !covered.has(file))
       .map((file) => builder.expand(file))
