@@ -100,8 +100,6 @@ class WorkspaceBuilder {
     private readonly scope: ReadScope,
   ) {}
 
-  /** Given contexts by file, each looked up once: choosing roots asks about every document several times. */
-  private readonly given = new Map<ConfigFile, ContextName | undefined>();
   /** No context given for any document (the usual run): nothing to look up. */
   private noneGiven: boolean | undefined;
 
@@ -109,23 +107,34 @@ class WorkspaceBuilder {
   givenContext(file: ConfigFile): ContextName | undefined {
     const contexts = this.options.contexts;
     if (contexts === undefined || (this.noneGiven ??= Object.keys(contexts).length === 0)) return undefined;
-    if (this.given.has(file)) return this.given.get(file);
     const key = path.resolve(file.path);
-    const context = Object.hasOwn(contexts, key) ? contexts[key] : undefined;
-    this.given.set(file, context);
-    return context;
+    return Object.hasOwn(contexts, key) ? contexts[key] : undefined;
+  }
+
+  /** Include prefixes by the root's directory and whether it is main: the same for every root of a directory. */
+  private readonly searches = new Map<string, { prefixes: string[]; searchKey: string }>();
+
+  private searchOf(file: ConfigFile, context: ContextName): { prefixes: string[]; searchKey: string } {
+    const key = `${context === 'main' ? 'main' : ''}\0${path.dirname(path.resolve(file.path))}`;
+    let known = this.searches.get(key);
+    if (!known) {
+      const prefixes = includePrefixes(file.path, context, this.scope);
+      // `include fastcgi_params;` in every location and every site: each path is resolved once for all the roots
+      // that search the same directories (the disk is taken as fixed; pathMap and the read scope are the workspace's).
+      const searchKey = `${prefixes.join('\0')}\0${context === 'main' ? prefixes[0] : ''}\0`;
+      known = { prefixes, searchKey };
+      this.searches.set(key, known);
+    }
+    return known;
   }
 
   /** Expands `file` as a root, resolving every include it reaches. */
   expand(file: ConfigFile): RootExpansion {
     const { name: context, basis } = rootContextOf(file, this.givenContext(file));
-    const prefixes = includePrefixes(file.path, context, this.scope);
+    const { prefixes, searchKey } = this.searchOf(file, context);
     const root: WorkspaceRoot = { file, context, basis, prefixes, includes: new Map() };
     const search: IncludeSearch = { host: this.host, pathMap: this.options.pathMap ?? [], prefixes, scope: this.scope };
     if (context === 'main') search.mainDirectory = prefixes[0];
-    // `include fastcgi_params;` in every location and every site: each path is resolved once for all the roots that
-    // search the same directories (the disk is taken as fixed; pathMap and the read scope are the workspace's).
-    const searchKey = `${prefixes.join('\0')}\0${search.mainDirectory ?? ''}\0`;
     const resolveOnce = (includePath: string): IncludeResolution => {
       const key = searchKey + includePath;
       let resolution = this.resolutions.get(key);
