@@ -8,7 +8,7 @@ import { classifyFile } from '../engine/nginx-files.js';
 import { isContainerFileName } from '../engine/version-detect.js';
 import { describeFsError, displayPath } from '../util/paths.js';
 import { walkFiles, type WalkResult } from '../engine/walk.js';
-import { compareCodeUnits, uniqueByRealPath } from '../engine/checked-files.js';
+import { compareCodeUnits, nativeRealPath, uniqueByRealPath } from '../engine/checked-files.js';
 
 export interface Discovery {
   /** Absolute paths, unique, sorted by code unit (the same on every machine and locale). */
@@ -74,6 +74,8 @@ export function discoverFiles(patterns: string[], cwd: string): Discovery {
   const skipped: SkippedPath[] = [];
   const containerFiles: string[] = [];
   const alreadyRead = new Map<string, { text: string; bytes: number }>();
+  /** Real paths the walks found from their directories' (walk.ts), so that no file is resolved again. */
+  const knownRealPaths = new Map<string, string>();
   const report = (walked: WalkResult) => {
     for (const failure of walked.failures) {
       errors.push(`${displayPath(failure.path, cwd)}: ${describeFsError(failure.error)}`);
@@ -94,8 +96,9 @@ export function discoverFiles(patterns: string[], cwd: string): Discovery {
       if (matched.files.length === 0 && matched.failures.length === 0) errors.push(`${arg.pattern}: no files match`);
       add(matched.files);
     } else if (arg.kind === 'directory') {
-      const walked = walkFiles(arg.absolute, { allows });
+      const walked = walkFiles(arg.absolute, { allows, realPaths: true });
       report(walked);
+      for (const [file, real] of walked.realPaths ?? []) knownRealPaths.set(file, real);
       const nginxFiles: string[] = [];
       for (const file of walked.files) {
         if (isContainerFileName(path.basename(file))) containerFiles.push(file);
@@ -123,7 +126,7 @@ export function discoverFiles(patterns: string[], cwd: string): Discovery {
     notes.push(`${displayPath(link, cwd)}: a symbolic link leading outside the checked paths, not followed`);
   }
   // Each file once, by the name that sorts first (engine/checked-files.ts, which the language server uses too).
-  const { files, realPaths } = uniqueByRealPath(found);
+  const { files, realPaths } = uniqueByRealPath(found, (file) => knownRealPaths.get(file) ?? nativeRealPath(file));
   return {
     files,
     realPaths,

@@ -3,8 +3,12 @@
 // which is right for Dokku's `.sigil` files but would claim half of /etc and every extensionless script; this sniff
 // asks for nginx itself: a directive only nginx has, and a text that is mostly nginx-shaped lines.
 //
-// One pass over the lines, a bounded amount of work per character, no regular expression: the CLI walk and the
-// language server run it on every candidate file (on at most SNIFF_BYTES of it).
+// One pass over the lines, a bounded amount of work per character, no regular expression, no copy of a line: the
+// CLI walk and the language server run it on every candidate file (on at most SNIFF_BYTES of it).
+import {
+  assigns, braceBalance, followingWord, isBlankCode, isJsSpace, isTerminatorCode, leadingWordEnd, nextEquals, nextSpecial,
+  plainLineEnd, templateLine,
+} from './nginx-content-lines.js';
 
 export interface ContentVerdict {
   nginx: boolean;
@@ -49,16 +53,20 @@ const isNginxName = (name: string) =>
 /**
  * A line that only nginx writes: a directive above, or `set $var ...;` and `include path;` (an unquoted path: PHP's
  * and BIND's includes are quoted), whose words alone other languages share. Not `if ($x) {`: jQuery-style JavaScript
- * writes exactly that.
+ * writes exactly that. The line is [from, to) of `line`, and starts with `name`.
  */
-function isNginxStatement(name: string, line: string): boolean {
+function isNginxStatement(name: string, line: string, from: number, to: number): boolean {
+  const endsWithSemicolon = line.charCodeAt(to - 1) === 0x3b;
   // `events;` is a JavaScript expression statement; nginx's `events` always opens a block.
-  if (BLOCK_ONLY_NAMES.has(name)) return !line.endsWith(';');
+  if (BLOCK_ONLY_NAMES.has(name)) return !endsWithSemicolon;
   if (isNginxName(name)) return true;
-  const rest = line.slice(name.length).trimStart();
-  if (name === 'set') return rest.startsWith('$') && line.endsWith(';'); // not a JavaScript `set $x(v) {`
-  if (name === 'include') return rest !== '' && rest[0] !== '"' && rest[0] !== "'" && rest.endsWith(';');
-  return false;
+  if (name !== 'set' && name !== 'include') return false;
+  let rest = from + name.length;
+  while (rest < to && isJsSpace(line.charCodeAt(rest))) rest++;
+  if (rest === to || !endsWithSemicolon) return false;
+  const first = line.charCodeAt(rest);
+  if (name === 'set') return first === 0x24; // `$`: not a JavaScript `set $x(v) {`
+  return first !== 0x22 && first !== 0x27;
 }
 
 /**
@@ -69,7 +77,14 @@ const MIN_SHAPED_SHARE = 0.7;
 /** A directive left open on its line (`log_format main` + quoted lines) carries on at most this many lines. */
 const MAX_CONTINUATION_LINES = 64;
 
-/** `evidence`, when given, receives the lines taken as nginx-only statements (for tests and the measure script). */
+/**
+ * `evidence`, when given, receives the lines taken as nginx-only statements (for tests and the measure script).
+ *
+ * Without `evidence`, the scan stops as soon as the answer is yes whatever the rest holds: a directive seen, and the
+ * nginx-shaped lines still at least MIN_SHAPED_SHARE if every line left were not (the lines left are counted up front,
+ * one native search per line). A config is then read to about three quarters of its lines; a verdict of no (whose
+ * reason gives the counts) always reads to the end.
+ */
 export function sniffNginxContent(text: string, evidence?: string[]): ContentVerdict {
   let nginxNames = 0;
   let shaped = 0;
@@ -79,20 +94,43 @@ export function sniffNginxContent(text: string, evidence?: string[]): ContentVer
   let pending = 0;
   let luaDepth = 0;
   let inTemplateComment = false;
+  let linesLeft = evidence === undefined ? lineCount(text) : Number.POSITIVE_INFINITY;
+  // The next character plainLineEnd acts on, and the next `=`, each searched again only once passed.
+  let special = -1;
+  let equals = -1;
   for (let start = 0; start < text.length; ) {
+    if (nginxNames > 0 && continuation === 0 && shaped >= MIN_SHAPED_SHARE * (shaped + other + linesLeft)) {
+      return { nginx: true };
+    }
+    linesLeft--;
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
-    const raw = text.slice(start, end);
+    // The line is [from, to) of `line`: of the text itself, or of its rewrite when it holds template syntax.
+    let line = text;
+    let inPlace = true;
+    let from = start;
+    if (special < start) special = nextSpecial(text, start);
+    let to = inTemplateComment ? -1 : special >= end ? end : plainLineEnd(text, start, end, special);
+    if (to === -1) {
+      const rewritten = templateLine(text.slice(start, end), inTemplateComment);
+      inTemplateComment = rewritten.inTemplateComment;
+      line = rewritten.text;
+      inPlace = false;
+      from = 0;
+      to = line.length;
+    } else {
+      while (from < to && isBlankCode(text.charCodeAt(from))) from++;
+      while (to > from && isBlankCode(text.charCodeAt(to - 1))) to--;
+    }
     start = end + 1;
-    const stripped = stripLine(raw, inTemplateComment);
-    inTemplateComment = stripped.inTemplateComment;
-    const line = stripped.text;
-    if (line === '') continue; // blank, a comment, or template logic only: says nothing either way
-    const name = leadingName(line);
-    const terminated = isTerminator(line[line.length - 1]);
+    if (from === to) continue; // blank, a comment, or template logic only: says nothing either way
+    // assigns() looks for ` = ` after the line's first character: a line of the text without any `=` there has none.
+    if (inPlace && equals <= from) equals = nextEquals(text, from + 1);
+    const mayAssign = !inPlace || equals < to - 1;
+    const terminated = isTerminatorCode(line.charCodeAt(to - 1));
     if (luaDepth > 0) {
       // Lua code inside `*_by_lua_block { … }`: neither nginx nor evidence against it, up to the closing brace.
-      luaDepth += braceBalance(line);
+      luaDepth += braceBalance(line, from, to);
       continue;
     }
     if (continuation > 0) {
@@ -108,8 +146,11 @@ export function sniffNginxContent(text: string, evidence?: string[]): ContentVer
       }
       continue;
     }
-    if (name !== undefined && name.followedBy === 'nginx' && isNginxStatement(name.word, line) && !assigns(line)) {
-      evidence?.push(line);
+    const wordEnd = leadingWordEnd(line, from, to);
+    const followedBy = wordEnd === from ? undefined : followingWord(line, wordEnd, to);
+    const name = followedBy === 'nginx' ? line.slice(from, wordEnd) : '';
+    if (name !== '' && isNginxStatement(name, line, from, to) && !(mayAssign && assigns(line, from, to))) {
+      evidence?.push(line.slice(from, to));
       if (!terminated) {
         continuation = MAX_CONTINUATION_LINES;
         pending = 1;
@@ -117,8 +158,8 @@ export function sniffNginxContent(text: string, evidence?: string[]): ContentVer
       }
       nginxNames++;
       shaped++;
-      if (name.word.endsWith('_by_lua_block')) luaDepth = Math.max(braceBalance(line), 0);
-    } else if (terminated && (name === undefined || name.followedBy !== 'other') && !assigns(line)) {
+      if (name.endsWith('_by_lua_block')) luaDepth = Math.max(braceBalance(line, from, to), 0);
+    } else if (terminated && followedBy !== 'other' && !(mayAssign && assigns(line, from, to))) {
       shaped++; // `}`, `text/html html;` in types, `~^/old /new;` in a map, an unknown or third-party directive
     } else {
       other++;
@@ -133,117 +174,9 @@ export function sniffNginxContent(text: string, evidence?: string[]): ContentVer
   return { nginx: true };
 }
 
-const isTerminator = (char: string | undefined) => char === ';' || char === '{' || char === '}';
-const isBlank = (code: number) => code === 0x20 || code === 0x09 || code === 0x0d;
-
-/**
- * A line without its comment, its Go / Jinja2 template syntax and its outer white space. `{{ … }}`, `{% … %}` and
- * `{# … #}` inside a line become one `x` (they stand for an argument); the ones that open or close a line are dropped,
- * so `{% if ssl %}listen 443 ssl;{% endif %}` is the statement it guards. A `{#` that opens a line and is not closed
- * on it starts a Jinja2 comment running to its `#}`; one further right ends only its own line (`server {# comment`
- * is an nginx block and a comment). `#` starts a comment outside quotes, as nginx reads it.
- */
-function stripLine(line: string, inTemplateComment: boolean): { text: string; inTemplateComment: boolean } {
-  let from = 0;
-  if (inTemplateComment) {
-    const close = line.indexOf('#}');
-    if (close === -1) return { text: '', inTemplateComment: true };
-    from = close + 2;
-  }
-  let out = '';
-  let quote = '';
-  for (let i = from; i < line.length; i++) {
-    const char = line[i]!;
-    if (quote !== '') {
-      out += char;
-      if (char === '\\') out += line[++i] ?? '';
-      else if (char === quote) quote = '';
-      continue;
-    }
-    if (char === '{' && (line[i + 1] === '{' || line[i + 1] === '%' || line[i + 1] === '#')) {
-      const closer = line[i + 1] === '{' ? '}}' : `${line[i + 1]}}`;
-      const close = line.indexOf(closer, i + 2);
-      if (close === -1) {
-        const opensComment = line[i + 1] === '#' && out.trim() === '';
-        return { text: trimAction(out), inTemplateComment: opensComment };
-      }
-      out += '\u0000'; // a placeholder, trimmed away at either end of the line
-      i = close + 1;
-      continue;
-    }
-    if (char === '#' && (out === '' || isBlank(out.charCodeAt(out.length - 1)) || isTerminator(out[out.length - 1]))) break;
-    if (char === '"' || char === "'") quote = char;
-    out += char;
-  }
-  return { text: trimAction(out), inTemplateComment: false };
-}
-
-/** Outer blanks and template placeholders off; inner placeholders become `x`. */
-function trimAction(text: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && (isBlank(text.charCodeAt(start)) || text.charCodeAt(start) === 0)) start++;
-  while (end > start && (isBlank(text.charCodeAt(end - 1)) || text.charCodeAt(end - 1) === 0)) end--;
-  return text.slice(start, end).replaceAll('\u0000', 'x');
-}
-
-/**
- * `x = y` outside quotes, on a line that is not nginx's `if (… = …)`: an assignment in code (Perl's `my $x = 1;`, C's
- * `a = b;`), whose lines otherwise end with `;`, `{` and `}` just as nginx's do.
- */
-function assigns(line: string): boolean {
-  if (line.startsWith('if ') || line.startsWith('if(')) return false;
-  let quote = '';
-  for (let i = 1; i < line.length - 1; i++) {
-    const char = line[i];
-    if (quote !== '') {
-      if (char === '\\') i++;
-      else if (char === quote) quote = '';
-    } else if (char === '"' || char === "'") quote = char;
-    else if (char === '=' && isBlank(line.charCodeAt(i + 1)) && isBlank(line.charCodeAt(i - 1))) return true;
-  }
-  return false;
-}
-
-/** `{` minus `}` on a (comment-stripped) line, outside quotes. */
-function braceBalance(line: string): number {
-  let balance = 0;
-  let quote = '';
-  for (let i = 0; i < line.length; i++) {
-    const char = line[i];
-    if (quote !== '') {
-      if (char === '\\') i++;
-      else if (char === quote) quote = '';
-    } else if (char === '"' || char === "'") quote = char;
-    else if (char === '{') balance++;
-    else if (char === '}') balance--;
-  }
-  return balance;
-}
-
-/**
- * The lower-case word a line starts with, and what follows it. `nginx`: white space, `;`, `{` or nothing (the
- * arguments go on below), as after a directive name. `other`: `key: value`, `key = value`, `call(...)`, `a[i]` --
- * other languages. `part`: anything else (`text/html` in `types`, `example.com` in a `map`, `listen-on` in BIND):
- * not a directive, but not evidence against nginx either.
- */
-function leadingName(line: string): { word: string; followedBy: 'nginx' | 'other' | 'part' } | undefined {
-  const start = line.charCodeAt(0);
-  if (!(start >= 0x61 && start <= 0x7a) && start !== 0x5f) return undefined; // [a-z_]
-  let end = 1;
-  for (; end < line.length; end++) {
-    const code = line.charCodeAt(end);
-    if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || code === 0x5f)) break;
-  }
-  const word = line.slice(0, end);
-  const next = line[end];
-  if (next === undefined || next === ';' || next === '{') return { word, followedBy: 'nginx' };
-  if (next === ':' || next === '=' || next === '(' || next === '[') return { word, followedBy: 'other' };
-  if (next !== ' ' && next !== '\t') return { word, followedBy: 'part' };
-  let argument = end;
-  while (line[argument] === ' ' || line[argument] === '\t') argument++;
-  // `key = v`, `key: v`, and compound assignments (`hash |= 0;`, `n += 1;`).
-  const [first, second] = [line[argument], line[argument + 1]];
-  const assigns = first === '=' || first === ':' || (second === '=' && first !== undefined && '|&+-*/%^<>!'.includes(first));
-  return { word, followedBy: assigns ? 'other' : 'nginx' };
+/** Lines the loop above visits: one per `\n`, and one more for text after the last. */
+function lineCount(text: string): number {
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
+  return text.length === 0 || text.charCodeAt(text.length - 1) === 0x0a ? lines : lines + 1;
 }

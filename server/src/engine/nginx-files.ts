@@ -117,6 +117,9 @@ export function claimByContent(test: 'lenient' | 'content', bytes: Buffer, trunc
   return verdict.nginx ? { claimed: true, read } : { claimed: false, reason: verdict.reason ?? 'not nginx' };
 }
 
+/** What classifyFile reads a file's prefix into (made on first use). */
+let sniffBuffer: Buffer | undefined;
+
 export function classifyFile(filePath: string): FileClaim {
   const byName = claimByName(path.basename(filePath));
   if (byName.kind === 'nginx') return { claimed: true };
@@ -125,7 +128,9 @@ export function classifyFile(filePath: string): FileClaim {
     const size = sizeOf(filePath);
     if (size !== undefined && size > MAX_SNIFFED_FILE_BYTES) return { claimed: false, reason: TOO_LARGE_TO_SNIFF };
   }
-  const read = readRegularFilePrefix(filePath, SNIFF_BYTES);
+  sniffBuffer ??= Buffer.allocUnsafe(SNIFF_BYTES + 1);
+  // Into the one buffer: claimByContent decodes the bytes before anything else is read into it.
+  const read = readRegularFilePrefix(filePath, SNIFF_BYTES, sniffBuffer);
   if (read.kind !== 'read') {
     // A template or `*.conf` that cannot be sniffed (unreadable, a FIFO, a device) is kept, so reading it again
     // reports the problem with its path (a `conf.d/secret.conf` without read permission is an error to tell, not a

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { createReadScope } from '../model/read-scope.js';
 import { SKIPPED_DIRECTORIES } from './nginx-files.js';
 import { fileNameFromBytes, hasUndecodableName, undecodableNameError } from '../util/paths.js';
+import { nativeRealPath } from './checked-files.js';
 
 export interface WalkResult {
   /** Absolute paths of regular files (symbolic links inside the checked paths followed), in no particular order. */
@@ -25,6 +26,11 @@ export interface WalkResult {
   skippedOthers?: Array<{ path: string; what: string }>;
   /** True when a limit (maxFiles, maxDirectories) stopped the walk: `files` then holds those found first. */
   truncated?: boolean;
+  /**
+   * With `realPaths`: the real path of each of `files` listed as a regular file (not a link), found from its
+   * directory's real path (one realpath per directory rather than one per file). The others are absent.
+   */
+  realPaths?: Map<string, string>;
 }
 
 export interface WalkOptions {
@@ -48,6 +54,8 @@ export interface WalkOptions {
   maxDirectories?: number;
   /** Escaped links remembered at most (to name them in a log line, not to list thousands). */
   maxEscaped?: number;
+  /** Fill WalkResult.realPaths. */
+  realPaths?: boolean;
 }
 
 /** What a directory entry or an lstat() tells without opening the file. */
@@ -58,6 +66,8 @@ export function walkFiles(roots: string | readonly string[], options: WalkOption
   const skippedDirectories: string[] = [];
   const skippedOthers: Array<{ path: string; what: string }> = [];
   const result: WalkResult = { files: [], failures: [], escaped: [], skippedDirectories, skippedOthers };
+  const realPaths = options.realPaths ? new Map<string, string>() : undefined;
+  if (realPaths) result.realPaths = realPaths;
   const allows = options.allows ?? insideOf(rootList);
   const maxFiles = options.maxFiles ?? Infinity;
   const maxEscaped = options.maxEscaped ?? Infinity;
@@ -86,12 +96,18 @@ export function walkFiles(roots: string | readonly string[], options: WalkOption
     }
     const mayDescend = options.maxDepth === undefined || depth < options.maxDepth;
     const subdirectories: string[] = [];
-    const keep = (file: string): void => {
-      if (result.files.length < maxFiles && (options.accept === undefined || options.accept(file))) result.files.push(file);
+    const keep = (file: string): boolean => {
+      if (result.files.length >= maxFiles || (options.accept !== undefined && !options.accept(file))) return false;
+      result.files.push(file);
+      return true;
     };
+    // What path.join(directory, name) gives for every name a listing holds (no separator, never `.` or `..`),
+    // without normalizing the directory again for each of its entries.
+    const prefix = path.join(directory, 'x').slice(0, -1);
+    const realPrefix = realPaths && entries.length > 0 ? realPrefixOf(directory) : undefined;
     for (const dirent of entries) {
       const name = fileNameFromBytes(dirent.name);
-      const entry = path.join(directory, name);
+      const entry = prefix + name;
       if (hasUndecodableName(name)) {
         // No string path opens it. A directory is reported here; a file goes on, so that the name rule (or the
         // glob) still decides whether it is a config, and reading it reports it (read-documents.ts).
@@ -103,7 +119,7 @@ export function walkFiles(roots: string | readonly string[], options: WalkOption
       if (kind === 'escaped') {
         if (result.escaped.length < maxEscaped) result.escaped.push(entry);
       } else if (kind === 'file') {
-        keep(entry);
+        if (keep(entry) && realPrefix !== undefined && dirent.isFile()) realPaths!.set(entry, realPrefix + name);
       } else if (kind === 'directory' && mayDescend) {
         if (SKIPPED_DIRECTORIES.has(name)) skippedDirectories.push(entry);
         else subdirectories.push(entry);
@@ -120,6 +136,12 @@ export function walkFiles(roots: string | readonly string[], options: WalkOption
     }
   }
   return result;
+}
+
+/** What path.join(realpath(directory), name) gives, by the native realpath as checked-files.ts resolves files. */
+function realPrefixOf(directory: string): string | undefined {
+  const real = nativeRealPath(directory);
+  return real === undefined ? undefined : path.join(real, 'x').slice(0, -1);
 }
 
 /** What an entry that is neither a file nor a directory is (never opened: reading a FIFO would block). */

@@ -42,21 +42,27 @@ class Expansion {
   ) {}
 
   file(file: ConfigFile, scope: ExpansionScope): void {
+    // Resolving includes only (no visitor): only the blocks on the way to an include are entered, and a file without
+    // one is not walked at all.
+    const holders = this.hooks.visit === undefined ? blocksHoldingIncludes(file) : undefined;
+    if (holders === null) return;
     this.chain.add(file);
-    this.directives(file.directives, scope);
+    this.directives(file.directives, scope, holders);
     this.chain.delete(file);
   }
 
-  private directives(directives: readonly Directive[], scope: ExpansionScope): void {
+  /** `holders`, when given: the only blocks worth entering. */
+  private directives(directives: readonly Directive[], scope: ExpansionScope, holders: ReadonlySet<Directive> | undefined): void {
     const visit = this.hooks.visit;
     for (const directive of directives) {
       if (visit && visit(directive, scope) === false) continue;
       if (directive.name === 'include') this.include(directive, scope);
       // Most directives have no block: ask for the context only of those with statements inside.
-      const inner = directive.children.length > 0 ? contextOpenedBy(directive, scope.context) : undefined;
+      const entered = directive.children.length > 0 && (holders === undefined || holders.has(directive));
+      const inner = entered ? contextOpenedBy(directive, scope.context) : undefined;
       if (inner) {
         const ancestors = [...scope.ancestors, directive];
-        this.directives(directive.children, { context: inner, ancestors, includedFrom: scope.includedFrom });
+        this.directives(directive.children, { context: inner, ancestors, includedFrom: scope.includedFrom }, holders);
       }
     }
   }
@@ -81,6 +87,33 @@ class Expansion {
     }
   }
 }
+
+/**
+ * The blocks of a file with an `include` somewhere inside; null when the file has none at all. A file is immutable
+ * once built, so each is searched once. Recursive: nesting is bounded (nesting-limit.ts).
+ */
+function blocksHoldingIncludes(file: ConfigFile): ReadonlySet<Directive> | null {
+  let holders = includeHolders.get(file);
+  if (holders === undefined) {
+    const found = new Set<Directive>();
+    const holds = (directives: readonly Directive[]): boolean => {
+      let any = false;
+      for (const directive of directives) {
+        if (directive.name === 'include') any = true;
+        if (directive.children.length > 0 && holds(directive.children)) {
+          found.add(directive);
+          any = true;
+        }
+      }
+      return any;
+    };
+    holders = holds(file.directives) ? found : null;
+    includeHolders.set(file, holders);
+  }
+  return holders;
+}
+
+const includeHolders = new WeakMap<ConfigFile, ReadonlySet<Directive> | null>();
 
 export function expandRoot(
   root: ConfigFile,

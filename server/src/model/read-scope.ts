@@ -87,11 +87,16 @@ export function createReadScope(areas: readonly string[]): ReadScope {
   // A scope lives for one analysis, during which the disk is taken as fixed; each included file is asked about more
   // than once.
   const answers = new Map<string, boolean>();
+  // The areas' own real paths, one realpath each rather than one per candidate path.
+  const anchorReal = new Map<string, string>();
   const decide = (absolute: string): boolean => {
     const anchor = outermostAreaAbove(absolute, written);
     if (anchor === undefined || inVersionControlMetadata(absolute, anchor)) return false;
     const resolved = resolver.resolve(absolute, anchor);
-    return resolved !== OUTSIDE && isInside(resolved.real) && !inVersionControlMetadata(resolved.real, realPath(anchor));
+    if (resolved === OUTSIDE || !isInside(resolved.real)) return false;
+    let real = anchorReal.get(anchor);
+    if (real === undefined) anchorReal.set(anchor, (real = realPath(anchor)));
+    return !inVersionControlMetadata(resolved.real, real);
   };
   let key: string | undefined;
   return {

@@ -100,24 +100,41 @@ class WorkspaceBuilder {
     private readonly scope: ReadScope,
   ) {}
 
+  /** No context given for any document (the usual run): nothing to look up. */
+  private noneGiven: boolean | undefined;
+
   /** The context the caller gave for `file`, when it is one of the documents checked on their own. */
   givenContext(file: ConfigFile): ContextName | undefined {
     const contexts = this.options.contexts;
-    if (contexts === undefined) return undefined;
+    if (contexts === undefined || (this.noneGiven ??= Object.keys(contexts).length === 0)) return undefined;
     const key = path.resolve(file.path);
     return Object.hasOwn(contexts, key) ? contexts[key] : undefined;
+  }
+
+  /** Include prefixes by the root's directory and whether it is main: the same for every root of a directory. */
+  private readonly searches = new Map<string, { prefixes: string[]; searchKey: string }>();
+
+  private searchOf(file: ConfigFile, context: ContextName): { prefixes: string[]; searchKey: string } {
+    const key = `${context === 'main' ? 'main' : ''}\0${path.dirname(path.resolve(file.path))}`;
+    let known = this.searches.get(key);
+    if (!known) {
+      const prefixes = includePrefixes(file.path, context, this.scope);
+      // `include fastcgi_params;` in every location and every site: each path is resolved once for all the roots
+      // that search the same directories (the disk is taken as fixed; pathMap and the read scope are the workspace's).
+      const searchKey = `${prefixes.join('\0')}\0${context === 'main' ? prefixes[0] : ''}\0`;
+      known = { prefixes, searchKey };
+      this.searches.set(key, known);
+    }
+    return known;
   }
 
   /** Expands `file` as a root, resolving every include it reaches. */
   expand(file: ConfigFile): RootExpansion {
     const { name: context, basis } = rootContextOf(file, this.givenContext(file));
-    const prefixes = includePrefixes(file.path, context, this.scope);
+    const { prefixes, searchKey } = this.searchOf(file, context);
     const root: WorkspaceRoot = { file, context, basis, prefixes, includes: new Map() };
     const search: IncludeSearch = { host: this.host, pathMap: this.options.pathMap ?? [], prefixes, scope: this.scope };
     if (context === 'main') search.mainDirectory = prefixes[0];
-    // `include fastcgi_params;` in every location and every site: each path is resolved once for all the roots that
-    // search the same directories (the disk is taken as fixed; pathMap and the read scope are the workspace's).
-    const searchKey = `${prefixes.join('\0')}\0${search.mainDirectory ?? ''}\0`;
     const resolveOnce = (includePath: string): IncludeResolution => {
       const key = searchKey + includePath;
       let resolution = this.resolutions.get(key);
@@ -186,8 +203,10 @@ function chooseRoots(documents: ConfigFile[], builder: WorkspaceBuilder): RootEx
   const chosen: RootExpansion[] = [];
   const covered = new Set<ConfigFile>();
   const documentSet = new Set(documents);
-  const isMain = (file: ConfigFile) => inferRootContext(file, builder.givenContext(file)) === 'main';
-  for (const group of [documents.filter(isMain), documents.filter((file) => !isMain(file))]) {
+  const main: ConfigFile[] = [];
+  const others: ConfigFile[] = [];
+  for (const file of documents) (inferRootContext(file, builder.givenContext(file)) === 'main' ? main : others).push(file);
+  for (const group of [main, others]) {
     const candidates = group
       .filter((file) => !covered.has(file))
       .map((file) => builder.expand(file))

@@ -93,6 +93,8 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * one, so hasUndecodableName() recognises such a path, and printablePath() shows the byte as `\xHH`.
  */
 export function fileNameFromBytes(bytes: Buffer): string {
+  // Most names are ASCII, which decodes byte for byte: no round trip to check.
+  if (isAscii(bytes)) return bytes.toString('latin1');
   const decoded = bytes.toString('utf8');
   if (Buffer.from(decoded, 'utf8').equals(bytes)) return decoded;
   let name = '';
@@ -125,6 +127,11 @@ function decodeStrictly(sequence: Uint8Array): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+function isAscii(bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
 }
 
 /** True for a path made by fileNameFromBytes from a name that is not valid UTF-8: it cannot be opened by that path. */

@@ -65,11 +65,15 @@ export type PrefixRead = NotRead | { kind: 'read'; bytes: Buffer; truncated: boo
 /**
  * The first `maxBytes` bytes of a regular file, however large it is (`truncated` when there was more): for sniffing
  * what a file is. Opens without blocking and never reads a FIFO or a device, as readRegularFile.
+ *
+ * `scratch` (at least maxBytes + 1 long), when given, is read into instead of a new buffer, and the bytes returned are
+ * a view of it, valid until the caller reads into it again: a directory walk sniffs thousands of files, and a fresh
+ * 64 KB buffer for each (most of them a few KB) was garbage the collector had to chase.
  */
-export function readRegularFilePrefix(file: string, maxBytes: number): PrefixRead {
+export function readRegularFilePrefix(file: string, maxBytes: number, scratch?: Buffer): PrefixRead {
   return withRegularFile<PrefixRead>(file, (fd) => {
     // One byte more than kept tells whether there was more, even when the file grew since fstat.
-    const buffer = Buffer.allocUnsafe(maxBytes + 1);
+    const buffer = scratch !== undefined && scratch.length > maxBytes ? scratch.subarray(0, maxBytes + 1) : Buffer.allocUnsafe(maxBytes + 1);
     let length = 0;
     while (length < buffer.length) {
       const read = readSync(fd, buffer, length, buffer.length - length, null);
