@@ -65,15 +65,17 @@ export async function analyzeWithJobs(
   const shared: BatchOptions = { ...options, readRoots: options.readRoots ?? documents.map((d) => path.dirname(d.path)) };
   // Started first: they load while the documents are grouped.
   const workers = Array.from({ length: jobs - 1 }, () => new pool.WorkerRunner(script));
+  let succeeded = false;
   try {
     const groups = predictGroups(documents, { readRoots: shared.readRoots!, pathMap: shared.pathMap ?? [] });
     const batches = packBatches(groups, documents, jobs * BATCHES_PER_JOB);
     if (batches.length < 2) return await analyze(documents, options);
     const { batches: final, merges } = await runUntilIndependent(batches, documents, { options: shared, fixes: tuning.fixes }, workers);
     tuning.report?.({ threads: workers.length + 1, batches: batches.length, merges });
+    succeeded = true;
     return combine(final);
   } finally {
-    await Promise.all(workers.map((worker) => worker.close()));
+    await Promise.all(workers.map((worker) => worker.close(succeeded)));
   }
 }
 

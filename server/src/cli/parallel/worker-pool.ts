@@ -5,10 +5,10 @@ import { Worker } from 'node:worker_threads';
 import type { BatchResult, BatchTask } from './analyze-batch.js';
 import { runningAsSingleExecutable } from '../../util/sea.js';
 
-export interface TaskMessage {
-  id: number;
-  task: BatchTask;
-}
+export type TaskMessage =
+  | { id: number; task: BatchTask }
+  /** No more tasks: the worker ends once it has answered the ones it has, as a program ends (see close()). */
+  | { close: true };
 
 export interface ReplyMessage {
   id: number;
@@ -37,12 +37,18 @@ export class WorkerRunner implements BatchRunner {
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve(result: BatchResult): void; reject(error: Error): void }>();
   private nextId = 0;
+  private readonly exited: Promise<void>;
 
   constructor(script: URL) {
     this.worker = new Worker(script);
     this.worker.on('message', (reply: ReplyMessage) => this.settle(reply));
     this.worker.on('error', (error) => this.failAll(error));
-    this.worker.on('exit', (code) => this.failAll(new Error(`analysis worker exited (code ${code})`)));
+    this.exited = new Promise((resolve) => {
+      this.worker.on('exit', (code) => {
+        this.failAll(new Error(`analysis worker exited (code ${code})`));
+        resolve();
+      });
+    });
   }
 
   run(task: BatchTask): Promise<BatchResult> {
@@ -53,9 +59,15 @@ export class WorkerRunner implements BatchRunner {
     });
   }
 
-  async close(): Promise<void> {
-    this.worker.removeAllListeners('exit');
-    await this.worker.terminate();
+  /**
+   * Ends the worker. After a run that went well it is asked to end on its own rather than stopped: only a thread that
+   * ends as a program does runs its exit handlers, where its loader writes the code cache the next run's workers
+   * start from (scripts/cli-loader.mjs). After a failure it is stopped at once.
+   */
+  async close(graceful = false): Promise<void> {
+    if (graceful) this.worker.postMessage({ close: true } satisfies TaskMessage);
+    else await this.worker.terminate();
+    await this.exited;
   }
 
   private settle(reply: ReplyMessage): void {

@@ -10,6 +10,11 @@ if (!port) throw new Error('cli-worker.js runs only as a worker thread of the ng
 // both run before either reply is posted, leaving the main thread waiting for the first.
 let queue: Promise<void> = Promise.resolve();
 port.on('message', (message: TaskMessage) => {
+  if ('close' in message) {
+    // Nothing left to wait for once the port is closed: the thread ends, running its exit handlers.
+    queue = queue.then(() => port.close());
+    return;
+  }
   queue = queue.then(async () => port.postMessage({ id: message.id, ...(await answer(message.task)) } satisfies ReplyMessage));
 });
 
