@@ -1,18 +1,23 @@
-// Worker threads running analyzeBatch (worker.ts, bundled as dist/cli-worker.js beside dist/cli.js).
+// Worker threads running analyzeBatch and the grouping's statement scan (worker.ts, bundled as dist/cli-worker.cjs,
+// run by its loader dist/cli-worker.js beside dist/cli.js).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { BatchResult, BatchTask } from './analyze-batch.js';
+import type { Statements } from './linking-statements.js';
 import { runningAsSingleExecutable } from '../../util/sea.js';
 
 export type TaskMessage =
   | { id: number; task: BatchTask }
+  /** The linking statements of these texts, for the grouping (predict-groups.ts). */
+  | { id: number; texts: string[] }
   /** No more tasks: the worker ends once it has answered the ones it has, as a program ends (see close()). */
   | { close: true };
 
 export interface ReplyMessage {
   id: number;
   result?: BatchResult;
+  statements?: Statements[];
   /** A failure inside the worker, with its stack: a bug to surface, as the single-threaded run would. */
   error?: string;
 }
@@ -35,7 +40,7 @@ export function workerScript(): URL | undefined {
 
 export class WorkerRunner implements BatchRunner {
   private readonly worker: Worker;
-  private readonly pending = new Map<number, { resolve(result: BatchResult): void; reject(error: Error): void }>();
+  private readonly pending = new Map<number, { resolve(reply: ReplyMessage): void; reject(error: Error): void }>();
   private nextId = 0;
   private readonly exited: Promise<void>;
 
@@ -51,11 +56,22 @@ export class WorkerRunner implements BatchRunner {
     });
   }
 
-  run(task: BatchTask): Promise<BatchResult> {
+  async run(task: BatchTask): Promise<BatchResult> {
+    return (await this.ask((id) => ({ id, task }), 'result')).result!;
+  }
+
+  async statements(texts: string[]): Promise<Statements[]> {
+    return (await this.ask((id) => ({ id, texts }), 'statements')).statements!;
+  }
+
+  private ask(message: (id: number) => TaskMessage, answer: 'result' | 'statements'): Promise<ReplyMessage> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, task } satisfies TaskMessage);
+      this.pending.set(id, {
+        resolve: (reply) => (reply[answer] ? resolve(reply) : reject(new Error(`analysis worker failed: ${reply.error ?? 'no result'}`))),
+        reject,
+      });
+      this.worker.postMessage(message(id));
     });
   }
 
@@ -74,8 +90,7 @@ export class WorkerRunner implements BatchRunner {
     const waiting = this.pending.get(reply.id);
     if (!waiting) return;
     this.pending.delete(reply.id);
-    if (reply.result) waiting.resolve(reply.result);
-    else waiting.reject(new Error(`analysis worker failed: ${reply.error ?? 'no result'}`));
+    waiting.resolve(reply);
   }
 
   private failAll(error: Error): void {
