@@ -7,7 +7,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { browserOptions } from './scripts/browser/options.mjs';
 import { bundleLoader } from './scripts/cli-loader.mjs';
-import { REQUIRE_BANNER } from './scripts/bundle-ts.mjs';
 import { ruleDocsDefine } from './scripts/rule-docs.mjs';
 
 const require = createRequire(import.meta.url);
@@ -52,9 +51,10 @@ const entries = [
   { entryPoints: ['server/src/main.ts'], outfile: `${dist}/cli-main.cjs`, format: 'cjs',
     define: { ...common.define, 'import.meta.url': '__nkImportMetaUrl' },
     plugins: [serverBesideCli], minify: process.env.NK_NO_MINIFY === undefined },
-  // The worker threads of `check --jobs N`; cli.js looks for it beside itself.
-  { entryPoints: ['server/src/cli/parallel/worker.ts'], outfile: `${dist}/cli-worker.js`, format: 'esm',
-    banner: { js: REQUIRE_BANNER } },
+  // The worker threads of `check --jobs N`, run by the loader dist/cli-worker.js from V8's code cache too (a worker
+  // compiling its bundle from source cost each parallel run tens of milliseconds); cli.js looks for it beside itself.
+  { entryPoints: ['server/src/cli/parallel/worker.ts'], outfile: `${dist}/cli-worker.cjs`, format: 'cjs',
+    define: { ...common.define, 'import.meta.url': '__nkImportMetaUrl' }, minify: process.env.NK_NO_MINIFY === undefined },
 ];
 if (existsSync('server/src/lsp/main.ts')) {
   // CommonJS, run by the loader dist/server.js from V8's code cache like the CLI's; editors start dist/server.js with
@@ -83,15 +83,18 @@ if (existsSync('client/src/browser-extension.ts')) {
 }
 await Promise.all([...entries.map((entry) => build({ ...common, ...entry })), ...browserEntries.map((entry) => build(entry))]);
 // A script compiled with V8's cached data loses its dynamic import() callback on node 20, so the bundles' import()s
-// (of ./server.js for `lsp`, of node:tty, web-tree-sitter's) go through the loader's own import(), passed in as
+// (of ./server.js for `lsp`, web-tree-sitter's of node's modules) go through the loader's require, passed in as
 // _nkImp (as long as `import`: the source maps stay right).
-function writeLoader(bundle, loader, name, exportNames) {
+function writeLoader(bundle, loader, name) {
   const text = readFileSync(`${dist}/${bundle}`, 'utf8').replaceAll('import("', '_nkImp("');
   if (/\bimport\s*\(/.test(text)) throw new Error(`dist/${bundle}: an import() the loader does not serve`);
   writeFileSync(`${dist}/${bundle}`, text);
   const bundleHash = createHash('sha256').update(text).digest('hex').slice(0, 16);
-  writeFileSync(`${dist}/${loader}`, bundleLoader({ bundle, name, bundleHash, exportNames }));
+  writeFileSync(`${dist}/${loader}`, bundleLoader({ bundle, name, bundleHash }));
 }
-writeLoader('cli-main.cjs', 'cli.js', 'cli', []);
-if (existsSync('server/src/lsp/main.ts')) writeLoader('server-main.cjs', 'server.js', 'server', ['startLanguageServer']);
+// The loaders are CommonJS (scripts/cli-loader.mjs says why), in a package whose package.json says "module".
+writeFileSync(`${dist}/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
+writeLoader('cli-main.cjs', 'cli.js', 'cli');
+writeLoader('cli-worker.cjs', 'cli-worker.js', 'cli-worker');
+if (existsSync('server/src/lsp/main.ts')) writeLoader('server-main.cjs', 'server.js', 'server');
 chmodSync(`${dist}/cli.js`, 0o755);

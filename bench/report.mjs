@@ -5,6 +5,9 @@ import { MODEL_HEAP_GOAL_BYTES_PER_CHAR } from './model-heap.mjs';
 
 const met = (ok) => (ok ? 'met' : 'not met');
 
+/** Which of our rows a goal line judges: `--jobs 1 (the default)`. */
+const runAs = (row) => `${row.name.replace('nginx-keepalive ', '')}${row.cliDefault ? ' (the default)' : ''}`;
+
 /** Issues 16 and 30's goals against gixy-ng (≥ 10×) and the Rust peer (faster), wall and CPU. */
 function peerGoals(throughput, best) {
   const lines = [];
@@ -14,7 +17,7 @@ function peerGoals(throughput, best) {
     const cpu = gixy.cpu / best.cpu;
     lines.push(
       `- Corpus ×10, goal ≥ 10× gixy-ng in wall and CPU time (${gixy.wall.toFixed(2)} s wall, ${gixy.cpu.toFixed(2)} s CPU): ` +
-        `${wall.toFixed(1)}× wall, ${cpu.toFixed(1)}× CPU — ${met(wall >= 10 && cpu >= 10)}.`,
+        `${runAs(best)}: ${wall.toFixed(1)}× wall, ${cpu.toFixed(1)}× CPU — ${met(wall >= 10 && cpu >= 10)}.`,
     );
   }
   const rust = peerRow(throughput, 'rust');
@@ -25,7 +28,7 @@ function peerGoals(throughput, best) {
     const cpu = rust.cpu / best.cpu;
     lines.push(
       `- Corpus ×10, goal faster than the Rust peer (nginx-lint ${rust.version}, ${rust.wall.toFixed(2)} s wall, ${rust.cpu.toFixed(2)} s CPU): ` +
-        `${wall.toFixed(2)}× wall, ${cpu.toFixed(2)}× CPU (above 1 is faster) — ${met(wall >= 1 && cpu >= 1)}.`,
+        `${runAs(best)}: ${wall.toFixed(2)}× wall, ${cpu.toFixed(2)}× CPU (above 1 is faster) — ${met(wall >= 1 && cpu >= 1)}.`,
     );
   }
   return lines;
@@ -125,7 +128,9 @@ function goals(results) {
   const { throughput, scaling, seed, lsp, cold, modelHeap } = results;
   if (throughput) {
     const ours = throughput.rows.filter((row) => row.ours);
-    const best = ours.reduce((a, b) => (b.wall < a.wall ? b : a), ours[0]);
+    // The CLI as it runs by default (--jobs 1: on two shared cores --jobs 2 costs about half as much CPU again for
+    // no sure gain in wall time); the --jobs N row stays in the table. Older results have no cliDefault: the fastest.
+    const best = ours.find((row) => row.cliDefault) ?? ours.reduce((a, b) => (b.wall < a.wall ? b : a), ours[0]);
     if (best) lines.push(...peerGoals(throughput, best));
     for (const [what, peer] of [['peer', fastestPeer(throughput)], ['linter', fastestPeer(throughput, 'linter')]]) {
       if (!peer || !best) continue;

@@ -8,12 +8,15 @@ import { replicateCorpus, root, sample } from './corpus.mjs';
 import { median, timeCommand } from './measure.mjs';
 
 const cli = path.join(root, 'dist', 'cli.js');
+/** `check`'s --jobs when none is given (server/src/cli/args.ts): the goal lines judge the CLI as it runs by default. */
+const CLI_DEFAULT_JOBS = 1;
 
 function ourTools(jobsDefault) {
   const tool = (jobs) => ({
     name: `nginx-keepalive --jobs ${jobs}`,
     ours: true,
     jobs,
+    cliDefault: jobs === CLI_DEFAULT_JOBS,
     many: (dir) => [process.execPath, cli, 'check', '--format', 'json', '--jobs', String(jobs), dir],
     one: (file) => [process.execPath, cli, 'check', '--format', 'json', file],
   });
@@ -67,6 +70,7 @@ export function corpusThroughput({ workDir, peers, runs, copies = 10 }) {
       ours: tool.ours === true,
       rust: tool.rust === true,
       jobs: tool.jobs,
+      cliDefault: tool.cliDefault === true,
       wall: median(taken.map((s) => s.wall)),
       cpu: median(taken.map((s) => s.cpu)),
       status: taken.at(-1).status,

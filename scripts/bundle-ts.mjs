@@ -1,6 +1,6 @@
 // The one way plain .mjs scripts and benchmarks run the project's TypeScript: esbuild bundles an entry into a temp
 // directory and the bundle is imported, so a script runs exactly the code the tests and the CLI run, with no build
-// step and no TypeScript loader. esbuild.mjs shares REQUIRE_BANNER for the shipped ESM bundles.
+// step and no TypeScript loader.
 import { build } from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

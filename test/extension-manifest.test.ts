@@ -200,6 +200,8 @@ describe('the VSIX', () => {
       'extension/dist/cli.js',
       'extension/dist/extension-browser.cjs',
       'extension/dist/extension.cjs',
+      // Makes the loaders dist/cli.js and dist/server.js CommonJS (scripts/cli-loader.mjs).
+      'extension/dist/package.json',
       'extension/dist/server-browser.js',
       'extension/dist/server-main.cjs',
       'extension/dist/server.js',

@@ -70,6 +70,25 @@ describe('the code cache', () => {
   });
 });
 
+describe("the analysis workers' code cache", () => {
+  it('is written when a --jobs 2 run closes its worker, and read, not rewritten, by the next run; the report is the same', () => {
+    // Over a megabyte of text (MIN_PARALLEL_CHARS), so a worker really starts.
+    const site = Array.from({ length: 5000 }, (_, i) => `upstream u${i} { server 127.0.0.1:${1 + i}; keepalive 4; }\n`).join('');
+    const dir = tree({ 'a.conf': site, 'b.conf': site, 'c.conf': site, 'd.conf': site });
+    const cacheHome = tree({});
+    const env = { XDG_CACHE_HOME: cacheHome };
+    const args = ['check', '.', '--context', 'http', '--format', 'json', '--jobs', '2'];
+    const first = runCli(dir, args, env);
+    expect(first.stderr).toBe('');
+    const worker = () => cacheFiles(cacheHome).filter((file) => path.basename(file).startsWith('cli-worker-'));
+    expect(worker()).toHaveLength(1);
+    expect(path.basename(worker()[0]!)).toMatch(new RegExp(`^cli-worker-[0-9a-f]{16}-${process.version.replace(/\./g, '\\.')}-${process.arch}\\.bin$`));
+    const before = statSync(worker()[0]!).mtimeMs;
+    expect(runCli(dir, args, env)).toEqual(first);
+    expect(statSync(worker()[0]!).mtimeMs).toBe(before);
+  });
+});
+
 describe('the language server', () => {
   it('runs from its own code cache, written by the first server and read by the next, with the same diagnostics', async () => {
     const dir = tree({ 'nginx.conf': CONFIG });
@@ -114,10 +133,13 @@ describe('a one-file check', () => {
       }
       expect(readFileSync(out, 'utf8')).toContain('upstream-keepalive');
       const loaded = readFileSync(record, 'utf8').split('\n');
-      // node:net is left out: node:tty, which stdin's terminal check imports, loads it.
-      for (const name of ['http', 'child_process', 'worker_threads', 'crypto']) {
+      // tty (and net with it) is stdin's terminal check's; timers/promises was the worker pool's.
+      for (const name of ['http', 'child_process', 'worker_threads', 'crypto', 'tty', 'net', 'timers/promises']) {
         expect(loaded, `${format}: ${name}`).not.toContain(`NativeModule ${name}`);
       }
+      // The loader is CommonJS: node's ES module loader (node:fs/promises, node:fs's ES facade) never starts.
+      expect(loaded, format).not.toContain('NativeModule internal/modules/esm/loader');
+      expect(loaded, format).not.toContain('NativeModule internal/fs/promises');
     }
   });
 });

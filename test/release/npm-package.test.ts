@@ -16,8 +16,10 @@ const TARBALL_FILES = [
   'LICENSE',
   'README.md',
   'dist/cli-main.cjs',
+  'dist/cli-worker.cjs',
   'dist/cli-worker.js',
   'dist/cli.js',
+  'dist/package.json',
   'dist/server-main.cjs',
   'dist/server.js',
   'dist/tree-sitter-nginx.wasm',
@@ -110,7 +112,7 @@ describe('the npm package', () => {
 
   it('bundles everything: the shipped scripts import node\'s built-in modules and each other only', () => {
     const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
-    for (const bundle of ['dist/cli.js', 'dist/cli-main.cjs', 'dist/cli-worker.js', 'dist/server.js', 'dist/server-main.cjs']) {
+    for (const bundle of ['dist/cli.js', 'dist/cli-main.cjs', 'dist/cli-worker.js', 'dist/cli-worker.cjs', 'dist/server.js', 'dist/server-main.cjs']) {
       const text = readFileSync(path.join(REPO_ROOT, bundle), 'utf8');
       const specifiers = [...text.matchAll(/(?:\brequire\(|\bimport\(|\bfrom ?)"([^"\n]{1,200})"/g)].map((match) => match[1] ?? '');
       expect(specifiers.length, bundle).toBeGreaterThan(0);

@@ -12,8 +12,50 @@ export function refusesSecond(entry: DirectiveEntry, version?: readonly number[]
   return handlerSyntax(entry, version)?.repeat === 'once';
 }
 
+/**
+ * A set built when first read: the language server's incremental checks read it, a CLI run never does, and building
+ * it reads every directive's value syntax.
+ */
+class LazyNames implements ReadonlySet<string> {
+  private built: Set<string> | undefined;
+
+  constructor(private readonly build: () => Iterable<string>) {}
+
+  private get names(): Set<string> {
+    return (this.built ??= new Set(this.build()));
+  }
+
+  get size(): number {
+    return this.names.size;
+  }
+
+  has(name: string): boolean {
+    return this.names.has(name);
+  }
+
+  forEach(callback: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
+    this.names.forEach((name) => callback.call(thisArg, name, name, this));
+  }
+
+  entries(): IterableIterator<[string, string]> {
+    return this.names.entries();
+  }
+
+  keys(): IterableIterator<string> {
+    return this.names.keys();
+  }
+
+  values(): IterableIterator<string> {
+    return this.names.values();
+  }
+
+  [Symbol.iterator](): IterableIterator<string> {
+    return this.names.values();
+  }
+}
+
 /** Names some module refuses twice in one block (a block directive among them is checked with its siblings). */
-export const DUPLICATE_REJECTED: ReadonlySet<string> = new Set(
+export const DUPLICATE_REJECTED: ReadonlySet<string> = new LazyNames(() =>
   allDirectives().filter((entry) => refusesSecond(entry)).map((entry) => entry.name),
 );
 

@@ -11,7 +11,11 @@ const DIRECTIVELESS_OBJECTS = new Set(['ndk_http_module']);
 /** Includes that pull in load_module lines: Debian's modules-enabled/*.conf and its kin. */
 const MODULE_INCLUDE = /(^|\/)modules(-enabled|-available)?\//;
 
-const packagesByObject = (() => {
+/** Built when a load_module line is first read: most configurations have none, and every run would pay for it. */
+let packagesByObjectMap: Map<string, Set<string>> | undefined;
+const packagesByObject = () => (packagesByObjectMap ??= buildPackagesByObject());
+
+function buildPackagesByObject(): Map<string, Set<string>> {
   const map = new Map<string, Set<string>>();
   for (const entry of allDirectives()) {
     const pkg = moduleInfo(entry.module)?.debian;
@@ -30,7 +34,7 @@ const packagesByObject = (() => {
     if (/^ngx_stream_/.test(entry.module) && streamPackage && streamPackage !== pkg) map.get(entry.module)!.add(streamPackage);
   }
   return map;
-})();
+}
 
 /** What a list of statements (and everything under them) says about the modules the build loads. */
 export interface ModuleFacts {
@@ -56,7 +60,7 @@ export function moduleFacts(list: readonly Directive[]): ModuleFacts {
     if (directive.name === 'load_module') {
       const arg = directive.args[0];
       const object = arg && !arg.templated ? (arg.value.split('/').pop() ?? '').replace(/\.so$/, '') : '';
-      const objectPackages = packagesByObject.get(object);
+      const objectPackages = packagesByObject().get(object);
       if (objectPackages) for (const pkg of objectPackages) (packages ??= new Set()).add(pkg);
       else if (!DIRECTIVELESS_OBJECTS.has(object)) unknownModuleLoaded = true;
     }

@@ -12,7 +12,7 @@
 // exception the settings-file lookup makes (docs/security.md, Security): there only regular files (not links) with a Dockerfile
 // or compose name are read, each at most MAX_CONTAINER_FILE_BYTES, and only an image reference and a line number
 // ever reach a report.
-import { readdirSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import {
   composeNginxImages,
@@ -83,14 +83,28 @@ function oldestIn(files: readonly string[]): DetectedImage | undefined {
 
 
 
-/** Regular files (links excluded) directly in `directory` with a container-file name. */
+/**
+ * Regular files (links excluded) directly in `directory` with a container-file name. Names first, then a stat of those
+ * that match: a one-file check searches the file's own directory, which may hold thousands of configurations.
+ */
 function containerFilesIn(directory: string): string[] {
+  let names: string[];
   try {
-    return readdirSync(directory, { withFileTypes: true })
-      .filter((entry) => entry.isFile() && isContainerFileName(entry.name))
-      .map((entry) => path.join(directory, entry.name));
+    names = readdirSync(directory);
   } catch {
     return [];
+  }
+  return names
+    .filter((name) => isContainerFileName(name))
+    .map((name) => path.join(directory, name))
+    .filter(isRegularFile);
+}
+
+function isRegularFile(file: string): boolean {
+  try {
+    return lstatSync(file).isFile();
+  } catch {
+    return false;
   }
 }
 

@@ -25,5 +25,5 @@ export async function analyzeBatch(task: BatchTask): Promise<BatchResult> {
   if (task.fixes) materializeFixes(findings);
   // A model's span computes its positions when asked; the copy a worker posts keeps only plain properties.
   for (const finding of findings) finding.span = plainSpan(finding.span);
-  return { findings, footprint: footprintOf(workspace) };
+  return { findings, footprint: footprintOf(workspace, task.documents) };
 }

@@ -15,6 +15,7 @@ import type { Finding, SourceDocument } from '../../util/types.js';
 import type { BatchResult, BatchTask } from './analyze-batch.js';
 import { conflictingBatches } from './conflicts.js';
 import { packBatches } from './pack-batches.js';
+import { statementsOf, type Statements } from './linking-statements.js';
 import { predictGroups } from './predict-groups.js';
 import { runAll } from './schedule.js';
 import type { WorkerRunner } from './worker-pool.js';
@@ -65,16 +66,45 @@ export async function analyzeWithJobs(
   const shared: BatchOptions = { ...options, readRoots: options.readRoots ?? documents.map((d) => path.dirname(d.path)) };
   // Started first: they load while the documents are grouped.
   const workers = Array.from({ length: jobs - 1 }, () => new pool.WorkerRunner(script));
+  let succeeded = false;
   try {
-    const groups = predictGroups(documents, { readRoots: shared.readRoots!, pathMap: shared.pathMap ?? [] });
+    const statements = await statementsOnEveryThread(documents, workers);
+    const groups = predictGroups(documents, { readRoots: shared.readRoots!, pathMap: shared.pathMap ?? [] }, statements);
     const batches = packBatches(groups, documents, jobs * BATCHES_PER_JOB);
     if (batches.length < 2) return await analyze(documents, options);
     const { batches: final, merges } = await runUntilIndependent(batches, documents, { options: shared, fixes: tuning.fixes }, workers);
     tuning.report?.({ threads: workers.length + 1, batches: batches.length, merges });
+    succeeded = true;
     return combine(final);
   } finally {
-    await Promise.all(workers.map((worker) => worker.close()));
+    await Promise.all(workers.map((worker) => worker.close(succeeded)));
   }
+}
+
+/**
+ * Each document's linking statements, scanned on every thread at once: the grouping is the last step before the
+ * workers get batches, and a scan of every text on the main thread alone kept them waiting. Contiguous slices of
+ * about equal size; the main thread scans the first while the workers scan the rest.
+ */
+async function statementsOnEveryThread(documents: readonly SourceDocument[], workers: readonly WorkerRunner[]): Promise<Statements[]> {
+  const slices = sliceBySize(documents, workers.length + 1);
+  const scanned = slices.slice(1).map((slice, index) => workers[index]!.statements(slice.map((document) => document.text)));
+  const own = slices[0]!.map((document) => statementsOf(document.text));
+  const rest = await Promise.all(scanned);
+  return [own, ...rest].flat();
+}
+
+/** `parts` contiguous slices of about equal text size (some may be empty), in order. */
+function sliceBySize(documents: readonly SourceDocument[], parts: number): SourceDocument[][] {
+  const total = documents.reduce((sum, document) => sum + document.text.length + 1, 0);
+  const slices: SourceDocument[][] = Array.from({ length: parts }, () => []);
+  let done = 0;
+  for (const document of documents) {
+    const slice = Math.min(parts - 1, Math.floor((done * parts) / total));
+    slices[slice]!.push(document);
+    done += document.text.length + 1;
+  }
+  return slices;
 }
 
 interface Batch {

@@ -7,6 +7,7 @@
 import { crossRootKeys, type CrossRootKeys } from '../../analysis/cross-root.js';
 import { FileIdentities } from '../../model/file-identity.js';
 import type { Workspace } from '../../model/workspace.js';
+import type { SourceDocument } from '../../util/types.js';
 
 export interface Footprint extends CrossRootKeys {
   /**
@@ -16,8 +17,12 @@ export interface Footprint extends CrossRootKeys {
   files: string[];
 }
 
-/** Read after the rules ran: lookups are recorded as they happen. */
-export function footprintOf(workspace: Workspace): Footprint {
+/**
+ * Read after the rules ran: lookups are recorded as they happen. A document's real path is the one discovery found
+ * (as the workspace's file loader takes it): only the files the documents include are looked up on disk.
+ */
+export function footprintOf(workspace: Workspace, documents: readonly SourceDocument[] = []): Footprint {
   const identities = new FileIdentities();
+  for (const document of documents) if (document.realPath !== undefined) identities.known(document.path, document.realPath);
   return { files: workspace.files.map((file) => identities.of(file.path)), ...crossRootKeys(workspace) };
 }

@@ -122,11 +122,17 @@ function linkUpstreamNames(statements: readonly Statements[], sets: UnionFind) {
   }
 }
 
-/** Groups of document indices (each ascending, ordered by first member) that are likely independent of each other. */
-export function predictGroups(documents: readonly SourceDocument[], hints: GroupHints): number[][] {
+/**
+ * Groups of document indices (each ascending, ordered by first member) that are likely independent of each other.
+ * `statements`: each document's statementsOf, when the caller scanned them already (in the workers).
+ */
+export function predictGroups(
+  documents: readonly SourceDocument[],
+  hints: GroupHints,
+  statements: readonly Statements[] = documents.map((document) => statementsOf(document.text)),
+): number[][] {
   const sets = new UnionFind(documents.length);
   const index = new DocumentIndex(documents.map((document) => path.resolve(document.path)));
-  const statements = documents.map((document) => statementsOf(document.text));
   linkIncludes(statements, index, hints, sets);
   linkUpstreamNames(statements, sets);
   return sets.components();

@@ -1,11 +1,12 @@
 // Runs batches on several runners at once: the main thread (one batch at a time) and each worker (two queued, so a
 // worker never waits for the busy main thread to hand it the next one). Largest batches first, so the last ones to
 // finish are small.
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { analyzeBatch, type BatchResult, type BatchTask } from './analyze-batch.js';
 import type { BatchRunner } from './worker-pool.js';
 
 const WORKER_QUEUE_DEPTH = 2;
+/** Not node:timers/promises' setImmediate: that module costs every run, parallel or not, start-up time. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export const mainThreadRunner: BatchRunner = {
   async run(task) {
