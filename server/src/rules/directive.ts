@@ -90,8 +90,10 @@ function problemSpan(directive: Directive, problem: DirectiveProblem): Span {
   if (problem.kind === 'body-line') return problem.span;
   if ('span' in problem && problem.span.start.line === line) return problem.span;
   if (directive.nameSpan.start.line === line) return directive.nameSpan;
-  const last = [...directive.args].reverse().find((arg) => arg.span.start.line === line);
-  if (last) return last.span;
+  for (let i = directive.args.length - 1; i >= 0; i--) {
+    const arg = directive.args[i]!;
+    if (arg.span.start.line === line) return arg.span;
+  }
   const end = { ...terminator.start, column: terminator.start.column + 1 };
   return { start: terminator.start, end, startOffset: terminator.startOffset, endOffset: terminator.startOffset + 1 };
 }
@@ -145,13 +147,16 @@ function rootStates(root: WorkspaceRoot, env: CheckEnvironment): DirectiveState[
   const { tops, why } = snippetTops(root);
   let best: DirectiveState[] | undefined;
   let bestTop: DirectiveContext | undefined;
+  let bestMisplaced = 0;
   for (const top of tops) {
     const states = statesUnder(root, top, env);
-    if (!best || misplaced(states) < misplaced(best)) {
+    const count = misplaced(states);
+    if (!best || count < bestMisplaced) {
       best = states;
       bestTop = top;
+      bestMisplaced = count;
     }
-    if (misplaced(best) === 0) break;
+    if (bestMisplaced === 0) break;
   }
   const assumed = `${contextWord(bestTop ?? 'http')} (from ${why})`;
   return (best ?? []).map((state) => (state.problem.kind === 'not-allowed' ? { ...state, assumed } : state));
