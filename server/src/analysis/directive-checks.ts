@@ -8,7 +8,7 @@ import { buildsBackporting, distributionBuild } from '../model/distribution-buil
 import type { Directive } from '../model/types.js';
 import { refusesSecond } from './directive-duplicates.js';
 import { suggestDirective } from './directive-suggestion.js';
-import { valueProblem, type ValueProblem } from './directive-values.js';
+import { valueCheck, type ValueCheck, type ValueProblem } from './directive-values.js';
 import type { BlockFrame } from './directive-walk.js';
 import type { EmptyUpstreamProblem } from './empty-upstream.js';
 import type { LocationNestingProblem } from './location-nesting.js';
@@ -49,6 +49,11 @@ interface EntryAtTarget {
   forms: readonly DirectiveEntry[];
   /** In the target release (true without one). */
   inVersion: boolean;
+  /** The Debian package of a dynamic module's entry (not for static ones). */
+  debianPackage: string | undefined;
+  refusesSecond: boolean;
+  /** What its handler refuses about the values; undefined when it parses none the check judges. */
+  values: ValueCheck | undefined;
 }
 
 const NO_TARGET = 'any';
@@ -69,7 +74,14 @@ function entryAtTarget(entry: DirectiveEntry, version: readonly number[] | undef
     const forms = version
       ? [entryAtVersion(entry, version)]
       : [entry, ...(entry.changes ?? []).map((change) => entryAtVersion(entry, releaseBefore(change.version)))];
-    known = { forms, inVersion: !version || existsInVersion(entry, version) };
+    const debian = moduleInfo(entry.module)?.debian;
+    known = {
+      forms,
+      inVersion: !version || existsInVersion(entry, version),
+      debianPackage: debian === 'static' ? undefined : debian,
+      refusesSecond: refusesSecond(entry, version),
+      values: valueCheck(entry, version),
+    };
     lastTarget.set(entry, known);
   }
   return known;
@@ -125,28 +137,40 @@ function rendered(directive: Directive): boolean {
  */
 const judged = (directive: Directive): boolean => directive.name !== 'if' && !rendered(directive);
 
-function countProblem(directive: Directive, entry: DirectiveEntry, env: CheckEnvironment): DirectiveProblem | undefined {
-  const variants = entryAtTarget(entry, env.version).forms;
+function countProblem(directive: Directive, entry: DirectiveEntry, at: EntryAtTarget, env: CheckEnvironment): DirectiveProblem | undefined {
+  const variants = at.forms;
   const count = directive.args.length;
   for (const form of variants) if (argumentCountValid(form, count)) return undefined;
+  if (!judged(directive)) return undefined;
   const since = acceptedSince(entry, env.version, (form) => argumentCountValid(form, count));
   const expected = env.version ? variants[0]!.args : entry.args;
   return { kind: 'arguments', expected, given: count, ...(since ? { since } : {}) };
 }
 
 /** A flag's or enum's word (compared as nginx does, ignoring case), then what the handler itself parses. */
-function wordProblem(directive: Directive, entry: DirectiveEntry, env: CheckEnvironment): DirectiveProblem | undefined {
-  const variants = entryAtTarget(entry, env.version).forms;
-  const checked = variants.find((form) => argumentCountValid(form, directive.args.length))!;
-  if (checked.values && (checked.args === 'flag' || checked.args === '1' || checked.multiple)) {
-    for (const arg of checked.multiple ? directive.args : directive.args.slice(0, 1)) {
+function wordProblem(directive: Directive, entry: DirectiveEntry, at: EntryAtTarget, env: CheckEnvironment): DirectiveProblem | undefined {
+  const variants = at.forms;
+  const args = directive.args;
+  let checked = variants[0]!;
+  for (const form of variants) {
+    if (argumentCountValid(form, args.length)) {
+      checked = form;
+      break;
+    }
+  }
+  const values = checked.values && (checked.args === 'flag' || checked.args === '1' || checked.multiple) ? checked.values : undefined;
+  // The arguments are read only where something judges them: most directives' handlers take any word.
+  if ((!values && !at.values) || !judged(directive)) return undefined;
+  if (values) {
+    for (let i = 0; i < (checked.multiple ? args.length : Math.min(1, args.length)); i++) {
+      const arg = args[i]!;
       // nginx never expands a variable here, but `$NAME` in a flag's place is a placeholder some template fills in.
       if (arg.value.startsWith('$') || variants.some((form) => valueAccepted(form, arg.value) !== false)) continue;
       const since = acceptedSince(entry, env.version, (form) => valueAccepted(form, arg.value) === true);
-      return { kind: 'value', value: arg.value, accepted: checked.values, ...(since ? { since } : {}) };
+      return { kind: 'value', value: arg.value, accepted: values, ...(since ? { since } : {}) };
     }
   }
-  return valueProblem(directive, entry, env.version);
+  return at.values?.(directive);
 }
 
 /**
@@ -221,17 +245,15 @@ export function checkDirective(directive: Directive, frame: BlockFrame, env: Che
   const template = directive.file.isTemplate;
   if (!entry && template) return undefined;
   if (!entry) return { kind: 'not-allowed', context: frame.context, allowed: allowedContexts(all, env) };
-  const debianPackage = moduleInfo(entry.module)?.debian;
-  if (debianPackage && debianPackage !== 'static' && !env.packageLoaded(debianPackage)) {
-    return { kind: 'not-loaded', module: entry.module, debianPackage };
-  }
-  const words = judged(directive);
-  const count = words ? countProblem(directive, entry, env) : undefined;
+  const at = entryAtTarget(entry, env.version);
+  const debianPackage = at.debianPackage;
+  if (debianPackage && !env.packageLoaded(debianPackage)) return { kind: 'not-loaded', module: entry.module, debianPackage };
+  const count = countProblem(directive, entry, at, env);
   if (count) return count;
   // nginx's handlers refuse a second occurrence before they read its value (`if (*fp != NGX_CONF_UNSET)`).
   const first = frame.firstByName?.get(name);
   if (!first) (frame.firstByName ??= new Map()).set(name, directive);
   // Two occurrences in different template branches may never be rendered together.
-  else if (!template && refusesSecond(entry, env.version)) return { kind: 'duplicate', first };
-  return words ? wordProblem(directive, entry, env) : undefined;
+  else if (!template && at.refusesSecond) return { kind: 'duplicate', first };
+  return wordProblem(directive, entry, at, env);
 }

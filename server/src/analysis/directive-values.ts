@@ -7,7 +7,7 @@
 import type { DirectiveEntry } from '../model/directive-table.js';
 import { existsInVersion } from '../model/directive-table.js';
 import type { Argument, Directive } from '../model/types.js';
-import { handlerSince, handlerSyntax, parameterSince, parameterWords, type ParameterWords, type ValueKind } from '../model/value-syntax.js';
+import { handlerSince, handlerSyntax, parameterSince, parameterWords, type HandlerSyntax, type ParameterWords, type ValueKind } from '../model/value-syntax.js';
 import type { Span } from '../util/types.js';
 import { oneEditApart } from './directive-suggestion.js';
 import { parsesAsNumber, parsesAsOffset, parsesAsSize, parsesAsTime } from './value-parsers.js';
@@ -57,9 +57,8 @@ function slotAccepts(kind: ValueKind, args: readonly Argument[]): Argument | und
 /** The slot kinds whose values slotAccepts parses; other handlers' values are not judged here. */
 const PARSED_SLOTS: ReadonlySet<ValueKind> = new Set<ValueKind>(['number', 'size', 'size-or-variables', 'offset', 'msec', 'sec', 'bufs']);
 
-function slotProblem(directive: Directive, entry: DirectiveEntry, version: readonly number[] | undefined): ValueProblem | undefined {
-  const syntax = handlerSyntax(entry, version);
-  if (!syntax || !PARSED_SLOTS.has(syntax.value) || directive.args.some((arg) => arg.templated || arg.value.includes('${'))) return undefined;
+function slotProblem(directive: Directive, entry: DirectiveEntry, version: readonly number[] | undefined, syntax: HandlerSyntax): ValueProblem | undefined {
+  if (directive.args.some((arg) => arg.templated || arg.value.includes('${'))) return undefined;
   const variables = directive.args.some((arg) => arg.value.includes('$'));
   if (variables) {
     // A size slot cannot parse a variable; a later release's complex-value handler can.
@@ -213,10 +212,10 @@ function listenProblem(directive: Directive, entry: DirectiveEntry, version: rea
   return undefined;
 }
 
-type ValueCheck = (directive: Directive, entry: DirectiveEntry, version: readonly number[] | undefined) => ValueProblem | undefined;
+type OwnParser = (directive: Directive, entry: DirectiveEntry, version: readonly number[] | undefined) => ValueProblem | undefined;
 
 /** The handlers that parse their own parameters, by `module name`; every other entry's values are its slot's. */
-const OWN_PARSERS: Readonly<Record<string, ValueCheck>> = {
+const OWN_PARSERS: Readonly<Record<string, OwnParser>> = {
   'ngx_http_core_module listen': listenProblem,
   'ngx_stream_core_module listen': listenProblem,
   'ngx_mail_core_module listen': listenProblem,
@@ -230,16 +229,20 @@ const OWN_PARSERS: Readonly<Record<string, ValueCheck>> = {
   'ngx_http_rewrite_module return': (directive) => returnProblem(directive),
 };
 
-/** Each table entry's value check, looked up once. */
-const checks = new WeakMap<DirectiveEntry, ValueCheck>();
+/** What the entry's handler refuses about a directive's values (its argument count already passed), or undefined. */
+export type ValueCheck = (directive: Directive) => ValueProblem | undefined;
 
-/** What the entry's handler refuses about the directive's values (its argument count already passed), or undefined. */
-export function valueProblem(directive: Directive, entry: DirectiveEntry, version: readonly number[] | undefined): ValueProblem | undefined {
-  let check = checks.get(entry);
-  if (!check) {
-    const key = `${entry.module} ${entry.name}`;
-    check = Object.hasOwn(OWN_PARSERS, key) ? OWN_PARSERS[key]! : slotProblem;
-    checks.set(entry, check);
+/**
+ * The value check of `entry` at `version`, picked once per entry and release (the directive rule keeps it); undefined
+ * when the handler parses nothing judged here (strings, flags and enums are the word check's, third-party modules').
+ */
+export function valueCheck(entry: DirectiveEntry, version: readonly number[] | undefined): ValueCheck | undefined {
+  const key = `${entry.module} ${entry.name}`;
+  if (Object.hasOwn(OWN_PARSERS, key)) {
+    const parse = OWN_PARSERS[key]!;
+    return (directive) => parse(directive, entry, version);
   }
-  return check(directive, entry, version);
+  const syntax = handlerSyntax(entry, version);
+  if (!syntax || !PARSED_SLOTS.has(syntax.value)) return undefined;
+  return (directive) => slotProblem(directive, entry, version, syntax);
 }
