@@ -72,13 +72,13 @@ function walkScopes(
   // runs on every analysis and visits every directive.
   for (const root of workspace.roots) {
     // stack[i]: the scope at block depth i on the walk's current path (depth-first, so a block's scope is open while
-    // its children are visited).
+    // its children are visited). Deeper entries left from an earlier block are never read: the expansion enters a
+    // block's children only where contextOpenedBy opened it, and then stack[depth + 1] was just set for it.
     const stack: Scope[] = [topOf(root)];
     const hooks: ExpansionHooks = {
       resolve: (include) => root.includes.get(include) ?? [],
       visit: (directive, where) => {
         const depth = where.ancestors.length;
-        stack.length = depth + 1;
         const scope = stack[depth]!;
         visit(directive, scope, root);
         const inner = contextOpenedBy(directive, where.context);
