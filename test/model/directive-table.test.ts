@@ -7,6 +7,7 @@ import {
   directiveEntries,
   directiveIn,
   docsUrl,
+  entryAtVersion,
   existsInVersion,
   isAllowedIn,
   moduleInfo,
@@ -64,6 +65,19 @@ describe('directive table accessor', () => {
     expect(existsInVersion(ssl, [1, 25, 1])).toBe(false);
     const keepalive = directiveIn('keepalive', 'upstream')!;
     expect(keepalive.changes?.[0]).toEqual({ version: '1.29.7', was: { args: '1' } });
+  });
+
+  it('reads an entry as each release has it, one object per form (the directive rule keys its checks on them)', () => {
+    const version = directiveIn('proxy_http_version', 'location')!;
+    const before = entryAtVersion(version, [1, 29, 3]);
+    expect(before.values).toEqual(['1.0', '1.1']);
+    expect(before.default).toBe('1.0');
+    expect(entryAtVersion(version, [1, 29, 5])).toMatchObject({ default: '1.0' });
+    expect(entryAtVersion(version, [1, 29, 5]).values).toEqual(version.values);
+    expect(entryAtVersion(version, [1, 29, 7])).toBe(version);
+    expect(entryAtVersion(version, [1, 22, 1])).toBe(before);
+    expect(entryAtVersion(version, [1, 29, 5])).toBe(entryAtVersion(version, [1, 29, 6]));
+    expect(version.values).toContain('2');
   });
 
   it('links nginx directives to their nginx.org anchor and third-party ones to their project', () => {

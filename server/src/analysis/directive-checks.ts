@@ -8,7 +8,7 @@ import { buildsBackporting, distributionBuild } from '../model/distribution-buil
 import type { Directive } from '../model/types.js';
 import { refusesSecond } from './directive-duplicates.js';
 import { suggestDirective } from './directive-suggestion.js';
-import { valueProblem, type ValueProblem } from './directive-values.js';
+import { valueCheck, type ValueCheck, type ValueProblem } from './directive-values.js';
 import type { BlockFrame } from './directive-walk.js';
 import type { EmptyUpstreamProblem } from './empty-upstream.js';
 import type { LocationNestingProblem } from './location-nesting.js';
@@ -43,10 +43,48 @@ export interface CheckEnvironment {
   packageLoaded(debianPackage: string): boolean;
 }
 
-/** The entry as each release the check should accept has it: the target's, or (no target) every recorded form. */
-function forms(entry: DirectiveEntry, version: readonly number[] | undefined): DirectiveEntry[] {
-  if (version) return [entryAtVersion(entry, version)];
-  return [entry, ...(entry.changes ?? []).map((change) => entryAtVersion(entry, releaseBefore(change.version)))];
+/** What the check reads of one entry at one target release (or at none), worked out once per entry and target. */
+interface EntryAtTarget {
+  /** The entry as each release the check should accept has it: the target's, or (no target) every recorded form. */
+  forms: readonly DirectiveEntry[];
+  /** In the target release (true without one). */
+  inVersion: boolean;
+  /** The Debian package of a dynamic module's entry (not for static ones). */
+  debianPackage: string | undefined;
+  refusesSecond: boolean;
+  /** What its handler refuses about the values; undefined when it parses none the check judges. */
+  values: ValueCheck | undefined;
+}
+
+const NO_TARGET = 'any';
+const byTarget = new Map<string, WeakMap<DirectiveEntry, EntryAtTarget>>();
+let lastVersion: readonly number[] | undefined;
+let lastTarget: WeakMap<DirectiveEntry, EntryAtTarget> | undefined;
+
+function entryAtTarget(entry: DirectiveEntry, version: readonly number[] | undefined): EntryAtTarget {
+  // One run asks with one version array: it is compared by identity before its text is looked up.
+  if (version !== lastVersion || !lastTarget) {
+    const key = version ? version.join('.') : NO_TARGET;
+    lastTarget = byTarget.get(key);
+    if (!lastTarget) byTarget.set(key, (lastTarget = new WeakMap()));
+    lastVersion = version;
+  }
+  let known = lastTarget.get(entry);
+  if (!known) {
+    const forms = version
+      ? [entryAtVersion(entry, version)]
+      : [entry, ...(entry.changes ?? []).map((change) => entryAtVersion(entry, releaseBefore(change.version)))];
+    const debian = moduleInfo(entry.module)?.debian;
+    known = {
+      forms,
+      inVersion: !version || existsInVersion(entry, version),
+      debianPackage: debian === 'static' ? undefined : debian,
+      refusesSecond: refusesSecond(entry, version),
+      values: valueCheck(entry, version),
+    };
+    lastTarget.set(entry, known);
+  }
+  return known;
 }
 
 /** A version just before `release` ("1.29.7" -> 1.29.6, "1.25.0" -> 1.24.999), to read the entry as it was then. */
@@ -64,7 +102,7 @@ function acceptedSince(entry: DirectiveEntry, version: readonly number[] | undef
 
 /** In the target release, or backported into the target's distribution build. */
 function exists(entry: DirectiveEntry, env: CheckEnvironment): boolean {
-  if (!env.version || existsInVersion(entry, env.version)) return true;
+  if (!env.version || entryAtTarget(entry, env.version).inVersion) return true;
   return env.build !== undefined && distributionBuild(env.build)?.backports.has(entry.name) === true;
 }
 
@@ -87,33 +125,52 @@ function nameProblem(name: string, entries: readonly DirectiveEntry[], env: Chec
 }
 
 /** Whether a template or an envsubst placeholder decides the arguments: their count and words are unknown here. */
-const rendered = (directive: Directive): boolean => directive.args.some((arg) => arg.templated || arg.value.includes('${'));
+function rendered(directive: Directive): boolean {
+  for (const arg of directive.args) if (arg.templated || arg.value.includes('${')) return true;
+  return false;
+}
 
-function countProblem(directive: Directive, entry: DirectiveEntry, env: CheckEnvironment): DirectiveProblem | undefined {
-  // An argument a template renders may become any number of words, or any word; `if` keeps its condition apart.
-  // `${VAR}` is an envsubst placeholder (the official docker image renders *.template files with it).
-  if (directive.name === 'if' || rendered(directive)) return undefined;
-  const variants = forms(entry, env.version);
-  if (variants.some((form) => argumentCountValid(form, directive.args.length))) return undefined;
-  const since = acceptedSince(entry, env.version, (form) => argumentCountValid(form, directive.args.length));
+/**
+ * Whether the argument count and words are judged: not for `if` (it keeps its condition apart), nor where an argument
+ * a template renders may become any number of words, or any word. `${VAR}` is an envsubst placeholder (the official
+ * docker image renders *.template files with it).
+ */
+const judged = (directive: Directive): boolean => directive.name !== 'if' && !rendered(directive);
+
+function countProblem(directive: Directive, entry: DirectiveEntry, at: EntryAtTarget, env: CheckEnvironment): DirectiveProblem | undefined {
+  const variants = at.forms;
+  const count = directive.args.length;
+  for (const form of variants) if (argumentCountValid(form, count)) return undefined;
+  if (!judged(directive)) return undefined;
+  const since = acceptedSince(entry, env.version, (form) => argumentCountValid(form, count));
   const expected = env.version ? variants[0]!.args : entry.args;
-  return { kind: 'arguments', expected, given: directive.args.length, ...(since ? { since } : {}) };
+  return { kind: 'arguments', expected, given: count, ...(since ? { since } : {}) };
 }
 
 /** A flag's or enum's word (compared as nginx does, ignoring case), then what the handler itself parses. */
-function wordProblem(directive: Directive, entry: DirectiveEntry, env: CheckEnvironment): DirectiveProblem | undefined {
-  if (directive.name === 'if' || rendered(directive)) return undefined;
-  const variants = forms(entry, env.version);
-  const checked = variants.find((form) => argumentCountValid(form, directive.args.length))!;
-  if (checked.values && (checked.args === 'flag' || checked.args === '1' || checked.multiple)) {
-    for (const arg of checked.multiple ? directive.args : directive.args.slice(0, 1)) {
+function wordProblem(directive: Directive, entry: DirectiveEntry, at: EntryAtTarget, env: CheckEnvironment): DirectiveProblem | undefined {
+  const variants = at.forms;
+  const args = directive.args;
+  let checked = variants[0]!;
+  for (const form of variants) {
+    if (argumentCountValid(form, args.length)) {
+      checked = form;
+      break;
+    }
+  }
+  const values = checked.values && (checked.args === 'flag' || checked.args === '1' || checked.multiple) ? checked.values : undefined;
+  // The arguments are read only where something judges them: most directives' handlers take any word.
+  if ((!values && !at.values) || !judged(directive)) return undefined;
+  if (values) {
+    for (let i = 0; i < (checked.multiple ? args.length : Math.min(1, args.length)); i++) {
+      const arg = args[i]!;
       // nginx never expands a variable here, but `$NAME` in a flag's place is a placeholder some template fills in.
       if (arg.value.startsWith('$') || variants.some((form) => valueAccepted(form, arg.value) !== false)) continue;
       const since = acceptedSince(entry, env.version, (form) => valueAccepted(form, arg.value) === true);
-      return { kind: 'value', value: arg.value, accepted: checked.values, ...(since ? { since } : {}) };
+      return { kind: 'value', value: arg.value, accepted: values, ...(since ? { since } : {}) };
     }
   }
-  return valueProblem(directive, entry, env.version);
+  return at.values?.(directive);
 }
 
 /**
@@ -144,6 +201,26 @@ function nameFromTemplate(directive: Directive): boolean {
 
 const TEMPLATE_MARKS = ['{{', '}}', '{%', '%}'];
 
+/**
+ * Where the name's entries of the target allow it, once per name and target: a snippet read in a context it was not
+ * written for meets this for most of its directives. Shared by the problems: read it, never change it.
+ */
+interface AllowedAt {
+  version: readonly number[] | undefined;
+  build: string | undefined;
+  allowed: (DirectiveContext | 'any')[];
+}
+const allowedByEntries = new WeakMap<readonly DirectiveEntry[], AllowedAt>();
+
+function allowedContexts(all: readonly DirectiveEntry[], env: CheckEnvironment): (DirectiveContext | 'any')[] {
+  const known = allowedByEntries.get(all);
+  if (known && known.version === env.version && known.build === env.build) return known.allowed;
+  const present = env.version ? all.filter((candidate) => exists(candidate, env)) : all;
+  const allowed = [...new Set(present.flatMap((candidate) => candidate.contexts))];
+  allowedByEntries.set(all, { version: env.version, build: env.build, allowed });
+  return allowed;
+}
+
 /** What nginx would reject about `directive` read in `frame`, or undefined. Records it as the block's first of its name. */
 export function checkDirective(directive: Directive, frame: BlockFrame, env: CheckEnvironment): DirectiveProblem | undefined {
   const name = directive.name;
@@ -152,8 +229,14 @@ export function checkDirective(directive: Directive, frame: BlockFrame, env: Che
   if (all.length === 0 && directive.file.isTemplate) return templateNameProblem(directive, env);
   const named = nameProblem(name, all, env);
   if (named || all.length === 0) return named;
-  const present = env.version ? all.filter((entry) => exists(entry, env)) : all;
-  const entry = present.find((candidate) => allows(candidate, frame.context));
+  // nginx takes the first module that has the directive in the target and allows it here.
+  let entry: DirectiveEntry | undefined;
+  for (const candidate of all) {
+    if (exists(candidate, env) && allows(candidate, frame.context)) {
+      entry = candidate;
+      break;
+    }
+  }
   // A block where the table has none, or none where it has one: the syntax rule's (`{placeholder}` words read as
   // blocks by nginx's tokenizer); its arguments are not what they seem.
   if (entry && Boolean(entry.block) !== Boolean(directive.blockSpan)) return undefined;
@@ -161,20 +244,16 @@ export function checkDirective(directive: Directive, frame: BlockFrame, env: Che
   // what else its block holds is only known after rendering.
   const template = directive.file.isTemplate;
   if (!entry && template) return undefined;
-  if (!entry) {
-    const allowed = [...new Set(present.flatMap((candidate) => candidate.contexts))];
-    return { kind: 'not-allowed', context: frame.context, allowed };
-  }
-  const debianPackage = moduleInfo(entry.module)?.debian;
-  if (debianPackage && debianPackage !== 'static' && !env.packageLoaded(debianPackage)) {
-    return { kind: 'not-loaded', module: entry.module, debianPackage };
-  }
-  const count = countProblem(directive, entry, env);
+  if (!entry) return { kind: 'not-allowed', context: frame.context, allowed: allowedContexts(all, env) };
+  const at = entryAtTarget(entry, env.version);
+  const debianPackage = at.debianPackage;
+  if (debianPackage && !env.packageLoaded(debianPackage)) return { kind: 'not-loaded', module: entry.module, debianPackage };
+  const count = countProblem(directive, entry, at, env);
   if (count) return count;
   // nginx's handlers refuse a second occurrence before they read its value (`if (*fp != NGX_CONF_UNSET)`).
-  const first = frame.firstByName.get(name);
-  if (!first) frame.firstByName.set(name, directive);
+  const first = frame.firstByName?.get(name);
+  if (!first) (frame.firstByName ??= new Map()).set(name, directive);
   // Two occurrences in different template branches may never be rendered together.
-  else if (!template && refusesSecond(entry, env.version)) return { kind: 'duplicate', first };
-  return wordProblem(directive, entry, env);
+  else if (!template && at.refusesSecond) return { kind: 'duplicate', first };
+  return wordProblem(directive, entry, at, env);
 }

@@ -7,7 +7,7 @@
 import type { DirectiveEntry } from '../model/directive-table.js';
 import { existsInVersion } from '../model/directive-table.js';
 import type { Argument, Directive } from '../model/types.js';
-import { handlerSince, handlerSyntax, parameterSince, parameterWords, type ParameterWords, type ValueKind } from '../model/value-syntax.js';
+import { handlerSince, handlerSyntax, parameterSince, parameterWords, type HandlerSyntax, type ParameterWords, type ValueKind } from '../model/value-syntax.js';
 import type { Span } from '../util/types.js';
 import { oneEditApart } from './directive-suggestion.js';
 import { parsesAsNumber, parsesAsOffset, parsesAsSize, parsesAsTime } from './value-parsers.js';
@@ -54,9 +54,11 @@ function slotAccepts(kind: ValueKind, args: readonly Argument[]): Argument | und
   }
 }
 
-function slotProblem(directive: Directive, entry: DirectiveEntry, version: readonly number[] | undefined): ValueProblem | undefined {
-  const syntax = handlerSyntax(entry, version);
-  if (!syntax || directive.args.some((arg) => arg.templated || arg.value.includes('${'))) return undefined;
+/** The slot kinds whose values slotAccepts parses; other handlers' values are not judged here. */
+const PARSED_SLOTS: ReadonlySet<ValueKind> = new Set<ValueKind>(['number', 'size', 'size-or-variables', 'offset', 'msec', 'sec', 'bufs']);
+
+function slotProblem(directive: Directive, entry: DirectiveEntry, version: readonly number[] | undefined, syntax: HandlerSyntax): ValueProblem | undefined {
+  if (directive.args.some((arg) => arg.templated || arg.value.includes('${'))) return undefined;
   const variables = directive.args.some((arg) => arg.value.includes('$'));
   if (variables) {
     // A size slot cannot parse a variable; a later release's complex-value handler can.
@@ -146,14 +148,13 @@ const LISTEN_VALUES: Readonly<Record<string, (rest: string) => boolean>> = {
   'sndbuf=': parsesAsSize,
   'fastopen=': parsesAsNumber,
 };
+const LISTEN_PREFIXES = Object.keys(LISTEN_VALUES);
 
-function listenValueProblem(args: readonly Argument[]): ValueProblem | undefined {
-  for (const arg of args) {
-    if (!literal(arg)) continue;
-    const prefix = Object.keys(LISTEN_VALUES).find((p) => arg.value.startsWith(p));
-    if (prefix && !LISTEN_VALUES[prefix]!(arg.value.slice(prefix.length))) {
-      return { kind: 'listen-value', value: arg.value, name: prefix.slice(0, -1), span: arg.span };
-    }
+function listenValueProblem(arg: Argument): ValueProblem | undefined {
+  if (!literal(arg)) return undefined;
+  const prefix = LISTEN_PREFIXES.find((p) => arg.value.startsWith(p));
+  if (prefix && !LISTEN_VALUES[prefix]!(arg.value.slice(prefix.length))) {
+    return { kind: 'listen-value', value: arg.value, name: prefix.slice(0, -1), span: arg.span };
   }
   return undefined;
 }
@@ -181,9 +182,13 @@ function returnProblem(directive: Directive): ValueProblem | undefined {
   return { kind: 'return-code', value: code.value, span: code.span };
 }
 
+/** The geo blocks' bodies, as the value syntax names them (`geo body`), by entry. */
+const geoBodies = new WeakMap<DirectiveEntry, { module: string; name: string }>();
+
 /** geo's one-word lines (`ranges;`, `proxy_recursive;`, `volatile;` from 1.29.3), as its line handler takes them. */
 function geoBodyProblem(directive: Directive, entry: DirectiveEntry, version: readonly number[] | undefined): ValueProblem | undefined {
-  const body = { module: entry.module, name: `${entry.name} body` };
+  let body = geoBodies.get(entry);
+  if (!body) geoBodies.set(entry, (body = { module: entry.module, name: `${entry.name} body` }));
   const words = parameterWords(body, version);
   if (!words) return undefined;
   for (const line of directive.children) {
@@ -194,35 +199,50 @@ function geoBodyProblem(directive: Directive, entry: DirectiveEntry, version: re
   return undefined;
 }
 
-/** Each parameter's problem, by parameter, so the first one nginx meets is the one reported. */
-function listenParameters(entry: DirectiveEntry, args: readonly Argument[], version: readonly number[] | undefined): (ValueProblem | undefined)[] {
-  return args.map((arg) => parameterProblem(entry, [arg], version) ?? listenValueProblem([arg]));
+/** nginx reads listen's parameters in order and stops at the first it refuses, whichever way. */
+function listenProblem(directive: Directive, entry: DirectiveEntry, version: readonly number[] | undefined): ValueProblem | undefined {
+  const [address] = directive.args;
+  const problem = address && listenAddressProblem(address);
+  if (problem) return problem;
+  for (let i = 1; i < directive.args.length; i++) {
+    const arg = directive.args[i]!;
+    const found = parameterProblem(entry, [arg], version) ?? listenValueProblem(arg);
+    if (found) return found;
+  }
+  return undefined;
 }
 
-const firstOf = (problems: readonly (ValueProblem | undefined)[]): ValueProblem | undefined => problems.find((p) => p !== undefined);
+type OwnParser = (directive: Directive, entry: DirectiveEntry, version: readonly number[] | undefined) => ValueProblem | undefined;
 
-/** What the entry's handler refuses about the directive's values (its argument count already passed), or undefined. */
-export function valueProblem(directive: Directive, entry: DirectiveEntry, version: readonly number[] | undefined): ValueProblem | undefined {
+/** The handlers that parse their own parameters, by `module name`; every other entry's values are its slot's. */
+const OWN_PARSERS: Readonly<Record<string, OwnParser>> = {
+  'ngx_http_core_module listen': listenProblem,
+  'ngx_stream_core_module listen': listenProblem,
+  'ngx_mail_core_module listen': listenProblem,
+  'ngx_http_upstream_module server': (directive, entry, version) => parameterProblem(entry, directive.args.slice(1), version, upstreamValueValid),
+  'ngx_stream_upstream_module server': (directive, entry, version) => parameterProblem(entry, directive.args.slice(1), version, upstreamValueValid),
+  'ngx_http_rewrite_module rewrite': (directive, entry, version) =>
+    directive.args[2] ? parameterProblem(entry, directive.args.slice(2, 3), version) : undefined,
+  'ngx_http_upstream_keepalive_module keepalive': (directive, _entry, version) => keepaliveProblem(directive, version),
+  'ngx_http_geo_module geo': geoBodyProblem,
+  'ngx_stream_geo_module geo': geoBodyProblem,
+  'ngx_http_rewrite_module return': (directive) => returnProblem(directive),
+};
+
+/** What the entry's handler refuses about a directive's values (its argument count already passed), or undefined. */
+export type ValueCheck = (directive: Directive) => ValueProblem | undefined;
+
+/**
+ * The value check of `entry` at `version`, picked once per entry and release (the directive rule keeps it); undefined
+ * when the handler parses nothing judged here (strings, flags and enums are the word check's, third-party modules').
+ */
+export function valueCheck(entry: DirectiveEntry, version: readonly number[] | undefined): ValueCheck | undefined {
   const key = `${entry.module} ${entry.name}`;
-  switch (key) {
-    case 'ngx_http_core_module listen':
-    case 'ngx_stream_core_module listen':
-    case 'ngx_mail_core_module listen':
-      // nginx reads the parameters in order and stops at the first it refuses, whichever way.
-      return (directive.args[0] && listenAddressProblem(directive.args[0])) || firstOf(listenParameters(entry, directive.args.slice(1), version));
-    case 'ngx_http_upstream_module server':
-    case 'ngx_stream_upstream_module server':
-      return parameterProblem(entry, directive.args.slice(1), version, upstreamValueValid);
-    case 'ngx_http_rewrite_module rewrite':
-      return directive.args[2] ? parameterProblem(entry, directive.args.slice(2, 3), version) : undefined;
-    case 'ngx_http_upstream_keepalive_module keepalive':
-      return keepaliveProblem(directive, version);
-    case 'ngx_http_geo_module geo':
-    case 'ngx_stream_geo_module geo':
-      return geoBodyProblem(directive, entry, version);
-    case 'ngx_http_rewrite_module return':
-      return returnProblem(directive);
-    default:
-      return slotProblem(directive, entry, version);
+  if (Object.hasOwn(OWN_PARSERS, key)) {
+    const parse = OWN_PARSERS[key]!;
+    return (directive) => parse(directive, entry, version);
   }
+  const syntax = handlerSyntax(entry, version);
+  if (!syntax || !PARSED_SLOTS.has(syntax.value)) return undefined;
+  return (directive) => slotProblem(directive, entry, version, syntax);
 }

@@ -10,7 +10,8 @@ import type { WorkspaceRoot } from '../model/workspace.js';
 /** One block as nginx reads it: the first directive of each name written in it so far (for "is duplicate"). */
 export interface BlockFrame {
   context: DirectiveContext;
-  firstByName: Map<string, Directive>;
+  /** Made at the first record: the walk makes a frame for every block it enters, and many record nothing. */
+  firstByName?: Map<string, Directive>;
 }
 
 export type DirectiveVisitor = (directive: Directive, frame: BlockFrame) => void;
@@ -18,8 +19,15 @@ export type DirectiveVisitor = (directive: Directive, frame: BlockFrame) => void
 /**
  * A name that is (or holds) a template action or placeholder (`{{ $x }}`, `{% x %}`, `${X}`, `<%= x %>`, `@X@`): not
  * a directive until rendered. Any other word is one to nginx, a typo like `proxy-pass` included ("unknown directive").
+ * A scan of its characters (one of `$ { } % < > @`): the walk asks it of every directive.
  */
-export const TEMPLATED_NAME = /[${}%<>@]/;
+export function templatedName(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c === 36 || c === 123 || c === 125 || c === 37 || c === 60 || c === 62 || c === 64) return true;
+  }
+  return false;
+}
 
 /** Include chains deeper than this (or cycles) are not followed: the include rule reports them. */
 const MAX_INCLUDE_DEPTH = 16;
@@ -36,7 +44,7 @@ export function walkRoot(root: WorkspaceRoot, top: DirectiveContext, visit: Dire
   for (let up = within?.parent; up; up = up.parent) ancestors.add(up);
   const walkList = (list: readonly Directive[], frame: BlockFrame, depth: number, inside: boolean): void => {
     for (const directive of list) {
-      if (TEMPLATED_NAME.test(directive.name)) continue;
+      if (templatedName(directive.name)) continue;
       const entered = inside || directive === within;
       // Outside `within` in its own file, only the blocks holding it lead to it (its file is open: includes there
       // cannot reach it again); other files may include it anywhere.
@@ -54,8 +62,8 @@ export function walkRoot(root: WorkspaceRoot, top: DirectiveContext, visit: Dire
       }
       if (!directive.blockSpan || hasCustomBody(directive.name)) continue;
       const inner = blockContext(frame.context, directive.name);
-      if (inner !== undefined) walkList(directive.children, { context: inner, firstByName: new Map() }, depth, entered);
+      if (inner !== undefined) walkList(directive.children, { context: inner }, depth, entered);
     }
   };
-  walkList(root.file.directives, { context: top, firstByName: new Map() }, 0, false);
+  walkList(root.file.directives, { context: top }, 0, false);
 }

@@ -56,6 +56,7 @@ export function moduleFacts(list: readonly Directive[]): ModuleFacts {
   let packages: Set<string> | undefined;
   let unknownModuleLoaded = false;
   let modulesIncluded = false;
+  let blocks = false;
   for (const directive of list) {
     if (directive.name === 'load_module') {
       const arg = directive.args[0];
@@ -67,6 +68,8 @@ export function moduleFacts(list: readonly Directive[]): ModuleFacts {
     if (directive.name === 'include' && directive.args.some((arg) => arg.templated || MODULE_INCLUDE.test(arg.value))) {
       modulesIncluded = true;
     }
+    if (directive.children.length === 0) continue;
+    blocks = true;
     const inner = moduleFacts(directive.children);
     if (inner === NO_MODULE_FACTS) continue;
     for (const pkg of inner.packages) (packages ??= new Set()).add(pkg);
@@ -75,6 +78,7 @@ export function moduleFacts(list: readonly Directive[]): ModuleFacts {
   }
   const found = packages !== undefined || unknownModuleLoaded || modulesIncluded;
   const facts = found ? { packages: packages ?? NO_MODULE_FACTS.packages, unknownModuleLoaded, modulesIncluded } : NO_MODULE_FACTS;
-  moduleFactsByList.set(list, facts);
+  // A list of simple statements that says nothing is read again as fast as it is looked up: not kept.
+  if (blocks || found) moduleFactsByList.set(list, facts);
   return facts;
 }

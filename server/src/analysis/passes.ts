@@ -217,7 +217,8 @@ function resolve(workspace: Workspace, scope: Scope, target: PassTarget | undefi
 }
 
 function isPassName(name: string): name is PassDirectiveName {
-  return Object.hasOwn(PASS_PROTOCOLS, name);
+  // Every pass name ends with `_pass`: the other statements (almost all) are told apart without a property lookup.
+  return name.endsWith('_pass') && Object.hasOwn(PASS_PROTOCOLS, name);
 }
 
 function collect(workspace: Workspace): Pass[] {

@@ -73,7 +73,8 @@ function walkScopes(
   // runs on every analysis and visits every directive.
   for (const root of workspace.roots) {
     // stack[i]: the scope at block depth i on the walk's current path (depth-first, so a block's scope is open while
-    // its children are visited).
+    // its children are visited). Deeper entries left from an earlier block are never read: the expansion enters a
+    // block's children only where contextOpenedBy opened it, and then stack[depth + 1] was just set for it.
     const stack: Scope[] = [topOf(root)];
     const hooks: ExpansionHooks = {
       resolve: (include) => root.includes.get(include) ?? [],

@@ -135,6 +135,19 @@ export function isAllowedIn(name: string, context: DirectiveContext): boolean {
   return directiveIn(name, context) !== undefined;
 }
 
+/** The counts 0-7 an `args` rule of `|`-joined counts allows, as bits (bit n: n arguments); parsed once per rule. */
+const countMasks = new Map<string, number>();
+
+function countMask(args: string): number {
+  let mask = countMasks.get(args);
+  if (mask === undefined) {
+    mask = 0;
+    for (const count of args.split('|').map(Number)) if (Number.isInteger(count) && count >= 0 && count <= 7) mask |= 1 << count;
+    countMasks.set(args, mask);
+  }
+  return mask;
+}
+
 /** Whether `count` arguments pass nginx's argument-count check for this entry (ngx_conf_handler). */
 export function argumentCountValid(entry: DirectiveEntry, count: number): boolean {
   switch (entry.args) {
@@ -148,17 +161,25 @@ export function argumentCountValid(entry: DirectiveEntry, count: number): boolea
       return count >= 2;
     default:
       // nginx counts at most 8 words (the name and 7 arguments) against the TAKEn bits.
-      return count <= 7 && entry.args.split('|').map(Number).includes(count);
+      return count >= 0 && count <= 7 && ((countMask(entry.args) >> count) & 1) === 1;
   }
 }
 
+/** A flag's or enum's words in lower case, by the entry's list (its forms at other releases share the list). */
+const lowerValues = new WeakMap<readonly string[], ReadonlySet<string>>();
+
 /** Whether `word` is one nginx accepts for a flag or enum argument; undefined when the entry has no fixed words. */
 export function valueAccepted(entry: DirectiveEntry, word: string): boolean | undefined {
-  if (!entry.values) return undefined;
+  const values = entry.values;
+  if (!values) return undefined;
   // nginx compares flag, enum and bitmask words case-insensitively (ngx_strcasecmp in ngx_conf_set_flag_slot,
   // _enum_slot and _bitmask_slot): `ssl_protocols tlsv1.2`, `gzip_proxied ANY` and `server_tokens Build` are valid.
-  const lower = word.toLowerCase();
-  return entry.values.some((value) => value.toLowerCase() === lower);
+  let lower = lowerValues.get(values);
+  if (!lower) {
+    lower = new Set(values.map((value) => value.toLowerCase()));
+    lowerValues.set(values, lower);
+  }
+  return lower.has(word.toLowerCase());
 }
 
 /** The nginx.org link for a directive (`...ngx_http_proxy_module.html#proxy_pass`), or the module's project page. */
@@ -168,18 +189,37 @@ export function docsUrl(entry: DirectiveEntry): string | undefined {
   return info.package ? info.docs : `${info.docs}#${entry.name}`;
 }
 
+/** "1.29.7" as [1, 29, 7]: the table's few release strings, parsed once each. */
+const parsedReleases = new Map<string, readonly number[]>();
+
+function parsedRelease(text: string): readonly number[] {
+  let parts = parsedReleases.get(text);
+  if (!parts) {
+    parts = text.split('.').map(Number);
+    parsedReleases.set(text, parts);
+  }
+  return parts;
+}
+
+/** `version` compared with the release `text`: negative when older, 0 when the same, positive when newer. */
+function compareRelease(version: readonly number[], text: string): number {
+  const parts = parsedRelease(text);
+  for (let i = 0; i < 3; i++) {
+    const d = (version[i] ?? 0) - (parts[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Whether nginx `version` is release `text` or a later one. */
+export function atOrAfter(version: readonly number[], text: string): boolean {
+  return compareRelease(version, text) >= 0;
+}
+
 /** Whether the entry exists in nginx `version` ([major, minor, patch]); third-party entries carry no versions. */
 export function existsInVersion(entry: { since?: string; until?: string }, version: readonly number[]): boolean {
-  const compare = (text: string): number => {
-    const parts = text.split('.').map(Number);
-    for (let i = 0; i < 3; i++) {
-      const d = (version[i] ?? 0) - (parts[i] ?? 0);
-      if (d !== 0) return d;
-    }
-    return 0;
-  };
-  if (entry.since && compare(entry.since) < 0) return false;
-  if (entry.until && compare(entry.until) >= 0) return false;
+  if (entry.since && compareRelease(version, entry.since) < 0) return false;
+  if (entry.until && compareRelease(version, entry.until) >= 0) return false;
   return true;
 }
 
@@ -204,20 +244,39 @@ export function variableEntry(name: string, protocol: 'http' | 'stream' = 'http'
 }
 
 /**
+ * An entry's forms by how many of its newest changes are undone: [0] is the entry itself, [n] the entry before its n
+ * newest changes (a `was` of null means the field was absent then). Built once per entry: the rules ask per directive.
+ */
+const undoneForms = new WeakMap<DirectiveEntry, readonly DirectiveEntry[]>();
+
+function formsUndone(entry: DirectiveEntry, changes: readonly DirectiveChange[]): readonly DirectiveEntry[] {
+  let forms = undoneForms.get(entry);
+  if (!forms) {
+    const built: DirectiveEntry[] = [entry];
+    const at: Record<string, unknown> = { ...entry };
+    for (let i = changes.length - 1; i >= 0; i--) {
+      for (const [field, was] of Object.entries(changes[i]!.was)) {
+        if (was === null) delete at[field];
+        else at[field] = was;
+      }
+      built.push({ ...at } as unknown as DirectiveEntry);
+    }
+    forms = built;
+    undoneForms.set(entry, forms);
+  }
+  return forms;
+}
+
+/**
  * The entry as nginx `version` has it: the `changes` made after `version` undone, newest first (a `was` of null means
- * the field was absent then). Without changes the entry itself.
+ * the field was absent then). Without changes the entry itself. The same object for every version with that form.
  */
 export function entryAtVersion(entry: DirectiveEntry, version: readonly number[]): DirectiveEntry {
-  if (!entry.changes) return entry;
-  const at: Record<string, unknown> = { ...entry };
-  for (const change of [...entry.changes].reverse()) {
-    if (existsInVersion({ since: change.version }, version)) break;
-    for (const [field, was] of Object.entries(change.was)) {
-      if (was === null) delete at[field];
-      else at[field] = was;
-    }
-  }
-  return at as unknown as DirectiveEntry;
+  const changes = entry.changes;
+  if (!changes) return entry;
+  let undone = 0;
+  for (let i = changes.length - 1; i >= 0 && !atOrAfter(version, changes[i]!.version); i--) undone++;
+  return undone === 0 ? entry : formsUndone(entry, changes)[undone]!;
 }
 
 /** The nginx.org anchor of a built-in variable (`...ngx_http_core_module.html#var_remote_addr`), or the project page. */

@@ -4,7 +4,7 @@
 // each as every release from 1.22.1 to the table's newest has it. Third-party modules are not in it (their sources are
 // read as tarballs the value reader does not walk): their values and repeats are not checked.
 import syntax from './nginx-value-syntax.json' with { type: 'json' };
-import { existsInVersion } from './directive-table.js';
+import { atOrAfter, existsInVersion } from './directive-table.js';
 
 /** What the handler parses: the ngx_conf_set_*_slot kinds; `custom` for handlers of their own. */
 export type ValueKind =
@@ -41,34 +41,50 @@ const data = syntax as unknown as {
   parameters: Record<string, Stored<ParameterWords>>;
 };
 
+/**
+ * A stored entry's forms, newest first: [0] the newest (without since/changes), [n] the form before its n newest
+ * changes. Built once per entry: the directive rule asks per directive.
+ */
+const formsByStored = new WeakMap<object, readonly object[]>();
+
+function storedForms<T extends object>(stored: Stored<T>): readonly T[] {
+  let forms = formsByStored.get(stored);
+  if (!forms) {
+    const { since: _since, changes, ...newest } = stored;
+    const built: object[] = [newest];
+    let at: Record<string, unknown> = newest;
+    for (let i = (changes?.length ?? 0) - 1; i >= 0; i--) {
+      at = { ...at, ...changes![i]!.was };
+      built.push(at);
+    }
+    forms = built;
+    formsByStored.set(stored, forms);
+  }
+  return forms as readonly T[];
+}
+
 /** The stored form as `version` has it (later changes undone), or the newest form without a version. */
 function atVersion<T extends object>(stored: Stored<T> | undefined, version: readonly number[] | undefined): T | undefined {
   if (!stored) return undefined;
-  const { since: _since, changes, ...newest } = stored;
-  if (!version || !changes) return newest as unknown as T;
-  const at: Record<string, unknown> = { ...newest };
-  for (const change of [...changes].reverse()) {
-    if (existsInVersion({ since: change.version }, version)) break;
-    Object.assign(at, change.was);
-  }
-  return at as T;
+  const forms = storedForms(stored);
+  const changes = stored.changes;
+  if (!version || !changes) return forms[0];
+  let undone = 0;
+  for (let i = changes.length - 1; i >= 0 && !atOrAfter(version, changes[i]!.version); i--) undone++;
+  return forms[undone];
 }
 
-/** Every recorded form, newest first: what some release accepts. */
-function allForms<T extends object>(stored: Stored<T> | undefined): T[] {
-  if (!stored) return [];
-  const forms: T[] = [];
-  const { since: _since, changes, ...newest } = stored;
-  let at: Record<string, unknown> = { ...newest };
-  forms.push(at as T);
-  for (const change of [...(changes ?? [])].reverse()) {
-    at = { ...at, ...change.was };
-    forms.push(at as T);
-  }
-  return forms;
-}
+/** `module name`, the value syntax's key, by entry object (table entries and their forms live as long as the table). */
+const keys = new WeakMap<object, string>();
 
-const keyOf = (entry: { module: string; name: string }): string => `${entry.module} ${entry.name}`;
+function keyOf(entry: { module: string; name: string }): string {
+  let key = keys.get(entry);
+  if (key === undefined) {
+    key = `${entry.module} ${entry.name}`;
+    keys.set(entry, key);
+  }
+  return key;
+}
 
 /** The handler's syntax for a table entry at `version` (the newest without one); undefined for third-party modules. */
 export function handlerSyntax(entry: { module: string; name: string }, version?: readonly number[]): HandlerSyntax | undefined {
@@ -80,19 +96,27 @@ export function handlerChanges(entry: { module: string; name: string }): readonl
   return (data.directives[keyOf(entry)]?.changes ?? []) as { version: string; was: Partial<HandlerSyntax> }[];
 }
 
+/** Every word any release accepts, by stored entry. */
+const anyRelease = new WeakMap<object, ParameterWords>();
+
 /**
  * The parameter words of a listen / upstream server / rewrite entry at `version`; without a version, every word any
- * release accepts.
+ * release accepts. The same object on every call: read it, never change it.
  */
 export function parameterWords(entry: { module: string; name: string }, version?: readonly number[]): ParameterWords | undefined {
   const stored = data.parameters[keyOf(entry)];
+  if (!stored) return undefined;
   if (version) return atVersion(stored, version);
-  const forms = allForms(stored);
-  if (forms.length === 0) return undefined;
-  return {
-    words: [...new Set(forms.flatMap((form) => form.words))],
-    prefixes: [...new Set(forms.flatMap((form) => form.prefixes))],
-  };
+  let words = anyRelease.get(stored);
+  if (!words) {
+    const forms = storedForms(stored);
+    words = {
+      words: [...new Set(forms.flatMap((form) => form.words))],
+      prefixes: [...new Set(forms.flatMap((form) => form.prefixes))],
+    };
+    anyRelease.set(stored, words);
+  }
+  return words;
 }
 
 /** The first release after `version` whose parameter words pass `test`, for "needs nginx X" notes. */

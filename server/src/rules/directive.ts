@@ -49,6 +49,21 @@ export interface DirectiveState extends RuleState {
  * workspace, so a root is judged alike whatever else is checked with it (`--jobs` groups files differently).
  */
 function environment(root: WorkspaceRoot, context: RuleContext): CheckEnvironment {
+  // Read when a directive asks (a dynamic module's, an unknown name): most roots never do.
+  let facts: { unknownModuleLoaded: boolean; packageLoaded: (pkg: string) => boolean } | undefined;
+  const modules = () => (facts ??= rootModules(root));
+  return {
+    version: context.options.nginxVersion,
+    ...(context.options.nginxBuild ? { build: context.options.nginxBuild } : {}),
+    extra: context.options.extraDirectives ?? new Set(),
+    get unknownModuleLoaded() {
+      return modules().unknownModuleLoaded;
+    },
+    packageLoaded: (pkg) => modules().packageLoaded(pkg),
+  };
+}
+
+function rootModules(root: WorkspaceRoot): { unknownModuleLoaded: boolean; packageLoaded: (pkg: string) => boolean } {
   const loaded = new Set<string>();
   let unknownModuleLoaded = false;
   let modulesIncluded = false;
@@ -67,13 +82,7 @@ function environment(root: WorkspaceRoot, context: RuleContext): CheckEnvironmen
   // stream statically, docker images build rtmp in).
   const mainSeen = root.context === 'main' && root.basis !== 'unknown';
   const everyPackage = modulesIncluded || !mainSeen || loaded.size === 0 || unknownModuleLoaded;
-  return {
-    version: context.options.nginxVersion,
-    ...(context.options.nginxBuild ? { build: context.options.nginxBuild } : {}),
-    extra: context.options.extraDirectives ?? new Set(),
-    unknownModuleLoaded,
-    packageLoaded: (pkg) => everyPackage || loaded.has(pkg),
-  };
+  return { unknownModuleLoaded, packageLoaded: (pkg) => everyPackage || loaded.has(pkg) };
 }
 
 /**
@@ -90,18 +99,27 @@ function problemSpan(directive: Directive, problem: DirectiveProblem): Span {
   if (problem.kind === 'body-line') return problem.span;
   if ('span' in problem && problem.span.start.line === line) return problem.span;
   if (directive.nameSpan.start.line === line) return directive.nameSpan;
-  const last = [...directive.args].reverse().find((arg) => arg.span.start.line === line);
-  if (last) return last.span;
+  for (let i = directive.args.length - 1; i >= 0; i--) {
+    const arg = directive.args[i]!;
+    if (arg.span.start.line === line) return arg.span;
+  }
   const end = { ...terminator.start, column: terminator.start.column + 1 };
   return { start: terminator.start, end, startOffset: terminator.startOffset, endOffset: terminator.startOffset + 1 };
 }
 
 function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvironment, within?: Directive): DirectiveState[] {
   const states: DirectiveState[] = [];
+  // The walk visits a file's directives together: its first error is looked up when the file changes.
+  let file: ConfigFile | undefined;
+  let firstError = Infinity;
   walkRoot(root, top, (directive, frame) => {
+    if (directive.file !== file) {
+      file = directive.file;
+      firstError = firstSyntaxError(file);
+    }
     // Past a file's first syntax error its blocks are guesses (nginx stops there): the syntax rule speaks for it. So
-    // are blocks before it that the grammar's recovery lost.
-    if (handledAt(directive) >= firstSyntaxError(directive.file) || isDisplaced(directive)) return;
+    // are blocks before it that the grammar's recovery lost (only a file with an error has those).
+    if (handledAt(directive) >= firstError || (firstError !== Infinity && isDisplaced(directive))) return;
     const problem = checkDirective(directive, frame, env) ?? locationNestingProblem(directive) ?? emptyUpstreamProblem(directive) ?? mapEntryProblem(directive);
     if (!problem) return;
     // An empty upstream is refused at its `}`, when nginx has read the block; a map's entry where the entry ends. The
@@ -145,13 +163,16 @@ function rootStates(root: WorkspaceRoot, env: CheckEnvironment): DirectiveState[
   const { tops, why } = snippetTops(root);
   let best: DirectiveState[] | undefined;
   let bestTop: DirectiveContext | undefined;
+  let bestMisplaced = 0;
   for (const top of tops) {
     const states = statesUnder(root, top, env);
-    if (!best || misplaced(states) < misplaced(best)) {
+    const count = misplaced(states);
+    if (!best || count < bestMisplaced) {
       best = states;
       bestTop = top;
+      bestMisplaced = count;
     }
-    if (misplaced(best) === 0) break;
+    if (bestMisplaced === 0) break;
   }
   const assumed = `${contextWord(bestTop ?? 'http')} (from ${why})`;
   return (best ?? []).map((state) => (state.problem.kind === 'not-allowed' ? { ...state, assumed } : state));
