@@ -8,7 +8,7 @@
 //   guardsWithin(d, s)     the template guards making d conditional inside s (those not also enclosing s's block)
 //   unfollowedIncludes(s)  the includes of s pulled in nothing (missing, outside, templated, a glob matching none)
 //   outsideHttp(s)         s is at or under stream {} or mail {}: another module's directives of the same names
-//   scopeView(ws, left)    ws as if the blocks in `left` were not there: a workspace whose every index (scopes,
+//   scopeView(ws, left)    ws as if the blocks left(d) picks were not there: a workspace whose every index (scopes,
 //                          passes, upstreams) leaves them out (the language server's linked re-run, engine/linked-blocks.ts)
 //
 // Built once per workspace (cached in a WeakMap, the model is immutable) by replaying each root's expansion as
@@ -69,7 +69,7 @@ function walkScopes(
   topOf: (root: WorkspaceRoot) => Scope,
   visit: (directive: Directive, scope: Scope, root: WorkspaceRoot) => void,
   open: (directive: Directive, scope: Scope, inner: ContextName, root: WorkspaceRoot) => Scope,
-  left?: ReadonlySet<Directive>,
+  left?: (directive: Directive) => boolean,
 ): void {
   // walkEffective's replay of each root, without the per-block scope objects it makes for its visitors: this walk
   // runs on every analysis and visits every directive.
@@ -81,7 +81,7 @@ function walkScopes(
       resolve: (include) => root.includes.get(include) ?? [],
       visit: (directive, where) => {
         // A block left out of a view is neither a statement nor a scope, and nothing under it is walked.
-        if (left?.has(directive)) return false;
+        if (left?.(directive)) return false;
         const depth = where.ancestors.length;
         stack.length = depth + 1;
         const scope = stack[depth]!;
@@ -94,7 +94,7 @@ function walkScopes(
   }
 }
 
-function buildIndex(workspace: Workspace, left?: ReadonlySet<Directive>): ScopeIndex {
+function buildIndex(workspace: Workspace, left?: (directive: Directive) => boolean): ScopeIndex {
   const tops = new Map(workspace.roots.map((root) => [root, newScope(undefined, root.context, undefined, root)]));
   const index: ScopeIndex = { tops: [...tops.values()], all: [], byStatement: undefined, byBlock: new Map() };
   walkScopes(
@@ -121,18 +121,18 @@ function buildIndex(workspace: Workspace, left?: ReadonlySet<Directive>): ScopeI
 
 const builtIndex = perWorkspace((workspace) => buildIndex(workspace));
 /** Views' indexes, built with them; a view's statement index (scopeOf) replays the walk with the same blocks left out. */
-const views = new WeakMap<Workspace, { index: ScopeIndex; left: ReadonlySet<Directive> }>();
+const views = new WeakMap<Workspace, { index: ScopeIndex; left: (directive: Directive) => boolean }>();
 
 function indexOf(workspace: Workspace): ScopeIndex {
   return views.get(workspace)?.index ?? builtIndex(workspace);
 }
 
 /**
- * `workspace` with the blocks in `left` (and everything under them) taken out of its scope tree: a new workspace
+ * `workspace` with the blocks `left` says (and everything under them) taken out of its scope tree: a new workspace
  * object, so every index derived from the scopes is derived afresh for it. Its files and includes are the
  * workspace's own.
  */
-export function scopeView(workspace: Workspace, left: ReadonlySet<Directive>): Workspace {
+export function scopeView(workspace: Workspace, left: (directive: Directive) => boolean): Workspace {
   const view: Workspace = { ...workspace };
   views.set(view, { index: buildIndex(view, left), left });
   return view;

@@ -170,7 +170,7 @@ export function rerunWithinBlock({ edited, previous, workspace, docs, options, r
   // The blocks linked to the edited one, in a workspace without the others: what the rules declaring their reads
   // across blocks re-run in, and where a rule looking within the block looks (it reads no other block's statements,
   // and the upstreams its passes name are there), which spares building every index of the whole workspace again.
-  const plan = linkedPlan(workspace, edited.edit.replaced, edited.edit.edited);
+  const plan = linkedPlan(workspace, edited.edit);
   const withinContext: RuleContext = plan ? { workspace: plan.view, options: resolved } : context;
   for (const rule of rules) {
     const severity = configuredSeverity(rule, options);

@@ -18,6 +18,7 @@ import { parsePassTarget, PASS_PROTOCOLS } from '../analysis/passes.js';
 import { scopeView } from '../analysis/scopes.js';
 import { normaliseTemplateText } from '../analysis/template-text.js';
 import { upstreamKey } from '../analysis/upstreams.js';
+import type { ModelEdit } from '../model/incremental-model.js';
 import type { ConfigFile, Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import type { Span } from '../util/types.js';
@@ -135,65 +136,114 @@ function unitAt(units: readonly Directive[], span: Span): Directive | undefined 
   return unit && unit.span.startOffset <= span.startOffset && span.endOffset <= unit.span.endOffset ? unit : undefined;
 }
 
-/**
- * The plan after `replaced` became `edited` (a block of the workspace's file `edited.file`), or undefined when the
- * rules must run on everything.
- */
-export function linkedPlan(workspace: Workspace, replaced: Directive, edited: Directive): LinkedPlan | undefined {
-  const top = edited.parent;
-  if (!isUnit(edited) || (top && (top.name !== 'http' || top.parent !== undefined))) return undefined;
-  const unitsByFile = new Map<string, Directive[]>();
-  // Who defines a key, who uses it.
-  const definers = new Map<string, Directive[]>();
-  const users = new Map<string, Directive[]>();
-  const add = (map: Map<string, Directive[]>, key: string, unit: Directive) => {
-    const list = map.get(key);
-    if (list) list.push(unit);
-    else map.set(key, [unit]);
-  };
-  let units = 0;
-  const all: Array<[Directive, Links]> = [];
-  for (const file of workspace.files) {
-    const list = unitsOf(file);
-    // A path twice (a link and its target read apart) would make places ambiguous.
-    if (unitsByFile.has(file.path)) return undefined;
-    unitsByFile.set(file.path, list);
-    for (const unit of list) {
-      const links = linksOf(unit, workspace);
-      if (links.nestsUnits) return undefined;
-      all.push([unit, links]);
-      units++;
-      for (const key of links.defines) add(definers, key, unit);
-      for (const key of links.uses) add(users, key, unit);
-    }
+/** A file's units and who among them defines or uses each key. */
+interface FileUnits {
+  units: Directive[];
+  definers: Map<string, Directive[]>;
+  users: Map<string, Directive[]>;
+  /** A unit includes a file with units of its own (no plan then). */
+  nestsUnits: boolean;
+}
+
+function addTo(map: Map<string, Directive[]>, key: string, unit: Directive): void {
+  const list = map.get(key);
+  if (list) list.push(unit);
+  else map.set(key, [unit]);
+}
+
+function removeFrom(map: Map<string, Directive[]>, key: string, unit: Directive): void {
+  const list = map.get(key);
+  const at = list ? list.indexOf(unit) : -1;
+  if (at === -1) return;
+  if (list!.length === 1) map.delete(key);
+  else list!.splice(at, 1);
+}
+
+function addUnit(index: FileUnits, unit: Directive, workspace: Workspace): void {
+  const links = linksOf(unit, workspace);
+  if (links.nestsUnits) index.nestsUnits = true;
+  for (const key of links.defines) addTo(index.definers, key, unit);
+  for (const key of links.uses) addTo(index.users, key, unit);
+}
+
+// Kept with the file's model: an unchanged file is the same object in the next workspace, and an edited file's index
+// is taken over by its next model (as the model itself is: incremental-model.ts), the edited block swapped.
+const fileIndexes = new WeakMap<ConfigFile, FileUnits>();
+
+function fileIndex(file: ConfigFile, workspace: Workspace): FileUnits {
+  let index = fileIndexes.get(file);
+  if (!index) {
+    index = { units: unitsOf(file), definers: new Map(), users: new Map(), nestsUnits: false };
+    for (const unit of index.units) addUnit(index, unit, workspace);
+    fileIndexes.set(file, index);
   }
-  const before = linksOf(replaced, workspace);
-  const after = linksOf(edited, workspace);
+  return index;
+}
+
+/** The edited file's index: its previous model's with `replaced` swapped for `edited`, or built afresh. */
+function editedIndex(edit: ModelEdit, workspace: Workspace): FileUnits {
+  const file = edit.edited.file;
+  const previous = fileIndexes.get(edit.previous);
+  const at = previous ? previous.units.indexOf(edit.replaced) : -1;
+  if (!previous || at === -1 || fileIndexes.has(file)) return fileIndex(file, workspace);
+  fileIndexes.delete(edit.previous);
+  const old = linksOf(edit.replaced, workspace);
+  for (const key of old.defines) removeFrom(previous.definers, key, edit.replaced);
+  for (const key of old.uses) removeFrom(previous.users, key, edit.replaced);
+  previous.units[at] = edit.edited;
+  addUnit(previous, edit.edited, workspace);
+  fileIndexes.set(file, previous);
+  return previous;
+}
+
+function isTopUnit(directive: Directive): boolean {
+  const parent = directive.parent;
+  return isUnit(directive) && (!parent || (parent.name === 'http' && !parent.parent));
+}
+
+/**
+ * The plan after the edit's `replaced` block became `edited` (a block of the workspace's file `edited.file`), or
+ * undefined when the rules must run on everything.
+ */
+export function linkedPlan(workspace: Workspace, edit: ModelEdit): LinkedPlan | undefined {
+  const { replaced, edited } = edit;
+  if (!isTopUnit(edited)) return undefined;
+  const indexes = new Map<string, FileUnits>();
+  let units = 0;
+  for (const file of workspace.files) {
+    // A path twice (a link and its target read apart) would make places ambiguous.
+    if (indexes.has(file.path)) return undefined;
+    const index = file === edited.file ? editedIndex(edit, workspace) : fileIndex(file, workspace);
+    if (index.nestsUnits) return undefined;
+    indexes.set(file.path, index);
+    units += index.units.length;
+  }
+  const holding = (key: string, side: 'definers' | 'users', into: Set<Directive>) => {
+    for (const index of indexes.values()) for (const unit of index[side].get(key) ?? []) into.add(unit);
+  };
   // The units on the other side of a key: the definers of what `links` uses, the users and other definers of what it
   // defines (a pass to a name two upstreams have resolves to both).
   const linked = (links: Links, into: Set<Directive>) => {
-    for (const key of links.uses) for (const unit of definers.get(key) ?? []) into.add(unit);
+    for (const key of links.uses) holding(key, 'definers', into);
     for (const key of links.defines) {
-      for (const unit of users.get(key) ?? []) into.add(unit);
-      for (const unit of definers.get(key) ?? []) into.add(unit);
+      holding(key, 'users', into);
+      holding(key, 'definers', into);
     }
   };
   const decided = new Set<Directive>([edited]);
-  linked(before, decided);
-  linked(after, decided);
+  linked(linksOf(replaced, workspace), decided);
+  linked(linksOf(edited, workspace), decided);
   const present = new Set(decided);
   for (const unit of decided) linked(linksOf(unit, workspace), present);
   // Most of a large workspace anyway: the view would cost what a full run does (small ones take the plan, which the
   // property tests exercise).
   if (units >= 32 && present.size * 2 > units) return undefined;
-  const left = new Set<Directive>();
-  for (const [unit] of all) if (!present.has(unit)) left.add(unit);
-  const view = scopeView(workspace, left);
+  const view = scopeView(workspace, (directive) => isTopUnit(directive) && !present.has(directive));
   return {
     view,
     decided: decided.size,
     place(file, span) {
-      const list = unitsByFile.get(file);
+      const list = indexes.get(file)?.units;
       const unit = list && unitAt(list, span);
       if (!unit) return 'outer';
       return decided.has(unit) ? 'decided' : 'kept';
