@@ -32,6 +32,25 @@ export interface ExpansionHooks {
   cut?(include: Directive, kind: 'cycle' | 'limit', target: ConfigFile): void;
 }
 
+/**
+ * Blocks whose child list an edit may replace (model/incremental-model.ts re-reads a statement of these, or of the
+ * file): what they hold is never cached. Any other block's children stay as read.
+ */
+const REPLACED_CHILDREN: ReadonlySet<string> = new Set(['http', 'stream', 'mail', 'events']);
+const includeHeld = new WeakMap<Directive, boolean>();
+
+/** The directive is an include or holds one, at any depth. */
+function holdsInclude(directive: Directive): boolean {
+  if (directive.name === 'include') return true;
+  if (directive.children.length === 0) return false;
+  const cacheable = !REPLACED_CHILDREN.has(directive.name);
+  const cached = cacheable ? includeHeld.get(directive) : undefined;
+  if (cached !== undefined) return cached;
+  const held = directive.children.some(holdsInclude);
+  if (cacheable) includeHeld.set(directive, held);
+  return held;
+}
+
 class Expansion {
   private readonly chain = new Set<ConfigFile>();
   private includedFiles = 0;
@@ -50,7 +69,9 @@ class Expansion {
   private directives(directives: readonly Directive[], scope: ExpansionScope): void {
     const visit = this.hooks.visit;
     for (const directive of directives) {
-      if (visit && visit(directive, scope) === false) continue;
+      // With nobody to visit, only includes matter: a block holding none is passed over (a large file's servers, on
+      // every keystroke in the language server).
+      if (visit ? visit(directive, scope) === false : !holdsInclude(directive)) continue;
       if (directive.name === 'include') this.include(directive, scope);
       // Most directives have no block: ask for the context only of those with statements inside.
       const inner = directive.children.length > 0 ? contextOpenedBy(directive, scope.context) : undefined;
