@@ -103,6 +103,18 @@ export interface Rerun {
   ranLinked: string[];
 }
 
+/**
+ * The same roots in the same contexts: a root's context is inferred from all its text (a stream snippet's upstream
+ * is no http one), so an edit in one block that changes it changes findings anywhere.
+ */
+function sameRoots(before: Workspace, after: Workspace): boolean {
+  if (before.roots.length !== after.roots.length) return false;
+  return before.roots.every((root, at) => {
+    const other = after.roots[at]!;
+    return other.file.path === root.file.path && other.context === root.context && other.basis === root.basis;
+  });
+}
+
 /** Previous findings inside the replaced block (offsets of the previous text). */
 function insideReplaced(finding: Finding, { file, edit }: ConfinedEdit): boolean {
   const { startOffset, endOffset } = edit.replaced.span;
@@ -170,7 +182,7 @@ export function rerunWithinBlock({ edited, previous, workspace, docs, options, r
   // The blocks linked to the edited one, in a workspace without the others: what the rules declaring their reads
   // across blocks re-run in, and where a rule looking within the block looks (it reads no other block's statements,
   // and the upstreams its passes name are there), which spares building every index of the whole workspace again.
-  const plan = linkedPlan(workspace, edited.edit);
+  const plan = sameRoots(previous.workspace, workspace) ? linkedPlan(workspace, edited.edit) : undefined;
   const withinContext: RuleContext = plan ? { workspace: plan.view, options: resolved } : context;
   for (const rule of rules) {
     const severity = configuredSeverity(rule, options);
