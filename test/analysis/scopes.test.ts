@@ -5,10 +5,13 @@ import {
   scopeOf,
   scopeTree,
   scopesOpenedBy,
+  scopeView,
   unfollowedIncludes,
   type Scope,
 } from '../../server/src/analysis/scopes.js';
 import { checkTree, directiveIn, source } from './support.js';
+import { passes } from '../../server/src/analysis/passes.js';
+import { upstreams } from '../../server/src/analysis/upstreams.js';
 
 const MAIN = 'events {}\n';
 
@@ -104,5 +107,28 @@ describe('guardsWithin', () => {
     expect(guardOf('keepalive_timeout')).toEqual([]);
     const top = scopeTree(workspace)[0]!;
     expect(guardsWithin(upstream, top)).toHaveLength(1);
+  });
+});
+
+describe('scopeView', () => {
+  it('leaves the blocks it is told out of every index, and the workspace itself as it was', async () => {
+    const { workspace } = await checkTree({
+      'nginx.conf':
+        `${MAIN}http {\n  upstream a { server 127.0.0.1:1; }\n  upstream b { server 127.0.0.1:2; }\n` +
+        '  server { location / { proxy_pass http://a; } }\n  server { location / { proxy_pass http://b; } }\n}\n',
+    });
+    const second = directiveIn(workspace, 'nginx.conf', 'server', 3);
+    const upstreamB = directiveIn(workspace, 'nginx.conf', 'upstream', 1);
+    expect(second.name).toBe('server');
+    const view = scopeView(workspace, (directive) => directive === second || directive === upstreamB);
+    expect(view).not.toBe(workspace);
+    expect(view.files).toBe(workspace.files);
+    expect(passes(view).map((pass) => pass.directive.args[0]!.raw)).toEqual(['http://a']);
+    expect(upstreams(view).map((upstream) => upstream.name)).toEqual(['a']);
+    expect(scopeOf(view, second.children[0]!)).toEqual([]);
+    expect(scopesOpenedBy(view, second)).toEqual([]);
+    // The workspace's own indexes still hold everything.
+    expect(passes(workspace)).toHaveLength(2);
+    expect(upstreams(workspace).map((upstream) => upstream.name)).toEqual(['a', 'b']);
   });
 });

@@ -80,7 +80,8 @@ describe('re-running the rules within an edited block', () => {
       expect(analysis.ranWhole).toEqual([]);
 
       // Two edits before one analysis: one that rewrites the pass as it was, one after it in the same server. The
-      // changed stretch covers both, so the finding on the pass cannot be moved (its end is not known): it runs.
+      // changed stretch covers both, so the finding on the pass cannot be moved (its end is not known): it is decided
+      // again, in the blocks linked to the edited server by the upstream's name (engine/linked-blocks.ts).
       const passStart = document.text.indexOf('http://app');
       const sizeStart = document.text.indexOf('1m;');
       const at = (offset: number) => document.textDocument.positionAt(offset);
@@ -92,7 +93,8 @@ describe('re-running the rules within an edited block', () => {
         3,
       );
       analysis = await analyzeNow(analysis);
-      expect(analysis.ranWhole).toContain('proxy-http-version');
+      expect(analysis.ranLinked).toContain('proxy-http-version');
+      expect(analysis.ranWhole).not.toContain('proxy-http-version');
 
       // A bad flag: the directive rule finds it within the block; the keepalive rules keep theirs.
       edit('proxy_buffering', 'on', 'maybe', 4);
@@ -101,11 +103,15 @@ describe('re-running the rules within an edited block', () => {
       expect(findingsOf('directive')).toEqual(['invalid value "maybe" in "proxy_buffering" directive: use on, off']);
       expect(findingsOf('proxy-http-version')).toHaveLength(1);
 
-      // A header the keepalive rules read: they run on everything, the directive rule still only within the block.
+      // A header the keepalive rules read: they run again on the edited server, the upstream it names and that
+      // upstream's other users, in the two files; the directive rule still only within the block.
       edit('proxy_set_header', 'Host $host', 'Connection ""', 5);
       analysis = await analyzeNow(analysis);
       // Rules that can look within a block (directive, lone-carriage-return) still run only there.
-      expect(analysis.ranWhole).toEqual(rules.filter((rule) => !rule.detectWithin).map((rule) => rule.meta.id));
+      const declaring = rules.filter((rule) => !rule.detectWithin && rule.readsAcrossBlocks).map((rule) => rule.meta.id);
+      expect(declaring).toContain('upstream-keepalive');
+      expect(analysis.ranLinked).toEqual(declaring);
+      expect(analysis.ranWhole).toEqual(rules.filter((rule) => !rule.detectWithin && !rule.readsAcrossBlocks).map((rule) => rule.meta.id));
 
       // The fix: proxy_http_version in the first server; a line more, so every rule runs.
       edit('proxy_buffering', 'proxy_buffering maybe;', 'proxy_buffering on;\n        proxy_http_version 1.1;', 6);
@@ -138,6 +144,46 @@ describe('re-running the rules within an edited block', () => {
       expect(analysis.ranWhole).toBeDefined();
       expect(analysis.ranWhole).not.toContain('directive');
       expect(findingsOf('directive')).toEqual(['upstream "backend" may not have port 8001: remove the port from proxy_pass']);
+    } finally {
+      document.dispose();
+    }
+  });
+
+  it('re-decides an upstream and its users only when a keepalive is commented out, and keeps the other servers\' findings', async () => {
+    const apps = [0, 1, 2].flatMap((n) => [
+      `upstream app_${n} {`,
+      `    server 127.0.0.1:${3000 + n};`,
+      '    keepalive 8;',
+      '}',
+      'server {',
+      `    listen ${8000 + n};`,
+      `    location / { proxy_pass http://app_${n}; proxy_http_version 1.1; proxy_set_header Connection ""; }`,
+      `    location /api/ { proxy_pass http://app_${n}; }`,
+      '}',
+    ]);
+    const { document, analyzeNow, edit } = session(`${apps.join('\n')}\n`);
+    try {
+      let analysis = await analyzeNow();
+      const count = (ruleId: string) => analysis.findings.filter((finding) => finding.ruleId === ruleId).length;
+      // Each /api/ location, whose upstream keeps connections, lacks HTTP/1.1.
+      expect(count('proxy-http-version')).toBe(3);
+      expect(count('upstream-keepalive')).toBe(0);
+      edit('upstream app_1', 'keepalive 8;', '#eepalive 8;', 2);
+      analysis = await analyzeNow(analysis);
+      expect(analysis.ranLinked).toContain('upstream-keepalive');
+      expect(analysis.ranLinked).toContain('proxy-http-version');
+      expect(count('upstream-keepalive')).toBe(1);
+      expect(count('proxy-http-version')).toBe(2);
+      edit('upstream app_1', '#eepalive 8;', 'keepalive 8;', 3);
+      analysis = await analyzeNow(analysis);
+      expect(analysis.ranLinked).toContain('upstream-keepalive');
+      expect(count('upstream-keepalive')).toBe(0);
+      expect(count('proxy-http-version')).toBe(3);
+      // Renaming the upstream a pass names: the pass now names none (a literal host), and app_2 loses a user.
+      edit('location /api/ { proxy_pass http://app_2', 'http://app_2;', 'http://app_2x;', 4);
+      analysis = await analyzeNow(analysis);
+      expect(analysis.ranLinked).toContain('proxy-pass-no-upstream');
+      expect(count('proxy-http-version')).toBe(2);
     } finally {
       document.dispose();
     }

@@ -94,6 +94,8 @@ interface Counts {
   blockAnalyses: number;
   /** Of those, the analyses where no rule ran on everything (the block's readable shape was unchanged). */
   keptAnalyses: number;
+  /** Analyses where rules re-ran only on the blocks linked to the edited one by upstream names (linked-blocks.ts). */
+  linkedAnalyses?: number;
   builds: number;
 }
 
@@ -131,6 +133,7 @@ async function checkEdits(seed: SeedFile, edits: ReadonlyArray<readonly [Edit, b
       if (incremental.reused) counts.reusedAnalyses++;
       if (incremental.ranWhole) counts.blockAnalyses++;
       if (incremental.ranWhole?.length === 0) counts.keptAnalyses++;
+      if (incremental.ranLinked?.length) counts.linkedAnalyses = (counts.linkedAnalyses ?? 0) + 1;
       previous = incremental;
     }
     counts.incrementalBuilds += document.modelBuilds.incremental;
@@ -175,6 +178,64 @@ const TYPING_SEEDS: SeedFile[] = [0, 1, 2].map((variant) => ({
     '}',
     '',
   ].join(variant === 2 ? '\r\n' : '\n'),
+}));
+
+/**
+ * Upstreams and the servers using them, linked every way a rule reads across blocks: an upstream used by two servers,
+ * a server using two upstreams, two upstreams of one name, a name no upstream has, an upstream nobody uses, a literal
+ * address (in one variant), an upgrade map and headers at the http level (in another), a WebSocket location, a
+ * fastcgi pass. Edits type in their names, ports, counts and headers, or comment a keepalive out.
+ */
+const LINKED_SEEDS: SeedFile[] = [0, 1, 2].map((variant) => ({
+  name: `linked-${variant}.conf`,
+  text: [
+    'events {}',
+    'http {',
+    ...(variant === 1
+      ? ['    map $http_upgrade $connection_upgrade { default upgrade; \'\' close; }', '    proxy_set_header X-Real-IP $remote_addr;']
+      : []),
+    '    upstream shared { server 127.0.0.1:3000; keepalive 16; }',
+    '    upstream second {',
+    '        server 127.0.0.1:3001;',
+    '        keepalive 8;',
+    '    }',
+    '    upstream twice { server 127.0.0.1:3002; }',
+    '    upstream twice { server 127.0.0.1:3003; keepalive 4; }',
+    '    upstream unused { server 127.0.0.1:3004; }',
+    '    upstream php { server 127.0.0.1:9000; keepalive 2; }',
+    '    server {',
+    '        listen 8001;',
+    '        location / {',
+    '            proxy_pass http://shared;',
+    '            proxy_http_version 1.1;',
+    '            proxy_set_header Connection "";',
+    '        }',
+    '        location /b/ { proxy_pass http://second; proxy_set_header Host $host; }',
+    '    }',
+    '    server {',
+    '        listen 8002;',
+    '        proxy_set_header Host $host;',
+    '        location / { proxy_pass http://shared; proxy_set_header Connection ""; }',
+    '        location /ws/ {',
+    '            proxy_pass http://twice;',
+    '            proxy_http_version 1.1;',
+    `            proxy_set_header Connection ${variant === 1 ? '$connection_upgrade' : '"upgrade"'};`,
+    '            proxy_set_header Upgrade $http_upgrade;',
+    '        }',
+    '    }',
+    '    server {',
+    '        listen 8003;',
+    '        location / { proxy_pass http://nowhere; }',
+    '        location ~ \\.php$ { fastcgi_pass php; }',
+    ...(variant === 2 ? ['        location /lit/ { proxy_pass http://127.0.0.1:3000; }'] : []),
+    '    }',
+    ...[0, 1, 2].flatMap((n) => [
+      `    upstream app_${n} { server 127.0.0.1:${4000 + n}; keepalive 16; }`,
+      `    server { listen ${9000 + n}; location / { proxy_pass http://app_${n}; proxy_http_version 1.1; } }`,
+    ]),
+    '}',
+    '',
+  ].join('\n'),
 }));
 
 const steps = (edits: fc.Arbitrary<Edit>) => fc.array(fc.tuple(edits, fc.boolean()), { minLength: 1, maxLength: 6 });
@@ -236,5 +297,25 @@ describe('incremental analysis in the language server', () => {
     );
     expect(counts.blockAnalyses).toBeGreaterThan(counts.builds / 5);
     expect(counts.keptAnalyses).toBeGreaterThan(counts.blockAnalyses / 10);
+  });
+
+  // The keepalive rules re-run on the blocks an upstream name links to the edited one; the rest keep their findings.
+  it('re-runs the keepalive rules on the linked blocks after edits to what they read, and equals a fresh analysis', async () => {
+    const linkedSeeds = [...LINKED_SEEDS, ...TYPING_SEEDS];
+    const counts: Counts = { incrementalBuilds: 0, reusedAnalyses: 0, blockAnalyses: 0, keptAnalyses: 0, builds: 0, linkedAnalyses: 0 };
+    // Typing in any argument inside a block (a name, a port, a count, a header), a `#` before a statement, or anything.
+    const typed = fc.oneof(
+      { arbitrary: fc.constantFrom('x', '_', '1', '0', ''), weight: 3 },
+      { arbitrary: fc.constantFrom('#', ' ', '$', ';', 'shared', 'second', 'twice', 'nowhere', '"upgrade"', '""', ':80', 'close'), weight: 1 },
+    );
+    const typing = fc.tuple(edit, typed).map(
+      ([change, typed]): Edit => (change.block % 7 === 0 ? { ...change, place: 'block' } : { ...change, place: 'argument', inserted: typed }),
+    );
+    await checkProperty(
+      'incremental analysis re-running on linked blocks equals fresh analysis',
+      fc.asyncProperty(fc.nat({ max: linkedSeeds.length - 1 }), steps(typing), (seed, edits) => checkEdits(linkedSeeds[seed]!, edits, counts)),
+      60,
+    );
+    expect(counts.linkedAnalyses).toBeGreaterThan(counts.builds / 10);
   });
 });

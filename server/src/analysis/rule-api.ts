@@ -57,8 +57,20 @@ export interface Rule<S extends RuleState = RuleState> {
    * analysis's, moved. Absent for rules whose findings outside a block may depend on what it holds (an upstream's
    * users, the first pass to reach an inherited header). A rule with detectWithin is taken to read every argument in
    * the block (analysis/readable-shape.ts lists what the others read): when it declines, it runs on everything.
+   * `context.workspace` may be a view holding only the block and the blocks linked to it by upstream names
+   * (engine/linked-blocks.ts): the upstreams its passes name are there, other blocks' statements may not be.
    */
   detectWithin?(context: RuleContext, block: Directive): S[] | undefined;
+  /**
+   * What the rule's states read beyond their own block, declared for the language server's re-run after an edit
+   * confined to one block (engine/linked-blocks.ts). `upstream-links`: a state inside a server or upstream block
+   * (at a file's top level or in its http{}) reads that block, the levels around it, and only through upstream
+   * names the other such blocks: the upstreams its passes name, the passes naming its upstreams (with their
+   * levels). Such a rule is re-run on the edited block and the blocks linked to it by a name, in a workspace
+   * without the other blocks (analysis/scopes.ts scopeView), and keeps its findings elsewhere, moved; it runs on
+   * everything when a finding of it lies outside all such blocks, or a literal pass makes upstream addresses matter.
+   */
+  readsAcrossBlocks?: 'upstream-links';
   message(state: S, context: RuleContext): RuleMessage;
   /**
    * The edits that resolve `state`, built on demand; undefined when none can be built after all (edits that would

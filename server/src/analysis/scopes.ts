@@ -8,6 +8,8 @@
 //   guardsWithin(d, s)     the template guards making d conditional inside s (those not also enclosing s's block)
 //   unfollowedIncludes(s)  the includes of s pulled in nothing (missing, outside, templated, a glob matching none)
 //   outsideHttp(s)         s is at or under stream {} or mail {}: another module's directives of the same names
+//   scopeView(ws, left)    ws as if the blocks left(d) picks were not there: a workspace whose every index (scopes,
+//                          passes, upstreams) leaves them out (the language server's linked re-run, engine/linked-blocks.ts)
 //
 // Built once per workspace (cached in a WeakMap, the model is immutable) by replaying each root's expansion as
 // walkEffective does, so include expansion, cycle cuts and limits are the workspace's own.
@@ -68,6 +70,7 @@ function walkScopes(
   topOf: (root: WorkspaceRoot) => Scope,
   visit: (directive: Directive, scope: Scope, root: WorkspaceRoot) => void,
   open: (directive: Directive, scope: Scope, inner: ContextName, root: WorkspaceRoot) => Scope,
+  left?: (directive: Directive) => boolean,
 ): void {
   // walkEffective's replay of each root, without the per-block scope objects it makes for its visitors: this walk
   // runs on every analysis and visits every directive.
@@ -79,6 +82,8 @@ function walkScopes(
     const hooks: ExpansionHooks = {
       resolve: (include) => root.includes.get(include) ?? [],
       visit: (directive, where) => {
+        // A block left out of a view is neither a statement nor a scope, and nothing under it is walked.
+        if (left?.(directive)) return false;
         // No truncation needed: a directive at depth d sits in the block last opened at d - 1, which set stack[d].
         const depth = where.ancestors.length;
         const scope = stack[depth]!;
@@ -91,7 +96,7 @@ function walkScopes(
   }
 }
 
-function buildIndex(workspace: Workspace): ScopeIndex {
+function buildIndex(workspace: Workspace, left?: (directive: Directive) => boolean): ScopeIndex {
   const tops = new Map(workspace.roots.map((root) => [root, newScope(undefined, root.context, undefined, root)]));
   const index: ScopeIndex = { tops: [...tops.values()], all: [], byStatement: undefined, byBlock: new Map() };
   walkScopes(
@@ -106,6 +111,7 @@ function buildIndex(workspace: Workspace): ScopeIndex {
       addTo(index.byBlock, directive, child);
       return child;
     },
+    left,
   );
   const collect = (scope: Scope): void => {
     index.all.push(scope);
@@ -115,7 +121,24 @@ function buildIndex(workspace: Workspace): ScopeIndex {
   return index;
 }
 
-const indexOf = perWorkspace(buildIndex);
+const builtIndex = perWorkspace((workspace) => buildIndex(workspace));
+/** Views' indexes, built with them; a view's statement index (scopeOf) replays the walk with the same blocks left out. */
+const views = new WeakMap<Workspace, { index: ScopeIndex; left: (directive: Directive) => boolean }>();
+
+function indexOf(workspace: Workspace): ScopeIndex {
+  return views.get(workspace)?.index ?? builtIndex(workspace);
+}
+
+/**
+ * `workspace` with the blocks `left` says (and everything under them) taken out of its scope tree: a new workspace
+ * object, so every index derived from the scopes is derived afresh for it. Its files and includes are the
+ * workspace's own.
+ */
+export function scopeView(workspace: Workspace, left: (directive: Directive) => boolean): Workspace {
+  const view: Workspace = { ...workspace };
+  views.set(view, { index: buildIndex(view, left), left });
+  return view;
+}
 
 export function scopeTree(workspace: Workspace): readonly Scope[] {
   return indexOf(workspace).tops;
@@ -141,6 +164,7 @@ function indexStatements(workspace: Workspace, index: ScopeIndex): Map<Directive
       opened.set(scope, next + 1);
       return scope.children[next]!;
     },
+    views.get(workspace)?.left,
   );
   return byStatement;
 }

@@ -33,6 +33,8 @@ export interface WorkspaceAnalysis extends ReusableAnalysis {
    * rule ran (or none: `reused`).
    */
   ranWhole: string[] | undefined;
+  /** After such an edit, the rules re-run on the blocks linked to it only (linked-blocks.ts); undefined likewise. */
+  ranLinked: string[] | undefined;
 }
 
 /**
@@ -97,5 +99,5 @@ function analyzeParsed(
   });
   // A copy when no suppression applied: the rule findings are kept, unsorted, for the next analysis to reuse.
   const findings = (kept === ruleFindings ? kept.slice() : kept).sort(compareFindings);
-  return { findings, workspace, ruleFindings, rules, optionsKey, reused: reusedFindings !== undefined, ranWhole: rerun?.ranWhole };
+  return { findings, workspace, ruleFindings, rules, optionsKey, reused: reusedFindings !== undefined, ranWhole: rerun?.ranWhole, ranLinked: rerun?.ranLinked };
 }

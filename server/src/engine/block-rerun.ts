@@ -7,7 +7,9 @@
 // rule's findings elsewhere may depend on what the block holds (the users of an upstream, the first pass to reach an
 // inherited header): such a rule keeps all its previous findings, moved, when the block's readable shape
 // (analysis/readable-shape.ts: what those rules can read of it) is unchanged — typing a listen port or a return's
-// URL — and runs on everything otherwise.
+// URL. A rule declaring what it reads across blocks (Rule.readsAcrossBlocks) is re-run on the edited block and those
+// linked to it by an upstream name, in a workspace without the others (linked-blocks.ts), and keeps its findings in
+// the others, moved. Any other rule runs on everything.
 //
 // The result equals a fresh analysis: test/property/incremental-analysis.test.ts compares the two after any edits.
 import { readableShape } from '../analysis/readable-shape.js';
@@ -17,6 +19,7 @@ import type { Directive } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import type { Finding, SourceDocument } from '../util/types.js';
 import { freshFixes, MovedFinding, spanAfter, type EditSince, type ReusableAnalysis } from './finding-reuse.js';
+import { linkedPlan, type LinkedPlan } from './linked-blocks.js';
 import { configuredSeverity, dedupe, findingOf, internalErrorFile, INTERNAL_ERROR_RULE_ID, runRule } from './run-rules.js';
 import type { AnalyzeOptions } from './types.js';
 
@@ -96,6 +99,66 @@ export interface Rerun {
   findings: Finding[];
   /** The rules that ran on everything (their id): those that could neither look within the block nor keep theirs. */
   ranWhole: string[];
+  /** The rules re-run on the linked blocks only (linked-blocks.ts). */
+  ranLinked: string[];
+}
+
+/**
+ * The same roots in the same contexts: a root's context is inferred from all its text (a stream snippet's upstream
+ * is no http one), so an edit in one block that changes it changes findings anywhere.
+ */
+function sameRoots(before: Workspace, after: Workspace): boolean {
+  if (before.roots.length !== after.roots.length) return false;
+  return before.roots.every((root, at) => {
+    const other = after.roots[at]!;
+    return other.file.path === root.file.path && other.context === root.context && other.basis === root.basis;
+  });
+}
+
+/** Previous findings inside the replaced block (offsets of the previous text). */
+function insideReplaced(finding: Finding, { file, edit }: ConfinedEdit): boolean {
+  const { startOffset, endOffset } = edit.replaced.span;
+  return finding.file === file && finding.span.startOffset >= startOffset && finding.span.endOffset <= endOffset;
+}
+
+/**
+ * The rule's findings after a linked re-run: its states in the decided blocks (their fixes built by a fresh analysis,
+ * as a moved finding's), its previous findings in the other blocks, moved; undefined when a finding, old or new, lies
+ * outside every block (or the rule fails in the view): the rule then runs on everything.
+ */
+function linkedFindings(
+  rule: Rule,
+  severity: NonNullable<ReturnType<typeof configuredSeverity>>,
+  plan: LinkedPlan,
+  resolved: RuleContext['options'],
+  before: readonly Finding[],
+  edited: ConfinedEdit,
+  fixOf: ReturnType<typeof freshFixes>,
+): { kept: Finding[]; found: Finding[] } | undefined {
+  const context: RuleContext = { workspace: plan.view, options: resolved };
+  let states: RuleState[];
+  try {
+    states = rule.detect(context);
+  } catch {
+    return undefined;
+  }
+  const found: Finding[] = [];
+  for (const state of states) {
+    const place = plan.place(state.file, state.span);
+    if (place === 'outer') return undefined;
+    if (place === 'decided') found.push(new MovedFinding(findingOf(rule, state, severity, context), state.span, fixOf));
+  }
+  const kept: Finding[] = [];
+  for (const finding of before) {
+    if (insideReplaced(finding, edited)) continue;
+    const span = finding.file === edited.file ? spanAfter(finding.span, edited.edit) : finding.span;
+    if (!span) return undefined;
+    const place = plan.place(finding.file, span);
+    if (place === 'outer') return undefined;
+    // As keptFindings(): a finding of the edited file gets its fix afresh (its state read the previous model).
+    if (place === 'kept') kept.push(finding.file === edited.file ? new MovedFinding(finding, span, fixOf) : finding);
+  }
+  return { kept, found };
 }
 
 /** Every rule's findings after the confined edit. */
@@ -115,26 +178,41 @@ export function rerunWithinBlock({ edited, previous, workspace, docs, options, r
   const kept: Finding[] = [];
   const found: Finding[] = [];
   const ranWhole: string[] = [];
+  const ranLinked: string[] = [];
+  // The blocks linked to the edited one, in a workspace without the others: what the rules declaring their reads
+  // across blocks re-run in, and where a rule looking within the block looks (it reads no other block's statements,
+  // and the upstreams its passes name are there), which spares building every index of the whole workspace again.
+  const plan = sameRoots(previous.workspace, workspace) ? linkedPlan(workspace, edited.edit) : undefined;
+  const withinContext: RuleContext = plan ? { workspace: plan.view, options: resolved } : context;
   for (const rule of rules) {
     const severity = configuredSeverity(rule, options);
     if (!severity) continue;
     const before = previousByRule.get(rule.meta.id) ?? [];
-    const within = statesWithin(rule, context, edited.edit.edited);
+    const within = statesWithin(rule, withinContext, edited.edit.edited);
     // A rule that can look within a block reads all of it (readable-shape.ts speaks for the others): if it declines, it runs.
     const ruleKept = within
       ? keptFindings(before, edited, fixOf, true)
       : sameShape && !rule.detectWithin
         ? keptFindings(before, edited, fixOf, false)
         : undefined;
+    if (!ruleKept && rule.readsAcrossBlocks === 'upstream-links') {
+      const linked = plan && linkedFindings(rule, severity, plan, resolved, before, edited, fixOf);
+      if (linked) {
+        ranLinked.push(rule.meta.id);
+        for (const finding of linked.kept) kept.push(finding);
+        for (const finding of linked.found) found.push(finding);
+        continue;
+      }
+    }
     if (!ruleKept) {
       ranWhole.push(rule.meta.id);
       for (const finding of runRule(rule, severity, context, crashFile)) found.push(finding);
       continue;
     }
     for (const finding of ruleKept) kept.push(finding);
-    if (within) for (const state of within) found.push(findingOf(rule, state, severity, context));
+    if (within) for (const state of within) found.push(findingOf(rule, state, severity, withinContext));
   }
   const findings = dedupe(found);
   for (const finding of kept) findings.push(finding);
-  return { findings, ranWhole };
+  return { findings, ranWhole, ranLinked };
 }

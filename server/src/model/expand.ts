@@ -32,6 +32,25 @@ export interface ExpansionHooks {
   cut?(include: Directive, kind: 'cycle' | 'limit', target: ConfigFile): void;
 }
 
+/**
+ * Blocks whose child list an edit may replace (model/incremental-model.ts re-reads a statement of these, or of the
+ * file): what they hold is never cached. Any other block's children stay as read.
+ */
+const REPLACED_CHILDREN: ReadonlySet<string> = new Set(['http', 'stream', 'mail', 'events']);
+const includeHeld = new WeakMap<Directive, boolean>();
+
+/** The directive is an include or holds one, at any depth. */
+function holdsInclude(directive: Directive): boolean {
+  if (directive.name === 'include') return true;
+  if (directive.children.length === 0) return false;
+  const cacheable = !REPLACED_CHILDREN.has(directive.name);
+  const cached = cacheable ? includeHeld.get(directive) : undefined;
+  if (cached !== undefined) return cached;
+  const held = directive.children.some(holdsInclude);
+  if (cacheable) includeHeld.set(directive, held);
+  return held;
+}
+
 class Expansion {
   private readonly chain = new Set<ConfigFile>();
   private includedFiles = 0;
@@ -42,27 +61,23 @@ class Expansion {
   ) {}
 
   file(file: ConfigFile, scope: ExpansionScope): void {
-    // Resolving includes only (no visitor): only the blocks on the way to an include are entered, and a file without
-    // one is not walked at all.
-    const holders = this.hooks.visit === undefined ? blocksHoldingIncludes(file) : undefined;
-    if (holders === null) return;
     this.chain.add(file);
-    this.directives(file.directives, scope, holders);
+    this.directives(file.directives, scope);
     this.chain.delete(file);
   }
 
-  /** `holders`, when given: the only blocks worth entering. */
-  private directives(directives: readonly Directive[], scope: ExpansionScope, holders: ReadonlySet<Directive> | undefined): void {
+  private directives(directives: readonly Directive[], scope: ExpansionScope): void {
     const visit = this.hooks.visit;
     for (const directive of directives) {
-      if (visit && visit(directive, scope) === false) continue;
+      // With nobody to visit, only includes matter: a block holding none is passed over (a large file's servers, on
+      // every keystroke in the language server).
+      if (visit ? visit(directive, scope) === false : !holdsInclude(directive)) continue;
       if (directive.name === 'include') this.include(directive, scope);
       // Most directives have no block: ask for the context only of those with statements inside.
-      const entered = directive.children.length > 0 && (holders === undefined || holders.has(directive));
-      const inner = entered ? contextOpenedBy(directive, scope.context) : undefined;
+      const inner = directive.children.length > 0 ? contextOpenedBy(directive, scope.context) : undefined;
       if (inner) {
         const ancestors = [...scope.ancestors, directive];
-        this.directives(directive.children, { context: inner, ancestors, includedFrom: scope.includedFrom }, holders);
+        this.directives(directive.children, { context: inner, ancestors, includedFrom: scope.includedFrom });
       }
     }
   }
@@ -87,33 +102,6 @@ class Expansion {
     }
   }
 }
-
-/**
- * The blocks of a file with an `include` somewhere inside; null when the file has none at all. A file is immutable
- * once built, so each is searched once. Recursive: nesting is bounded (nesting-limit.ts).
- */
-function blocksHoldingIncludes(file: ConfigFile): ReadonlySet<Directive> | null {
-  let holders = includeHolders.get(file);
-  if (holders === undefined) {
-    const found = new Set<Directive>();
-    const holds = (directives: readonly Directive[]): boolean => {
-      let any = false;
-      for (const directive of directives) {
-        if (directive.name === 'include') any = true;
-        if (directive.children.length > 0 && holds(directive.children)) {
-          found.add(directive);
-          any = true;
-        }
-      }
-      return any;
-    };
-    holders = holds(file.directives) ? found : null;
-    includeHolders.set(file, holders);
-  }
-  return holders;
-}
-
-const includeHolders = new WeakMap<ConfigFile, ReadonlySet<Directive> | null>();
 
 export function expandRoot(
   root: ConfigFile,

@@ -60,6 +60,8 @@ export const connectionHeaderMissingRule: Rule<ConnectionHeaderMissingState> = {
     nginxVersions: '*',
     fixable: true,
   },
+  // Its states read other blocks only through upstream names (engine/linked-blocks.ts).
+  readsAcrossBlocks: 'upstream-links',
   detect({ workspace, options }) {
     const states: ConnectionHeaderMissingState[] = [];
     for (const pass of keepalivePasses(workspace, 'proxy_pass', options)) {

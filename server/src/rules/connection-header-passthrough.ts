@@ -74,6 +74,8 @@ export const connectionHeaderPassthroughRule: Rule<ConnectionHeaderPassthroughSt
     nginxVersions: '*',
     fixable: true,
   },
+  // Its states read other blocks only through upstream names (engine/linked-blocks.ts).
+  readsAcrossBlocks: 'upstream-links',
   detect({ workspace }) {
     const found = new Map<Directive, ConnectionHeaderPassthroughState>();
     for (const scope of allScopes(workspace)) {

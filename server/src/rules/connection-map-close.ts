@@ -54,6 +54,8 @@ export const connectionMapCloseRule: Rule<ConnectionMapCloseState> = {
     nginxVersions: '*',
     fixable: true,
   },
+  // Its states read other blocks only through upstream names (engine/linked-blocks.ts).
+  readsAcrossBlocks: 'upstream-links',
   detect({ workspace, options }) {
     const byArm = new Map<Directive, ConnectionMapCloseState>();
     for (const pass of passes(workspace)) {

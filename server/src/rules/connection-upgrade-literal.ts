@@ -50,6 +50,8 @@ export const connectionUpgradeLiteralRule: Rule<ConnectionUpgradeLiteralState> =
     nginxVersions: '*',
     fixable: true,
   },
+  // Its states read other blocks only through upstream names (engine/linked-blocks.ts).
+  readsAcrossBlocks: 'upstream-links',
   detect({ workspace, options }) {
     const found = new Map<Directive, ConnectionUpgradeLiteralState>();
     for (const pass of keepalivePasses(workspace, 'proxy_pass', options)) {

@@ -28,6 +28,8 @@ export const fastcgiKeepConnRule: Rule<FastcgiKeepConnState> = {
     nginxVersions: '*',
     fixable: true,
   },
+  // Its states read other blocks only through upstream names (engine/linked-blocks.ts).
+  readsAcrossBlocks: 'upstream-links',
   detect({ workspace, options }) {
     const states: FastcgiKeepConnState[] = [];
     for (const pass of keepalivePasses(workspace, 'fastcgi_pass', options)) {

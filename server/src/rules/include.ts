@@ -22,6 +22,8 @@ export const includeRule: Rule<IncludeState> = {
     nginxVersions: '*',
     fixable: false,
   },
+  // Its states read other blocks only through upstream names (engine/linked-blocks.ts).
+  readsAcrossBlocks: 'upstream-links',
   detect({ workspace }) {
     const states: IncludeState[] = workspace.includeProblems.map((problem) => ({
       file: problem.file.path,

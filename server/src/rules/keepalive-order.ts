@@ -73,6 +73,8 @@ export const keepaliveOrderRule: Rule<KeepaliveOrderState> = {
     nginxVersions: '<1.29.7',
     fixable: true,
   },
+  // Its states read other blocks only through upstream names (engine/linked-blocks.ts).
+  readsAcrossBlocks: 'upstream-links',
   detect({ workspace, options }) {
     if (hasModernKeepaliveDefaults(options)) return [];
     const states: KeepaliveOrderState[] = [];

@@ -63,6 +63,8 @@ export const proxyHttpVersionRule: Rule<ProxyHttpVersionState> = {
     nginxVersions: '*',
     fixable: true,
   },
+  // Its states read other blocks only through upstream names (engine/linked-blocks.ts).
+  readsAcrossBlocks: 'upstream-links',
   detect({ workspace, options }) {
     const states: ProxyHttpVersionState[] = [];
     for (const pass of keepalivePasses(workspace, 'proxy_pass', options)) {

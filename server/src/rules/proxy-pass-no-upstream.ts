@@ -225,6 +225,8 @@ export const proxyPassNoUpstreamRule: Rule<ProxyPassNoUpstreamState> = {
     nginxVersions: '*',
     fixable: true,
   },
+  // Its states read other blocks only through upstream names (engine/linked-blocks.ts).
+  readsAcrossBlocks: 'upstream-links',
   detect(context) {
     const states: ProxyPassNoUpstreamState[] = [];
     for (const pass of passes(context.workspace)) {

@@ -70,6 +70,8 @@ export const proxySetHeaderInheritanceRule: Rule<ProxySetHeaderInheritanceState>
     nginxVersions: '*',
     fixable: true,
   },
+  // Its states read other blocks only through upstream names (engine/linked-blocks.ts).
+  readsAcrossBlocks: 'upstream-links',
   detect({ workspace }) {
     const states: ProxySetHeaderInheritanceState[] = [];
     for (const scope of allScopes(workspace)) {

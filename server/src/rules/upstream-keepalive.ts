@@ -264,6 +264,8 @@ export const upstreamKeepaliveRule: Rule<UpstreamKeepaliveState> = {
     nginxVersions: '*',
     fixable: true,
   },
+  // Its states read other blocks only through upstream names (engine/linked-blocks.ts).
+  readsAcrossBlocks: 'upstream-links',
   detect({ workspace, options }) {
     const states: UpstreamKeepaliveState[] = [];
     for (const upstream of upstreams(workspace)) {
