@@ -2,7 +2,8 @@
 // block (engine/block-rerun.ts) both keep findings whose messages quote lines ("nginx.conf:7"). A line break typed in
 // one place and one removed in another, analyzed together, keep the count of lines and move every line between them:
 // the kept findings must then be a fresh analysis's, not the old ones with the old lines (FUZZ_RUNS=3000 counterexample
-// of test/property/incremental-analysis.test.ts, seed 887001321, on examples/plain/nginx.conf).
+// of test/property/incremental-analysis.test.ts, seed 887001321, on examples/plain/nginx.conf). And a finding can lie on
+// an argument no rule reads: typing at its start or end extends the finding's span (FUZZ_RUNS=20000, same seed).
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeWorkspace } from '../../server/src/engine/analyze.js';
@@ -39,9 +40,9 @@ beforeAll(async () => {
   parser = await loadNginxParser();
 });
 
-/** Opens TEXT, analyzes it, applies `edits` (offsets found in TEXT, last first) as one batch, and analyzes again. */
-async function afterEdits(edits: ReadonlyArray<{ at: number; deleted: number; inserted: string }>) {
-  const document = new OpenDocument(`file://${FILE}`, FILE, 1, TEXT, () => 10_000_000);
+/** Opens `opened`, analyzes it, applies `edits` (offsets in `opened`, last first) as one batch, and analyzes again. */
+async function afterEdits(edits: ReadonlyArray<{ at: number; deleted: number; inserted: string }>, opened = TEXT) {
+  const document = new OpenDocument(`file://${FILE}`, FILE, 1, opened, () => 10_000_000);
   try {
     const analyze = async (previous?: Awaited<ReturnType<typeof analyzeWorkspace>>) => {
       const model = document.currentModel(parser);
@@ -52,13 +53,13 @@ async function afterEdits(edits: ReadonlyArray<{ at: number; deleted: number; in
       const fresh = await analyzeWorkspace(docs, { host: memoryHost(docs) });
       return { incremental, fresh };
     };
-    const { incremental: opened } = await analyze();
+    const { incremental: first } = await analyze();
     let version = 1;
     for (const { at, deleted, inserted } of [...edits].sort((a, b) => b.at - a.at)) {
       const range = { start: document.textDocument.positionAt(at), end: document.textDocument.positionAt(at + deleted) };
       document.applyChanges([{ range, text: inserted }], ++version);
     }
-    const after = await analyze(opened);
+    const after = await analyze(first);
     // The edited server{} was re-read alone: the path under test was taken.
     expect(document.modelBuilds.incremental).toBe(1);
     return after;
@@ -95,4 +96,18 @@ describe('findings kept across an edit that moves lines', () => {
     expect(incremental.reused).toBe(true);
     expect(incremental.findings).toEqual(fresh.findings);
   });
+});
+
+/** A server_name in an upstream{} over two lines: the directive rule shows it on the argument, on the `;`'s line. */
+const MISPLACED = ['events {}', 'http {', '    upstream app {server_name', '        a.example;', '        server 127.0.0.1:5000;', '    }', '}', ''].join('\n');
+
+describe('findings on an argument no rule reads', () => {
+  for (const [where, at] of [['start', MISPLACED.indexOf('a.example')], ['end', MISPLACED.indexOf('a.example') + 'a.example'.length]] as const) {
+    it(`cover the letter typed at the argument's ${where}, as a fresh analysis's do`, async () => {
+      const { incremental, fresh } = await afterEdits([{ at, deleted: 0, inserted: 'x' }], MISPLACED);
+      const misplaced = fresh.findings.find((finding) => finding.ruleId === 'directive');
+      expect(misplaced && misplaced.span.endOffset - misplaced.span.startOffset).toBe('xa.example'.length);
+      expect(incremental.findings).toEqual(fresh.findings);
+    });
+  }
 });
