@@ -51,7 +51,7 @@ describe('composeChange', () => {
       let stretch;
       for (const [start, end, inserted] of edits) {
         text = apply(text, start, end, inserted);
-        stretch = composeChange(stretch, start, end, inserted.length);
+        stretch = composeChange(stretch, start, end, inserted.length, false);
       }
       // Outside the stretch, both texts agree: before it as is, after it moved by delta.
       expect(text.slice(0, stretch!.start)).toBe(original.slice(0, stretch!.start));

@@ -40,8 +40,8 @@ export function confinedEdit(since: EditSince | undefined): ConfinedEdit | undef
   const edited = since?.edited;
   if (!edited) return undefined;
   const { edit } = edited;
-  // A line more or less moves the lines messages quote ("first on line 12") after the edit.
-  if (edit.lineDelta !== 0 || holdsCrossBlock(edit.replaced) || holdsCrossBlock(edit.edited)) return undefined;
+  // A line break removed or typed moves the lines messages quote ("first on line 12"), even where the count is kept.
+  if (!edit.linesKept || holdsCrossBlock(edit.replaced) || holdsCrossBlock(edit.edited)) return undefined;
   // A rule that failed last time reported no findings of its own to keep.
   if (since.previous.ruleFindings.some((finding) => finding.ruleId === INTERNAL_ERROR_RULE_ID)) return undefined;
   return edited;

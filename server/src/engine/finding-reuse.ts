@@ -87,15 +87,16 @@ export function editSince(
 }
 
 /**
- * `span` after the edit, or undefined when the edit cuts into its start or its end. Text inserted where a span ends
- * is not in it (a token the edit extended is an inert argument, which no finding covers), and text inserted where it
- * starts is before it. The stretch covers every edit since the last analysis: one starting inside a span and ending
- * after it may have changed only text after the span (edits far apart), so where the span ends is not known.
+ * `span` after the edit, or undefined when the edit cuts into it or touches its start or its end: text typed where a
+ * span ends or starts may extend the token it covers, and a finding can cover an inert argument (the directive rule
+ * shows a misplaced server_name on its argument when that alone shares the line of its `;`). The stretch covers every
+ * edit since the last analysis: one starting inside a span and ending after it may have changed only text after the
+ * span (edits far apart), so where the span ends is not known.
  */
 export function spanAfter(span: Span, { stretch, move }: ModelEdit): Span | undefined {
-  if (span.endOffset <= stretch.start) return span;
-  if (span.startOffset >= stretch.oldEnd) return move(span);
-  if (span.startOffset >= stretch.start || stretch.oldEnd > span.endOffset) return undefined;
+  if (span.endOffset < stretch.start) return span;
+  if (span.startOffset > stretch.oldEnd) return move(span);
+  if (span.startOffset >= stretch.start || stretch.oldEnd >= span.endOffset) return undefined;
   // Around the edit (a finding on a whole block typed in): it starts where it did and ends where its end moved.
   const end = move({ start: span.end, end: span.end, startOffset: span.endOffset, endOffset: span.endOffset });
   return { start: span.start, end: end.end, startOffset: span.startOffset, endOffset: end.endOffset };

@@ -85,7 +85,9 @@ export class OpenDocument {
         const range = clampRange(this.document, change.range);
         if (change.text.includes('\r')) this.lspRowsMatch = false;
         this.tree?.edit(treeEditOf(this.document, range, change.text, this.lspRowsMatch));
-        this.noteChange(this.document.offsetAt(range.start), this.document.offsetAt(range.end), change.text.length);
+        const start = this.document.offsetAt(range.start);
+        const end = this.document.offsetAt(range.end);
+        this.noteChange(start, end, change.text.length, change.text.includes('\n') || this.text.slice(start, end).includes('\n'));
         TextDocument.update(this.document, [{ range, text: change.text }], version);
       } else {
         this.dropTree();
@@ -169,8 +171,8 @@ export class OpenDocument {
     this.previousModel = undefined;
   }
 
-  private noteChange(start: number, end: number, insertedLength: number): void {
-    if (this.previousModel || this.model) this.changedStretch = composeChange(this.changedStretch, start, end, insertedLength);
+  private noteChange(start: number, end: number, insertedLength: number, breaksLines: boolean): void {
+    if (this.previousModel || this.model) this.changedStretch = composeChange(this.changedStretch, start, end, insertedLength, breaksLines);
   }
 
   private buildModel(parser: ParserLike): ConfigFile {

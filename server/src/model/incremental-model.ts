@@ -31,16 +31,20 @@ export interface ModelEdit {
   stretch: ChangedStretch;
   /**
    * True when the edited block differs from the old one only in literal arguments of INERT_ARGUMENT_DIRECTIVES (same
-   * statements, same argument counts, no variable on either side, the same quoting), and no line began or ended: every
-   * finding is then the previous one, moved.
+   * statements, same argument counts, no variable on either side, the same quoting), and no line began or ended
+   * (`linesKept`): every finding is then the previous one, moved.
    */
   inertOnly: boolean;
+  /**
+   * True when no edit since the previous model removed or typed a line break: every statement is on the line it was
+   * on, so the lines messages quote ("first on line 12") still hold. A count of breaks before and after cannot tell:
+   * a break removed in one place and typed in another leaves the count and moves every line between them.
+   */
+  linesKept: boolean;
   /** The block the edit re-read, in the previous model (its spans in the previous text's offsets). */
   replaced: Directive;
   /** That block as read from the new text, now in the new model. */
   edited: Directive;
-  /** Lines the edit added (negative: removed). */
-  lineDelta: number;
   /** A span of the previous text lying before or after the stretch, in the new text (findings are moved with it). */
   move(span: Span): Span;
 }
@@ -83,33 +87,38 @@ function differsOnlyInert(before: Directive, after: Directive): boolean {
   return true;
 }
 
-function countNewlines(text: string, start: number, end: number): number {
-  let count = 0;
-  for (let at = text.indexOf('\n', start); at !== -1 && at < end; at = text.indexOf('\n', at + 1)) count++;
-  return count;
-}
-
 /** Blocks whose statements are read one by one: an edit inside one of those statements re-reads that statement. */
 const CONTAINERS = new Set(['http', 'stream', 'mail', 'events']);
 
 /**
  * What changed since the previous model's text, in that text's offsets: characters from `start` to `oldEnd` were
- * replaced, and everything after moved by `delta`. Several edits compose into the one stretch covering them all.
+ * replaced, and everything after moved by `delta`. Several edits compose into the one stretch covering them all;
+ * `linesKept` says none of them removed or typed a line break (the stretch alone cannot tell where breaks moved).
  */
 export interface ChangedStretch {
   start: number;
   oldEnd: number;
   delta: number;
+  linesKept: boolean;
 }
 
-/** `stretch` followed by the edit replacing `start`..`end` of the current text with `insertedLength` characters. */
-export function composeChange(stretch: ChangedStretch | undefined, start: number, end: number, insertedLength: number): ChangedStretch {
+/**
+ * `stretch` followed by the edit replacing `start`..`end` of the current text with `insertedLength` characters;
+ * `breaksLines`: the replaced or the inserted text holds a line break.
+ */
+export function composeChange(
+  stretch: ChangedStretch | undefined,
+  start: number,
+  end: number,
+  insertedLength: number,
+  breaksLines: boolean,
+): ChangedStretch {
   const delta = insertedLength - (end - start);
-  if (!stretch) return { start, oldEnd: end, delta };
+  if (!stretch) return { start, oldEnd: end, delta, linesKept: !breaksLines };
   // Offsets before stretch.start are the same in both texts; those after its end moved by stretch.delta.
   const changedEnd = stretch.oldEnd + stretch.delta;
   const oldEnd = end > changedEnd ? end - stretch.delta : stretch.oldEnd;
-  return { start: Math.min(start, stretch.start), oldEnd, delta: stretch.delta + delta };
+  return { start: Math.min(start, stretch.start), oldEnd, delta: stretch.delta + delta, linesKept: stretch.linesKept && !breaksLines };
 }
 
 /** The statement of `list` whose block holds the whole stretch between its braces. */
@@ -209,12 +218,12 @@ export function updatedModel(previous: ConfigFile, text: string, stretch: Change
   if (limitNesting([edited], MAX_NESTING_DEPTH - (path.length - 1)).length > 0 || findStructureProblems([edited]).length > 0) return undefined;
   // What nginx's tokenizer rejects in the block (a quote the reader took otherwise): the whole file is read again.
   if (nginxFirstError(text.slice(start, end)) !== undefined) return undefined;
-  const lineDelta = countNewlines(text, stretch.start, stretch.oldEnd + stretch.delta) - countNewlines(previous.text, stretch.start, stretch.oldEnd);
-  const inertOnly = lineDelta === 0 && differsOnlyInert(old, edited);
+  const linesKept = stretch.linesKept;
+  const inertOnly = linesKept && differsOnlyInert(old, edited);
   const move = spanMover(stretch, lines);
   // The previous model's own record goes: each model holds at most the one before it, not every version since opening.
   edits.delete(previous);
-  edits.set(file, { previous, stretch, inertOnly, replaced: old, edited, lineDelta, move });
+  edits.set(file, { previous, stretch, inertOnly, linesKept, replaced: old, edited, move });
   const siblings = parent ? (parent.children = parent.children.slice()) : file.directives;
   siblings[siblings.indexOf(old)] = edited;
   const newline = text.indexOf('\n', end);

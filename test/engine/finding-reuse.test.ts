@@ -1,0 +1,113 @@
+// The language server's reuse of the previous analysis's findings (engine/finding-reuse.ts) and its re-run within one
+// block (engine/block-rerun.ts) both keep findings whose messages quote lines ("nginx.conf:7"). A line break typed in
+// one place and one removed in another, analyzed together, keep the count of lines and move every line between them:
+// the kept findings must then be a fresh analysis's, not the old ones with the old lines (FUZZ_RUNS=3000 counterexample
+// of test/property/incremental-analysis.test.ts, seed 887001321, on examples/plain/nginx.conf). And a finding can lie on
+// an argument no rule reads: typing at its start or end extends the finding's span (FUZZ_RUNS=20000, same seed).
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyzeWorkspace } from '../../server/src/engine/analyze.js';
+import { OpenDocument } from '../../server/src/lsp/open-document.js';
+import type { ModelCache } from '../../server/src/model/types.js';
+import { loadNginxParser, type NginxParser } from '../../server/src/parser/loader.js';
+import { memoryHost } from '../property/support.js';
+
+const FILE = path.join('/finding-reuse', 'nginx.conf');
+const TEXT = [
+  'events {}',
+  'http {',
+  '    upstream app { server 127.0.0.1:3000; keepalive 16; }',
+  '    server {',
+  '        listen 80;',
+  '        server_name example.com;',
+  '        proxy_http_version 1.1;',
+  '        proxy_set_header Host $host;',
+  '        proxy_set_header Connection "";',
+  '        location / {',
+  '            proxy_pass http://app;',
+  '        }',
+  '        location /api/ {',
+  '            proxy_set_header X-Request-Id $request_id;',
+  '            proxy_pass http://app;',
+  '        }',
+  '    }',
+  '}',
+  '',
+].join('\n');
+
+let parser: NginxParser;
+beforeAll(async () => {
+  parser = await loadNginxParser();
+});
+
+/** Opens `opened`, analyzes it, applies `edits` (offsets in `opened`, last first) as one batch, and analyzes again. */
+async function afterEdits(edits: ReadonlyArray<{ at: number; deleted: number; inserted: string }>, opened = TEXT) {
+  const document = new OpenDocument(`file://${FILE}`, FILE, 1, opened, () => 10_000_000);
+  try {
+    const analyze = async (previous?: Awaited<ReturnType<typeof analyzeWorkspace>>) => {
+      const model = document.currentModel(parser);
+      const text = document.text;
+      const docs = [{ path: FILE, text }];
+      const models: ModelCache = { get: (asked, askedText) => (asked === FILE && askedText === text ? model : undefined) };
+      const incremental = await analyzeWorkspace(docs, { host: memoryHost(docs), models }, undefined, previous);
+      const fresh = await analyzeWorkspace(docs, { host: memoryHost(docs) });
+      return { incremental, fresh };
+    };
+    const { incremental: first } = await analyze();
+    let version = 1;
+    for (const { at, deleted, inserted } of [...edits].sort((a, b) => b.at - a.at)) {
+      const range = { start: document.textDocument.positionAt(at), end: document.textDocument.positionAt(at + deleted) };
+      document.applyChanges([{ range, text: inserted }], ++version);
+    }
+    const after = await analyze(first);
+    // The edited server{} was re-read alone: the path under test was taken.
+    expect(document.modelBuilds.incremental).toBe(1);
+    return after;
+  } finally {
+    document.dispose();
+  }
+}
+
+const breakAfter = (marker: string) => TEXT.indexOf(marker) + marker.length;
+/** A line break typed after `server {` and the one after `location / {` removed: as many lines, those between moved. */
+const MOVED_BREAK = [
+  { at: breakAfter('    server {'), deleted: 0, inserted: '\n' },
+  { at: breakAfter('        location / {'), deleted: 1, inserted: '' },
+];
+
+describe('findings kept across an edit that moves lines', () => {
+  it('quotes the moved lines of a fresh analysis when only inert arguments and line breaks changed', async () => {
+    const { incremental, fresh } = await afterEdits(MOVED_BREAK);
+    // The inheritance finding at location /api/ quotes where the server's headers are, now a line further down.
+    const inheritance = fresh.findings.find((finding) => finding.ruleId === 'proxy-set-header-inheritance');
+    expect(inheritance?.detail).toContain('nginx.conf:9');
+    expect(incremental.findings).toEqual(fresh.findings);
+  });
+
+  it('quotes the moved lines of a fresh analysis when an edit confined to the block also moved them', async () => {
+    const edits = [...MOVED_BREAK, { at: breakAfter('listen 8'), deleted: 1, inserted: '1' }];
+    const { incremental, fresh } = await afterEdits(edits);
+    expect(fresh.findings.find((finding) => finding.ruleId === 'proxy-set-header-inheritance')?.detail).toContain('nginx.conf:9');
+    expect(incremental.findings).toEqual(fresh.findings);
+  });
+
+  it('still reuses the findings when no line break was typed or removed', async () => {
+    const { incremental, fresh } = await afterEdits([{ at: breakAfter('server_name example'), deleted: 0, inserted: 's' }]);
+    expect(incremental.reused).toBe(true);
+    expect(incremental.findings).toEqual(fresh.findings);
+  });
+});
+
+/** A server_name in an upstream{} over two lines: the directive rule shows it on the argument, on the `;`'s line. */
+const MISPLACED = ['events {}', 'http {', '    upstream app {server_name', '        a.example;', '        server 127.0.0.1:5000;', '    }', '}', ''].join('\n');
+
+describe('findings on an argument no rule reads', () => {
+  for (const [where, at] of [['start', MISPLACED.indexOf('a.example')], ['end', MISPLACED.indexOf('a.example') + 'a.example'.length]] as const) {
+    it(`cover the letter typed at the argument's ${where}, as a fresh analysis's do`, async () => {
+      const { incremental, fresh } = await afterEdits([{ at, deleted: 0, inserted: 'x' }], MISPLACED);
+      const misplaced = fresh.findings.find((finding) => finding.ruleId === 'directive');
+      expect(misplaced && misplaced.span.endOffset - misplaced.span.startOffset).toBe('xa.example'.length);
+      expect(incremental.findings).toEqual(fresh.findings);
+    });
+  }
+});
