@@ -3,7 +3,7 @@
 // message (ESLint's readers ignore unknown keys): `detail`, `fixWithheld`, `fixSafety`.
 import type { Finding, Severity } from '../util/types.js';
 import { fixApplies, isUnsafeFix } from '../engine/fix-safety.js';
-import { countSeverities, type FileReport } from './report.js';
+import { countSeverities, type FileReport, type SeverityCounts } from './report.js';
 
 export interface JsonMessage {
   ruleId: string;
@@ -60,7 +60,7 @@ export function formatJson(reports: FileReport[], options: JsonOptions = {}): st
 function toJsonResult(report: FileReport, unsafeFixes: boolean): JsonResult {
   const counts = countSeverities(report.findings);
   // By the findings' flags: counting builds no edit.
-  const fixable = countSeverities(report.findings.filter((finding) => fixApplies(finding, unsafeFixes)));
+  const fixable = countFixable(report.findings, unsafeFixes);
   return {
     filePath: report.path,
     messages: report.findings.map(toJsonMessage),
@@ -75,9 +75,16 @@ function toJsonResult(report: FileReport, unsafeFixes: boolean): JsonResult {
   };
 }
 
+/** countSeverities of the findings whose fix the run would apply, counted without a filtered copy. */
+function countFixable(findings: readonly Finding[], unsafeFixes: boolean): SeverityCounts {
+  const counts: SeverityCounts = { error: 0, warning: 0, info: 0 };
+  for (const finding of findings) if (fixApplies(finding, unsafeFixes)) counts[finding.severity]++;
+  return counts;
+}
+
 function toJsonMessage(finding: Finding): JsonMessage {
   const { start, end } = finding.span;
-  return {
+  const message: JsonMessage = {
     ruleId: finding.ruleId,
     severity: SEVERITY_NUMBER[finding.severity],
     message: finding.message,
@@ -85,13 +92,10 @@ function toJsonMessage(finding: Finding): JsonMessage {
     column: start.column + 1,
     endLine: end.line + 1,
     endColumn: end.column + 1,
-    ...(finding.detail !== undefined ? { detail: finding.detail } : {}),
-    ...(finding.withheld !== undefined ? { fixWithheld: finding.withheld } : {}),
-    ...(fixSafety(finding) ?? {}),
   };
-}
-
-function fixSafety(finding: Finding): { fixSafety: 'safe' | 'unsafe' } | undefined {
-  if (!fixApplies(finding, true)) return undefined;
-  return { fixSafety: isUnsafeFix(finding) ? 'unsafe' : 'safe' };
+  // Assigned in this order (JSON.stringify keeps it), rather than spread from a temporary object per key.
+  if (finding.detail !== undefined) message.detail = finding.detail;
+  if (finding.withheld !== undefined) message.fixWithheld = finding.withheld;
+  if (fixApplies(finding, true)) message.fixSafety = isUnsafeFix(finding) ? 'unsafe' : 'safe';
+  return message;
 }

@@ -28,7 +28,6 @@ export function readDocuments(files: string[], cwd: string, options: ReadOptions
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const result: ReadResult = { documents: [], errors: [], notes: [] };
   for (const file of files) {
-    const shown = displayPath(file, cwd);
     const sniffed = options.alreadyRead?.get(file);
     if (sniffed && sniffed.bytes <= maxFileBytes) {
       // Read whole by the content sniff, which also found no NUL (binary): the same text a second read would give.
@@ -36,18 +35,19 @@ export function readDocuments(files: string[], cwd: string, options: ReadOptions
       continue;
     }
     // A name that was not valid UTF-8 (walk.ts) cannot be opened through a string: say so rather than "no such file".
+    // The error and note lines name the file (displayPath), computed only for them: most files need no name.
     const read: FileRead = hasUndecodableName(file)
       ? { kind: 'failed', error: undecodableNameError() }
       : readRegularFile(file, maxFileBytes);
     if (read.kind === 'failed') {
-      result.errors.push(`${shown}: ${describeFsError(read.error)}`);
+      result.errors.push(`${displayPath(file, cwd)}: ${describeFsError(read.error)}`);
     } else if (read.kind === 'not-regular') {
       // Discovery only lists regular files; this one was replaced (by a FIFO, a directory...) since.
-      result.errors.push(`${shown}: not a regular file`);
+      result.errors.push(`${displayPath(file, cwd)}: not a regular file`);
     } else if (read.kind === 'too-large') {
-      result.errors.push(overLimitError(shown, `${formatByteSize(read.size)} is over`, maxFileBytes));
+      result.errors.push(overLimitError(displayPath(file, cwd), `${formatByteSize(read.size)} is over`, maxFileBytes));
     } else if (isBinary(read.bytes)) {
-      result.notes.push(`${shown}: skipped (binary file)`);
+      result.notes.push(`${displayPath(file, cwd)}: skipped (binary file)`);
     } else {
       // Invalid UTF-8 becomes U+FFFD, one UTF-16 unit per bad sequence: positions after it stay on their line and
       // column; --fix refuses to rewrite such a file (write-fixes.ts), since the bytes would not round-trip.

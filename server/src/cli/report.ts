@@ -36,8 +36,14 @@ export function groupByFile(documents: SourceDocument[], findings: Finding[], cw
   for (const document of documents) {
     reports.set(document.path, { path: document.path, text: document.text, findings: [] });
   }
+  // Findings share a few file names: each distinct one is resolved once (path.resolve allocated per finding).
+  const resolved = new Map<string, string>();
   for (const finding of findings) {
-    const file = path.resolve(cwd, finding.file);
+    let file = resolved.get(finding.file);
+    if (file === undefined) {
+      file = path.resolve(cwd, finding.file);
+      resolved.set(finding.file, file);
+    }
     let report = reports.get(file);
     if (report === undefined) {
       const text = options.mayShow?.(file) ? readTextOrUndefined(file, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES) : undefined;

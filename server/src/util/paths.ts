@@ -28,6 +28,8 @@ export function leavesDirectory(relative: string): boolean {
  * surrogates; a byte that was not valid UTF-8 (fileNameFromBytes) shows as `\xHH`.
  */
 export function printablePath(name: string): string {
+  // Most names are printable ASCII, which is returned as it is: no escaped copy is built for them.
+  if (isPrintableAscii(name)) return name;
   let escaped = '';
   let needsQuotes = false;
   for (let i = 0; i < name.length; i++) {
@@ -54,6 +56,7 @@ export function printablePath(name: string): string {
  * message line, whose file names printablePath has quoted already but which may repeat what was typed.
  */
 export function withoutControlCharacters(text: string): string {
+  if (isPrintableAscii(text)) return text;
   let result = '';
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -65,6 +68,15 @@ export function withoutControlCharacters(text: string): string {
     }
   }
   return result;
+}
+
+/** Only U+0020..U+007E: nothing printablePath or withoutControlCharacters would change. */
+function isPrintableAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e) return false;
+  }
+  return true;
 }
 
 function isLowSurrogate(code: number): boolean {
