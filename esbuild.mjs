@@ -6,7 +6,7 @@ import { copyFileSync, mkdirSync, existsSync, chmodSync, readFileSync, writeFile
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { browserOptions } from './scripts/browser/options.mjs';
-import { bundleLoader } from './scripts/cli-loader.mjs';
+import { bundleLoader, CLI_V8_FLAGS } from './scripts/cli-loader.mjs';
 import { ruleDocsDefine } from './scripts/rule-docs.mjs';
 
 const require = createRequire(import.meta.url);
@@ -85,16 +85,17 @@ await Promise.all([...entries.map((entry) => build({ ...common, ...entry })), ..
 // A script compiled with V8's cached data loses its dynamic import() callback on node 20, so the bundles' import()s
 // (of ./server.js for `lsp`, web-tree-sitter's of node's modules) go through the loader's require, passed in as
 // _nkImp (as long as `import`: the source maps stay right).
-function writeLoader(bundle, loader, name) {
+function writeLoader(bundle, loader, name, v8Flags) {
   const text = readFileSync(`${dist}/${bundle}`, 'utf8').replaceAll('import("', '_nkImp("');
   if (/\bimport\s*\(/.test(text)) throw new Error(`dist/${bundle}: an import() the loader does not serve`);
   writeFileSync(`${dist}/${bundle}`, text);
   const bundleHash = createHash('sha256').update(text).digest('hex').slice(0, 16);
-  writeFileSync(`${dist}/${loader}`, bundleLoader({ bundle, name, bundleHash }));
+  writeFileSync(`${dist}/${loader}`, bundleLoader({ bundle, name, bundleHash, v8Flags }));
 }
 // The loaders are CommonJS (scripts/cli-loader.mjs says why), in a package whose package.json says "module".
 writeFileSync(`${dist}/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
-writeLoader('cli-main.cjs', 'cli.js', 'cli');
+// The command sets V8 flags for itself (CLI_V8_FLAGS says which and why); its --jobs workers share the process's.
+writeLoader('cli-main.cjs', 'cli.js', 'cli', CLI_V8_FLAGS);
 writeLoader('cli-worker.cjs', 'cli-worker.js', 'cli-worker');
 if (existsSync('server/src/lsp/main.ts')) writeLoader('server-main.cjs', 'server.js', 'server');
 chmodSync(`${dist}/cli.js`, 0o755);
