@@ -44,6 +44,16 @@ describe('a file name that is not valid UTF-8', () => {
     const bad = fileNameFromBytes(Buffer.from([0x61, 0xe9, 0x62, 0xc3, 0xa9, 0xed, 0xa0, 0x80, 0xef, 0xbb, 0xbf]));
     expect(printablePath(bad)).toBe('"a\\xe9b\u00e9\\xed\\xa0\\x80\ufeff"');
   });
+
+  it('returns printable ASCII as it is, and still escapes the characters just outside it (printablePath)', () => {
+    // Every character from space to `~`, quotes and backslashes included: unchanged, unquoted (its fast path).
+    const printable = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).join('');
+    expect(printablePath(printable)).toBe(printable);
+    expect(printablePath('a\x7fb')).toBe('"a\\x7fb"');
+    expect(printablePath('a\x1fb')).toBe('"a\\x1fb"');
+    expect(printablePath('a\u0085"b')).toBe('"a\\x85\\"b"');
+    expect(printablePath('caf\u00e9.conf')).toBe('caf\u00e9.conf');
+  });
 });
 
 describe('a file name starting with two dots', () => {
