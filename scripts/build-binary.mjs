@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import postject from 'postject';
+import { CLI_V8_FLAGS } from './cli-loader.mjs';
 import { ruleDocsDefine } from './rule-docs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,7 +49,13 @@ await build({
   logLevel: 'warning',
   // The rules' documentation pages are embedded (server/src/engine/rule-docs.ts): the executable reads nothing beside it.
   define: { 'import.meta.url': '__nkImportMetaUrl', ...ruleDocsDefine(root) },
-  banner: { js: "var __nkImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // The V8 flags dist/cli.js sets (CLI_V8_FLAGS says why), set here too before the bundle's code runs.
+  banner: {
+    js: [
+      ...CLI_V8_FLAGS.map((flag) => `require('node:v8').setFlagsFromString(${JSON.stringify(flag)});`),
+      "var __nkImportMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+    ].join('\n'),
+  },
 });
 
 // 2. The blob: the bundle and the assets named in sea-config.json (paths relative to the repository).
