@@ -28,13 +28,13 @@ export function readDocuments(files: string[], cwd: string, options: ReadOptions
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const result: ReadResult = { documents: [], errors: [], notes: [] };
   for (const file of files) {
-    const shown = displayPath(file, cwd);
     const sniffed = options.alreadyRead?.get(file);
     if (sniffed && sniffed.bytes <= maxFileBytes) {
       // Read whole by the content sniff, which also found no NUL (binary): the same text a second read would give.
       result.documents.push(withRealPath({ path: file, text: sniffed.text }, options.realPaths));
       continue;
     }
+    const shown = displayPath(file, cwd);
     // A name that was not valid UTF-8 (walk.ts) cannot be opened through a string: say so rather than "no such file".
     const read: FileRead = hasUndecodableName(file)
       ? { kind: 'failed', error: undecodableNameError() }

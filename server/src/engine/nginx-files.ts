@@ -120,8 +120,9 @@ export function claimByContent(test: 'lenient' | 'content', bytes: Buffer, trunc
 /** What classifyFile reads a file's prefix into (made on first use). */
 let sniffBuffer: Buffer | undefined;
 
-export function classifyFile(filePath: string): FileClaim {
-  const byName = claimByName(path.basename(filePath));
+/** `fileName`: the base name, when the caller has it already (a directory walk listed it). */
+export function classifyFile(filePath: string, fileName = path.basename(filePath)): FileClaim {
+  const byName = claimByName(fileName);
   if (byName.kind === 'nginx') return { claimed: true };
   if (byName.kind === 'never') return { claimed: false, reason: byName.reason };
   if (sizeLimited(byName)) {

@@ -4,6 +4,7 @@
 // both leak local files into findings and check the wrong configuration.
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { resolvedPath } from '../util/paths.js';
 import { hasGlobMagic } from '../util/glob.js';
 
 export interface ReadScope {
@@ -55,7 +56,7 @@ function isUnderAny(filePath: string, areas: ReadonlySet<string>): boolean {
 
 /** `areas` are absolute files or directories; a directory allows everything below it. */
 export function createReadScope(areas: readonly string[]): ReadScope {
-  const written = new Set(areas.map((area) => path.resolve(area)));
+  const written = new Set(areas.map(resolvedPath));
   // Resolved lazily, the areas no other area contains first: with thousands of documents under one read root, the
   // root alone usually answers, and resolving every document's symlinks would cost system calls per path segment.
   const outermost = [...written].filter((area) => area === path.dirname(area) || !isUnderAny(path.dirname(area), written));
@@ -105,7 +106,7 @@ export function createReadScope(areas: readonly string[]): ReadScope {
       return (key ??= [...written].sort().join('\0'));
     },
     allows(candidate) {
-      const absolute = path.resolve(candidate);
+      const absolute = resolvedPath(candidate);
       let answer = answers.get(absolute);
       if (answer === undefined) {
         answer = decide(absolute);

@@ -4,6 +4,7 @@ import type { ConfigFile, ContextName, Directive, ModelCache } from './types.js'
 import { VIRTUAL_READ_SCOPE } from './virtual-host.js';
 import { inferRootContext, rootContextOf, type ContextBasis } from './context.js';
 import path from 'node:path';
+import { resolvedPath } from '../util/paths.js';
 import { shortened } from '../util/shortened.js';
 import { DEFAULT_INCLUDE_LIMITS, expandRoot, type ExpansionScope, type IncludeLimits } from './expand.js';
 import { FileLoader, type ParserLike } from './file-loader.js';
@@ -107,7 +108,7 @@ class WorkspaceBuilder {
   givenContext(file: ConfigFile): ContextName | undefined {
     const contexts = this.options.contexts;
     if (contexts === undefined || (this.noneGiven ??= Object.keys(contexts).length === 0)) return undefined;
-    const key = path.resolve(file.path);
+    const key = resolvedPath(file.path);
     return Object.hasOwn(contexts, key) ? contexts[key] : undefined;
   }
 
@@ -115,7 +116,7 @@ class WorkspaceBuilder {
   private readonly searches = new Map<string, { prefixes: string[]; searchKey: string }>();
 
   private searchOf(file: ConfigFile, context: ContextName): { prefixes: string[]; searchKey: string } {
-    const key = `${context === 'main' ? 'main' : ''}\0${path.dirname(path.resolve(file.path))}`;
+    const key = `${context === 'main' ? 'main' : ''}\0${path.dirname(resolvedPath(file.path))}`;
     let known = this.searches.get(key);
     if (!known) {
       const prefixes = includePrefixes(file.path, context, this.scope);
@@ -251,7 +252,7 @@ function mergeIncludes(roots: WorkspaceRoot[]): Map<Directive, ConfigFile[]> {
 
 /** The read roots (the documents' directories by default), the path-map targets and the documents themselves. */
 function readScopeOf(docs: readonly SourceDocument[], options: WorkspaceOptions): ReadScope {
-  const documents = docs.map((doc) => path.resolve(doc.path));
+  const documents = docs.map((doc) => resolvedPath(doc.path));
   const roots = options.readRoots ?? documents.map((document) => path.dirname(document));
   const targets = (options.pathMap ?? []).map((mapping) => mapping.to);
   return createReadScope([...roots, ...targets, ...documents]);
