@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isNormalAbsolute, relativeIfInside, resolvedPath } from '../../server/src/util/paths.js';
+import { isNormalAbsolute, joinedPath, relativeIfInside, resolvedPath } from '../../server/src/util/paths.js';
 
 /** Paths made of the pieces that matter to normalization: separators, `.`, `..`, dot names, ordinary names. */
 const piece = fc.constantFrom('/', '//', '.', '..', '.git', '.platform', 'a', 'b', 'etc', 'nginx.conf', '..x', 'x.');
@@ -41,5 +41,15 @@ describe('relativeIfInside', () => {
     expect(relativeIfInside('/srv', '/srv')).toBe('.');
     expect(relativeIfInside('/srvx/a.conf', '/srv')).toBe('/srvx/a.conf');
     expect(relativeIfInside('/etc/a.conf', '/srv')).toBe('/etc/a.conf');
+  });
+});
+
+describe('joinedPath', () => {
+  it('is path.join for any base and relative path', () => {
+    fc.assert(fc.property(fc.oneof(anyPath, absolutePath), anyPath, (base, relative) => joinedPath(base, relative) === path.join(base, relative)), {
+      numRuns: 5000,
+    });
+    expect(joinedPath('/etc/nginx', 'snippets/x.conf')).toBe('/etc/nginx/snippets/x.conf');
+    expect(joinedPath('/etc/nginx', '../x.conf')).toBe('/etc/x.conf');
   });
 });

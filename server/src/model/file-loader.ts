@@ -66,9 +66,12 @@ export class FileLoader {
 
   /** The model of the file at `filePath`; undefined when it cannot be read. */
   load(filePath: string): ConfigFile | undefined {
+    // Most callers pass the resolved path itself (a document's, an include's match): looked up as given first.
+    let cached = this.cache.get(filePath);
+    if (cached !== undefined) return cached ?? undefined;
     // Resolved once: path.resolve of an absolute path still reads it through, and each copy is hashed anew below.
     const key = resolvedPath(filePath);
-    const cached = this.cache.get(key);
+    if (key !== filePath) cached = this.cache.get(key);
     if (cached !== undefined) return cached ?? undefined;
     const identity = this.identities.ofAbsolute(key);
     const known = this.byIdentity.get(identity);

@@ -6,7 +6,7 @@
 // its directory is tried first and then each ancestor directory inside the read scope: `sites-enabled/x` including
 // `snippets/y.conf` finds `<parent>/snippets/y.conf`, as it would under /etc/nginx.
 import path from 'node:path';
-import { resolvedPath } from '../util/paths.js';
+import { joinedPath, resolvedPath } from '../util/paths.js';
 import { MAX_GLOB_DIRECTORIES } from '../util/fs-host.js';
 import { hasGlobMagic } from '../util/glob.js';
 import { trimTrailingSlashes } from '../util/path-map.js';
@@ -219,7 +219,7 @@ function resolveAbsolute(includePath: string, search: IncludeSearch): IncludeRes
 function resolveRelative(includePath: string, search: IncludeSearch): IncludeResolution {
   let reachedOutside = false;
   for (const prefix of search.prefixes) {
-    const expansion = expandConfined(path.join(prefix, includePath), search);
+    const expansion = expandConfined(joinedPath(prefix, includePath), search);
     if (expansion.kind === 'outside') reachedOutside = true;
     else if (foundAnything(expansion)) return found(includePath, expansion);
   }

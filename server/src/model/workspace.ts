@@ -91,8 +91,11 @@ function cycleMessage(include: Directive, target: ConfigFile): string {
 }
 
 class WorkspaceBuilder {
-  /** Include resolutions by the directories searched and the include's path, shared by every root. */
-  private readonly resolutions = new Map<string, IncludeResolution>();
+  /**
+   * Include resolutions by the directories searched, then the include's path, shared by every root. Two levels, not
+   * one joined key: the two strings are each hashed once, where a joined key was a new string per include met.
+   */
+  private readonly resolutions = new Map<string, Map<string, IncludeResolution>>();
 
   constructor(
     private readonly loader: FileLoader,
@@ -136,12 +139,13 @@ class WorkspaceBuilder {
     const root: WorkspaceRoot = { file, context, basis, prefixes, includes: new Map() };
     const search: IncludeSearch = { host: this.host, pathMap: this.options.pathMap ?? [], prefixes, scope: this.scope };
     if (context === 'main') search.mainDirectory = prefixes[0];
+    let resolutions = this.resolutions.get(searchKey);
+    if (!resolutions) this.resolutions.set(searchKey, (resolutions = new Map()));
     const resolveOnce = (includePath: string): IncludeResolution => {
-      const key = searchKey + includePath;
-      let resolution = this.resolutions.get(key);
+      let resolution = resolutions.get(includePath);
       if (!resolution) {
         resolution = resolveInclude(includePath, search);
-        this.resolutions.set(key, resolution);
+        resolutions.set(includePath, resolution);
       }
       return resolution;
     };
@@ -223,12 +227,22 @@ function chooseRoots(documents: ConfigFile[], builder: WorkspaceBuilder): RootEx
   return chosen;
 }
 
+/**
+ * The first problem of each file, offset, kind and message. Looked up one part at a time rather than by one joined
+ * key: each root reports the includes it reaches again (thousands of times in a large tree), and the parts are
+ * strings hashed once (a file's path, a resolution's message), where each joined key was a new string to hash.
+ */
 function uniqueProblems(problems: IncludeProblem[]): IncludeProblem[] {
-  const seen = new Set<string>();
+  const seen = new Map<string, Map<number, Map<IncludeProblemKind, Set<string>>>>();
   return problems.filter((problem) => {
-    const key = `${problem.file.path}\0${problem.span.startOffset}\0${problem.kind}\0${problem.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    let byOffset = seen.get(problem.file.path);
+    if (!byOffset) seen.set(problem.file.path, (byOffset = new Map()));
+    let byKind = byOffset.get(problem.span.startOffset);
+    if (!byKind) byOffset.set(problem.span.startOffset, (byKind = new Map()));
+    let messages = byKind.get(problem.kind);
+    if (!messages) byKind.set(problem.kind, (messages = new Set()));
+    if (messages.has(problem.message)) return false;
+    messages.add(problem.message);
     return true;
   });
 }
@@ -239,7 +253,8 @@ function mergeIncludes(roots: WorkspaceRoot[]): Map<Directive, ConfigFile[]> {
     for (const [include, files] of root.includes) {
       const known = merged.get(include);
       if (!known) {
-        merged.set(include, [...files]);
+        // Shared with the root, not copied: neither list is changed once built (a merge below makes a new one).
+        merged.set(include, files);
         continue;
       }
       // A Set, not includes(): a glob may pull in thousands of files under each of several roots.

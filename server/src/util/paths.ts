@@ -38,6 +38,18 @@ export function isNormalAbsolute(p: string): boolean {
 }
 
 /**
+ * path.join(base, relative), by concatenation when base is absolute and normal and relative is a plain relative path
+ * (no empty segment, none starting with `.`): `include snippets/x.conf;` tried under each prefix of every root.
+ */
+export function joinedPath(base: string, relative: string): string {
+  const first = relative.charCodeAt(0);
+  const plain = relative !== '' && first !== SLASH && first !== DOT && !relative.includes('//') && !relative.includes('/.');
+  return plain && isNormalAbsolute(base) ? `${base}/${relative}` : path.join(base, relative);
+}
+
+const DOT = 0x2e;
+
+/**
  * path.resolve(p), without its normalizing pass over a path that is already absolute and normal: the walk, the
  * include resolution and the file loader hand such paths to each other, and each resolved them again.
  */
