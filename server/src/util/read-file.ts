@@ -78,7 +78,12 @@ export type PrefixRead = NotRead | { kind: 'read'; bytes: Buffer; truncated: boo
 export function readRegularFilePrefix(file: string, maxBytes: number, scratch?: Buffer): PrefixRead {
   return withRegularFile<PrefixRead>(file, (fd, size) => {
     // One byte more than kept tells whether there was more, even when the file grew since fstat.
-    const buffer = scratch !== undefined && scratch.length > maxBytes ? scratch.subarray(0, maxBytes + 1) : Buffer.allocUnsafe(maxBytes + 1);
+    const buffer =
+      scratch === undefined || scratch.length <= maxBytes
+        ? Buffer.allocUnsafe(maxBytes + 1)
+        : scratch.length === maxBytes + 1
+          ? scratch
+          : scratch.subarray(0, maxBytes + 1);
     let length = 0;
     while (length < buffer.length) {
       const read = readSync(fd, buffer, length, buffer.length - length, null);
