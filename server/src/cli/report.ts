@@ -1,6 +1,6 @@
 // Findings grouped per file, the shape both formatters print.
 import path from 'node:path';
-import { leavesDirectory } from '../util/paths.js';
+import { isNormalAbsolute, leavesDirectory } from '../util/paths.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../util/byte-size.js';
 import { readRegularFile } from '../util/read-file.js';
 import type { Finding, Severity, SourceDocument } from '../util/types.js';
@@ -37,7 +37,8 @@ export function groupByFile(documents: SourceDocument[], findings: Finding[], cw
     reports.set(document.path, { path: document.path, text: document.text, findings: [] });
   }
   for (const finding of findings) {
-    const file = path.resolve(cwd, finding.file);
+    // Findings name absolute, normal paths (the documents' own): resolved again only when not.
+    const file = isNormalAbsolute(finding.file) ? finding.file : path.resolve(cwd, finding.file);
     let report = reports.get(file);
     if (report === undefined) {
       const text = options.mayShow?.(file) ? readTextOrUndefined(file, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES) : undefined;

@@ -52,6 +52,8 @@ export function givenContexts(
 ): Record<string, ContextName> {
   const contexts: Record<string, ContextName> = {};
   const compiled = flag === undefined && baseDirectory !== undefined ? compile(globs) : [];
+  // Neither a flag nor a glob (the usual run): nothing to resolve the documents' paths for.
+  if (flag === undefined && compiled.length === 0) return contexts;
   for (const document of documents) {
     const absolute = path.resolve(document);
     if (flag !== undefined) {
