@@ -66,6 +66,9 @@ describe('inferRootContext', () => {
   it('prefers the outermost context a snippet demands', async () => {
     expect(await infer('server_name a;\nupstream u { server a; }\n')).toBe('http');
     expect(await infer('proxy_pass http://u;\nlisten 80;\n')).toBe('server');
+    // Whatever the order the statements come in.
+    expect(await infer('proxy_pass http://u;\nlisten 80;\nlimit_req_zone $x zone=z:1m rate=1r/s;\nmap $a $b {}\n')).toBe('http');
+    expect(await infer('listen 80;\nupstream u { server a; }\nproxy_pass http://u;\nuser nginx;\n')).toBe('main');
   });
 
   it('defaults to http', async () => {

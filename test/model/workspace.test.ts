@@ -51,6 +51,18 @@ describe('include resolution', () => {
     expect(visits(workspace).map((v) => v.name)).not.toContain('wrong_file');
   });
 
+  it('follows an include whose name is written in quotes, and records no edge for a file without one', async () => {
+    const root = tempTree({
+      'nginx.conf': `${MAIN}http { "include" 'conf.d/site.conf'; }\n`,
+      'conf.d/site.conf': 'server { listen 80; }\n',
+    });
+    const workspace = await workspaceOf(docsFrom(root, 'nginx.conf', 'conf.d/site.conf'));
+    expect(workspace.includeProblems).toEqual([]);
+    expect(workspace.roots.map((r) => path.basename(r.file.path))).toEqual(['nginx.conf']);
+    expect(visits(workspace).map((v) => v.name)).toContain('listen');
+    expect([...workspace.includes.values()].map((files) => files.map((f) => path.basename(f.path)))).toEqual([['site.conf']]);
+  });
+
   it('expands globs in byte order and skips dot files', async () => {
     const root = tempTree({
       'nginx.conf': `${MAIN}http { include conf.d/*.conf; }\n`,

@@ -101,8 +101,10 @@ export function discoverFiles(patterns: string[], cwd: string): Discovery {
       for (const [file, real] of walked.realPaths ?? []) knownRealPaths.set(file, real);
       const nginxFiles: string[] = [];
       for (const file of walked.files) {
-        if (isContainerFileName(path.basename(file))) containerFiles.push(file);
-        const claim = classifyFile(file);
+        // The walk joined the name to its directory with one separator: the name is what follows the last one.
+        const name = file.slice(file.lastIndexOf(path.sep) + 1);
+        if (isContainerFileName(name)) containerFiles.push(file);
+        const claim = classifyFile(file, name);
         if (!claim.claimed) {
           skipped.push({ path: file, reason: claim.reason });
           continue;

@@ -34,6 +34,7 @@ export function readDocuments(files: string[], cwd: string, options: ReadOptions
       result.documents.push(withRealPath({ path: file, text: sniffed.text }, options.realPaths));
       continue;
     }
+    const shown = displayPath(file, cwd);
     // A name that was not valid UTF-8 (walk.ts) cannot be opened through a string: say so rather than "no such file".
     // The error and note lines name the file (displayPath), computed only for them: most files need no name.
     const read: FileRead = hasUndecodableName(file)

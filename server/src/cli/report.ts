@@ -1,6 +1,6 @@
 // Findings grouped per file, the shape both formatters print.
 import path from 'node:path';
-import { leavesDirectory } from '../util/paths.js';
+import { isNormalAbsolute, leavesDirectory } from '../util/paths.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../util/byte-size.js';
 import { readRegularFile } from '../util/read-file.js';
 import type { Finding, Severity, SourceDocument } from '../util/types.js';
@@ -36,14 +36,9 @@ export function groupByFile(documents: SourceDocument[], findings: Finding[], cw
   for (const document of documents) {
     reports.set(document.path, { path: document.path, text: document.text, findings: [] });
   }
-  // Findings share a few file names: each distinct one is resolved once (path.resolve allocated per finding).
-  const resolved = new Map<string, string>();
   for (const finding of findings) {
-    let file = resolved.get(finding.file);
-    if (file === undefined) {
-      file = path.resolve(cwd, finding.file);
-      resolved.set(finding.file, file);
-    }
+    // Findings name absolute, normal paths (the documents' own): resolved again only when not.
+    const file = isNormalAbsolute(finding.file) ? finding.file : path.resolve(cwd, finding.file);
     let report = reports.get(file);
     if (report === undefined) {
       const text = options.mayShow?.(file) ? readTextOrUndefined(file, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES) : undefined;

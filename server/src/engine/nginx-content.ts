@@ -50,6 +50,26 @@ const NGINX_PREFIXES = [
 const isNginxName = (name: string) =>
   NGINX_NAMES.has(name) || NGINX_PREFIXES.some((prefix) => name.startsWith(prefix)) || name.includes('_by_lua');
 
+const OTHER = 0;
+const NGINX_ONLY = 1;
+const BLOCK_ONLY = 2;
+/** `set` and `include`, nginx's in some shapes only. */
+const SHAPED = 3;
+/** What each name is, by the sets above; the same few hundred names come back on every line of every file. */
+const nameKinds = new Map<string, number>();
+const MAX_NAME_KINDS = 4096;
+const MAX_NAME_LENGTH = 64;
+
+function nameKind(name: string): number {
+  let kind = nameKinds.get(name);
+  if (kind === undefined) {
+    kind = BLOCK_ONLY_NAMES.has(name) ? BLOCK_ONLY : isNginxName(name) ? NGINX_ONLY : name === 'set' || name === 'include' ? SHAPED : OTHER;
+    // A copy owning its characters as the key: a slice of 13 or more keeps the whole file's text alive.
+    if (nameKinds.size < MAX_NAME_KINDS && name.length <= MAX_NAME_LENGTH) nameKinds.set(Array.from(name).join(''), kind);
+  }
+  return kind;
+}
+
 /**
  * A line that only nginx writes: a directive above, or `set $var ...;` and `include path;` (an unquoted path: PHP's
  * and BIND's includes are quoted), whose words alone other languages share. Not `if ($x) {`: jQuery-style JavaScript
@@ -57,10 +77,11 @@ const isNginxName = (name: string) =>
  */
 function isNginxStatement(name: string, line: string, from: number, to: number): boolean {
   const endsWithSemicolon = line.charCodeAt(to - 1) === 0x3b;
+  const kind = nameKind(name);
   // `events;` is a JavaScript expression statement; nginx's `events` always opens a block.
-  if (BLOCK_ONLY_NAMES.has(name)) return !endsWithSemicolon;
-  if (isNginxName(name)) return true;
-  if (name !== 'set' && name !== 'include') return false;
+  if (kind === BLOCK_ONLY) return !endsWithSemicolon;
+  if (kind === NGINX_ONLY) return true;
+  if (kind === OTHER) return false;
   let rest = from + name.length;
   while (rest < to && isJsSpace(line.charCodeAt(rest))) rest++;
   if (rest === to || !endsWithSemicolon) return false;

@@ -106,8 +106,9 @@ export const TOO_LARGE_TO_SNIFF = 'larger than 1 MB';
 
 /** Judges a sniffed file's first bytes (`truncated`: there was more). */
 export function claimByContent(test: 'lenient' | 'content', bytes: Buffer, truncated: boolean): FileClaim {
-  // Git's test for binary: a NUL byte. Text configs never contain one.
-  if (bytes.subarray(0, 8192).includes(0)) return { claimed: false, reason: 'binary' };
+  // Git's test for binary: a NUL byte. Text configs never contain one. (Most files are shorter than that: searched
+  // without a view made of them.)
+  if ((bytes.length <= BINARY_SNIFF_BYTES ? bytes : bytes.subarray(0, BINARY_SNIFF_BYTES)).includes(0)) return { claimed: false, reason: 'binary' };
   const text = bytes.toString('utf8');
   const read = truncated ? undefined : { text, bytes: bytes.length };
   // A cut file's last line is partial (and may end inside a UTF-8 sequence): only whole lines are judged.
@@ -117,11 +118,15 @@ export function claimByContent(test: 'lenient' | 'content', bytes: Buffer, trunc
   return verdict.nginx ? { claimed: true, read } : { claimed: false, reason: verdict.reason ?? 'not nginx' };
 }
 
+/** Git's heuristic: a NUL byte in the first 8 KB means binary. */
+const BINARY_SNIFF_BYTES = 8192;
+
 /** What classifyFile reads a file's prefix into (made on first use). */
 let sniffBuffer: Buffer | undefined;
 
-export function classifyFile(filePath: string): FileClaim {
-  const byName = claimByName(path.basename(filePath));
+/** `fileName`: the base name, when the caller has it already (a directory walk listed it). */
+export function classifyFile(filePath: string, fileName = path.basename(filePath)): FileClaim {
+  const byName = claimByName(fileName);
   if (byName.kind === 'nginx') return { claimed: true };
   if (byName.kind === 'never') return { claimed: false, reason: byName.reason };
   if (sizeLimited(byName)) {

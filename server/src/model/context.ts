@@ -176,12 +176,35 @@ function readRootContext(file: ConfigFile): RootContext {
   if (file.statedContext) return { name: file.statedContext, basis: 'stated' };
   if (path.basename(file.path).endsWith('.sigil')) return inferred('http');
   const top = file.directives;
-  if (top.some(isMainOnly)) return inferred('main');
-  if (top.some((d) => HTTP_ONLY.has(d.name))) return inferred('http');
-  if (top.some((d) => HTTP_OR_STREAM.has(d.name))) return inferred(isStreamSnippet(top) ? 'stream' : 'http');
-  if (top.some((d) => SERVER_ONLY.has(d.name))) return inferred('server');
-  if (top.some((d) => LOCATION_ONLY.has(d.name))) return inferred('location');
+  // One pass for the most outer demand, rather than one pass over the statements per context.
+  let demand = 0;
+  for (const directive of top) {
+    const rank = isMainOnly(directive) ? MAIN_DEMAND : (DEMANDS.get(directive.name) ?? 0);
+    if (rank > demand) demand = rank;
+    if (demand === MAIN_DEMAND) return inferred('main');
+  }
+  if (demand === HTTP_DEMAND) return inferred('http');
+  if (demand === HTTP_OR_STREAM_DEMAND) return inferred(isStreamSnippet(top) ? 'stream' : 'http');
+  if (demand === SERVER_DEMAND) return inferred('server');
+  if (demand === LOCATION_DEMAND) return inferred('location');
   return { name: 'http', basis: 'unknown' };
+}
+
+/** What a top-level directive demands of its context, the more outer the higher (main > http > server > location). */
+const MAIN_DEMAND = 5;
+const HTTP_DEMAND = 4;
+const HTTP_OR_STREAM_DEMAND = 3;
+const SERVER_DEMAND = 2;
+const LOCATION_DEMAND = 1;
+const DEMANDS = new Map<string, number>();
+for (const [names, rank] of [
+  [LOCATION_ONLY, LOCATION_DEMAND],
+  [SERVER_ONLY, SERVER_DEMAND],
+  [HTTP_OR_STREAM, HTTP_OR_STREAM_DEMAND],
+  [HTTP_ONLY, HTTP_DEMAND],
+] as const) {
+  // Later (more outer) sets win for a name in two of them, as the checks in order did.
+  for (const name of names) DEMANDS.set(name, rank);
 }
 
 /**

@@ -61,6 +61,10 @@ class Expansion {
   ) {}
 
   file(file: ConfigFile, scope: ExpansionScope): void {
+    // With nobody to visit, only includes matter, and a directive is named `include` only where the text spells the
+    // word (quotes come off around it, and the escapes nginx resolves make no letters): a file without it, most of
+    // a tree's site files, is passed over without walking its statements.
+    if (!this.hooks.visit && !file.text.includes('include')) return;
     this.chain.add(file);
     this.directives(file.directives, scope);
     this.chain.delete(file);

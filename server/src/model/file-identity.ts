@@ -9,6 +9,7 @@
 // of a language client, a virtual test path) is its own identity, with its existing directories resolved.
 import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { resolvedPath } from '../util/paths.js';
 import { realPath } from './read-scope.js';
 
 /**
@@ -47,7 +48,7 @@ export class FileIdentities {
   }
 
   private identityOf(file: string, find: (absolute: string) => string): string {
-    const absolute = path.resolve(file);
+    const absolute = resolvedPath(file);
     if (this.virtual) return absolute;
     let identity = this.files.get(absolute);
     if (identity === undefined) {

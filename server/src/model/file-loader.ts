@@ -3,6 +3,7 @@
 // under another name (a sites-enabled link to sites-available, two includes of one file) gets that same model, under
 // the name it was first loaded by, so its findings and fixes exist once.
 import path from 'node:path';
+import { resolvedPath } from '../util/paths.js';
 import type { FileHost, SourceDocument } from '../util/types.js';
 import type { ConfigFile, ModelCache } from './types.js';
 import { ParserNotLoaded, type NginxParser } from '../parser/loader.js';
@@ -65,9 +66,12 @@ export class FileLoader {
 
   /** The model of the file at `filePath`; undefined when it cannot be read. */
   load(filePath: string): ConfigFile | undefined {
+    // Most callers pass the resolved path itself (a document's, an include's match): looked up as given first.
+    let cached = this.cache.get(filePath);
+    if (cached !== undefined) return cached ?? undefined;
     // Resolved once: path.resolve of an absolute path still reads it through, and each copy is hashed anew below.
-    const key = path.resolve(filePath);
-    const cached = this.cache.get(key);
+    const key = resolvedPath(filePath);
+    if (key !== filePath) cached = this.cache.get(key);
     if (cached !== undefined) return cached ?? undefined;
     const identity = this.identities.ofAbsolute(key);
     const known = this.byIdentity.get(identity);

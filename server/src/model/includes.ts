@@ -6,6 +6,7 @@
 // its directory is tried first and then each ancestor directory inside the read scope: `sites-enabled/x` including
 // `snippets/y.conf` finds `<parent>/snippets/y.conf`, as it would under /etc/nginx.
 import path from 'node:path';
+import { joinedPath, resolvedPath } from '../util/paths.js';
 import { MAX_GLOB_DIRECTORIES } from '../util/fs-host.js';
 import { hasGlobMagic } from '../util/glob.js';
 import { trimTrailingSlashes } from '../util/path-map.js';
@@ -53,7 +54,7 @@ export function includeTarget(directive: Directive): Argument | undefined {
 
 /** The conf-prefix candidates for a root (see the file comment). The climb stops where the read scope ends. */
 export function includePrefixes(rootPath: string, context: ContextName, scope: ReadScope): string[] {
-  const directory = path.dirname(path.resolve(rootPath));
+  const directory = path.dirname(resolvedPath(rootPath));
   if (context === 'main') return [directory];
   const prefixes = [directory];
   for (let dir = directory; path.dirname(dir) !== dir && scope.allows(path.dirname(dir)); ) {
@@ -218,7 +219,7 @@ function resolveAbsolute(includePath: string, search: IncludeSearch): IncludeRes
 function resolveRelative(includePath: string, search: IncludeSearch): IncludeResolution {
   let reachedOutside = false;
   for (const prefix of search.prefixes) {
-    const expansion = expandConfined(path.join(prefix, includePath), search);
+    const expansion = expandConfined(joinedPath(prefix, includePath), search);
     if (expansion.kind === 'outside') reachedOutside = true;
     else if (foundAnything(expansion)) return found(includePath, expansion);
   }

@@ -4,6 +4,7 @@
 // both leak local files into findings and check the wrong configuration.
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { resolvedPath } from '../util/paths.js';
 import { hasGlobMagic } from '../util/glob.js';
 
 export interface ReadScope {
@@ -47,19 +48,30 @@ export function globBase(pattern: string): string {
 
 /** True when `filePath` (absolute, normalised) is one of `areas` or lies below one: a look-up per ancestor. */
 function isUnderAny(filePath: string, areas: ReadonlySet<string>): boolean {
-  for (let current = filePath; ; current = path.dirname(current)) {
+  for (let current = filePath; ; ) {
     if (areas.has(current)) return true;
-    if (path.dirname(current) === current) return false;
+    const parent = path.dirname(current);
+    if (parent === current) return false;
+    current = parent;
   }
 }
 
 /** `areas` are absolute files or directories; a directory allows everything below it. */
 export function createReadScope(areas: readonly string[]): ReadScope {
-  const written = new Set(areas.map((area) => path.resolve(area)));
+  const written = new Set(areas.map(resolvedPath));
   // Resolved lazily, the areas no other area contains first: with thousands of documents under one read root, the
   // root alone usually answers, and resolving every document's symlinks would cost system calls per path segment.
-  const outermost = [...written].filter((area) => area === path.dirname(area) || !isUnderAny(path.dirname(area), written));
-  const inner = [...written].filter((area) => !outermost.includes(area));
+  // Asked once per directory: thousands of documents share a few.
+  const directoryUnderArea = new Map<string, boolean>();
+  const outermost = [...written].filter((area) => {
+    const parent = path.dirname(area);
+    if (parent === area) return true;
+    let under = directoryUnderArea.get(parent);
+    if (under === undefined) directoryUnderArea.set(parent, (under = isUnderAny(parent, written)));
+    return !under;
+  });
+  const outermostSet = new Set(outermost);
+  const inner = [...written].filter((area) => !outermostSet.has(area));
   let resolvedOuter: Set<string> | undefined;
   let resolvedAll: Set<string> | undefined;
   let ancestorsOuter: Set<string> | undefined;
@@ -105,7 +117,7 @@ export function createReadScope(areas: readonly string[]): ReadScope {
       return (key ??= [...written].sort().join('\0'));
     },
     allows(candidate) {
-      const absolute = path.resolve(candidate);
+      const absolute = resolvedPath(candidate);
       let answer = answers.get(absolute);
       if (answer === undefined) {
         answer = decide(absolute);
@@ -134,9 +146,11 @@ function inVersionControlMetadata(filePath: string, base: string): boolean {
 /** The highest of `areas` that is `filePath` or lies above it; undefined when none does. */
 function outermostAreaAbove(filePath: string, areas: ReadonlySet<string>): string | undefined {
   let found: string | undefined;
-  for (let current = filePath; ; current = path.dirname(current)) {
+  for (let current = filePath; ; ) {
     if (areas.has(current)) found = current;
-    if (path.dirname(current) === current) return found;
+    const parent = path.dirname(current);
+    if (parent === current) return found;
+    current = parent;
   }
 }
 
@@ -203,7 +217,8 @@ class ConfinedResolver {
         current = path.dirname(current);
         continue;
       }
-      const next = path.join(current, component);
+      // `current` is a real path and `component` one name: joined as path.join would, without normalizing again.
+      const next = path.sep !== '/' ? path.join(current, component) : current === '/' ? `/${component}` : `${current}/${component}`;
       if (!this.isInside(next)) {
         if (this.isAbove(next)) {
           current = next;

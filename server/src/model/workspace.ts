@@ -4,6 +4,7 @@ import type { ConfigFile, ContextName, Directive, ModelCache } from './types.js'
 import { VIRTUAL_READ_SCOPE } from './virtual-host.js';
 import { inferRootContext, rootContextOf, type ContextBasis } from './context.js';
 import path from 'node:path';
+import { resolvedPath } from '../util/paths.js';
 import { shortened } from '../util/shortened.js';
 import { DEFAULT_INCLUDE_LIMITS, expandRoot, type ExpansionScope, type IncludeLimits } from './expand.js';
 import { FileLoader, type ParserLike } from './file-loader.js';
@@ -90,8 +91,11 @@ function cycleMessage(include: Directive, target: ConfigFile): string {
 }
 
 class WorkspaceBuilder {
-  /** Include resolutions by the directories searched and the include's path, shared by every root. */
-  private readonly resolutions = new Map<string, IncludeResolution>();
+  /**
+   * Include resolutions by the directories searched, then the include's path, shared by every root. Two levels, not
+   * one joined key: the two strings are each hashed once, where a joined key was a new string per include met.
+   */
+  private readonly resolutions = new Map<string, Map<string, IncludeResolution>>();
 
   constructor(
     private readonly loader: FileLoader,
@@ -107,7 +111,7 @@ class WorkspaceBuilder {
   givenContext(file: ConfigFile): ContextName | undefined {
     const contexts = this.options.contexts;
     if (contexts === undefined || (this.noneGiven ??= Object.keys(contexts).length === 0)) return undefined;
-    const key = path.resolve(file.path);
+    const key = resolvedPath(file.path);
     return Object.hasOwn(contexts, key) ? contexts[key] : undefined;
   }
 
@@ -115,7 +119,7 @@ class WorkspaceBuilder {
   private readonly searches = new Map<string, { prefixes: string[]; searchKey: string }>();
 
   private searchOf(file: ConfigFile, context: ContextName): { prefixes: string[]; searchKey: string } {
-    const key = `${context === 'main' ? 'main' : ''}\0${path.dirname(path.resolve(file.path))}`;
+    const key = `${context === 'main' ? 'main' : ''}\0${path.dirname(resolvedPath(file.path))}`;
     let known = this.searches.get(key);
     if (!known) {
       const prefixes = includePrefixes(file.path, context, this.scope);
@@ -135,12 +139,13 @@ class WorkspaceBuilder {
     const root: WorkspaceRoot = { file, context, basis, prefixes, includes: new Map() };
     const search: IncludeSearch = { host: this.host, pathMap: this.options.pathMap ?? [], prefixes, scope: this.scope };
     if (context === 'main') search.mainDirectory = prefixes[0];
+    let resolutions = this.resolutions.get(searchKey);
+    if (!resolutions) this.resolutions.set(searchKey, (resolutions = new Map()));
     const resolveOnce = (includePath: string): IncludeResolution => {
-      const key = searchKey + includePath;
-      let resolution = this.resolutions.get(key);
+      let resolution = resolutions.get(includePath);
       if (!resolution) {
         resolution = resolveInclude(includePath, search);
-        this.resolutions.set(key, resolution);
+        resolutions.set(includePath, resolution);
       }
       return resolution;
     };
@@ -222,12 +227,22 @@ function chooseRoots(documents: ConfigFile[], builder: WorkspaceBuilder): RootEx
   return chosen;
 }
 
+/**
+ * The first problem of each file, offset, kind and message. Looked up one part at a time rather than by one joined
+ * key: each root reports the includes it reaches again (thousands of times in a large tree), and the parts are
+ * strings hashed once (a file's path, a resolution's message), where each joined key was a new string to hash.
+ */
 function uniqueProblems(problems: IncludeProblem[]): IncludeProblem[] {
-  const seen = new Set<string>();
+  const seen = new Map<string, Map<number, Map<IncludeProblemKind, Set<string>>>>();
   return problems.filter((problem) => {
-    const key = `${problem.file.path}\0${problem.span.startOffset}\0${problem.kind}\0${problem.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    let byOffset = seen.get(problem.file.path);
+    if (!byOffset) seen.set(problem.file.path, (byOffset = new Map()));
+    let byKind = byOffset.get(problem.span.startOffset);
+    if (!byKind) byOffset.set(problem.span.startOffset, (byKind = new Map()));
+    let messages = byKind.get(problem.kind);
+    if (!messages) byKind.set(problem.kind, (messages = new Set()));
+    if (messages.has(problem.message)) return false;
+    messages.add(problem.message);
     return true;
   });
 }
@@ -238,7 +253,8 @@ function mergeIncludes(roots: WorkspaceRoot[]): Map<Directive, ConfigFile[]> {
     for (const [include, files] of root.includes) {
       const known = merged.get(include);
       if (!known) {
-        merged.set(include, [...files]);
+        // Shared with the root, not copied: neither list is changed once built (a merge below makes a new one).
+        merged.set(include, files);
         continue;
       }
       // A Set, not includes(): a glob may pull in thousands of files under each of several roots.
@@ -251,7 +267,7 @@ function mergeIncludes(roots: WorkspaceRoot[]): Map<Directive, ConfigFile[]> {
 
 /** The read roots (the documents' directories by default), the path-map targets and the documents themselves. */
 function readScopeOf(docs: readonly SourceDocument[], options: WorkspaceOptions): ReadScope {
-  const documents = docs.map((doc) => path.resolve(doc.path));
+  const documents = docs.map((doc) => resolvedPath(doc.path));
   const roots = options.readRoots ?? documents.map((document) => path.dirname(document));
   const targets = (options.pathMap ?? []).map((mapping) => mapping.to);
   return createReadScope([...roots, ...targets, ...documents]);

@@ -33,6 +33,22 @@ function matchingEntries(entries: readonly Dirent[], segment: string, pattern: G
 
 const UNCONFINED: GlobConfinement = { allows: () => true };
 
+/**
+ * Compiled segments by their text: the same `*.conf` is matched under every root that includes `conf.d/*.conf`.
+ * Bounded, as a table of what the configs wrote must be; a matcher holds no state between tests.
+ */
+const segmentMatchers = new Map<string, GlobMatcher>();
+const MAX_SEGMENT_MATCHERS = 1024;
+
+function segmentMatcher(segment: string): GlobMatcher {
+  let matcher = segmentMatchers.get(segment);
+  if (matcher === undefined) {
+    matcher = compileGlob(segment, { globstar: false });
+    if (segmentMatchers.size < MAX_SEGMENT_MATCHERS) segmentMatchers.set(segment, matcher);
+  }
+  return matcher;
+}
+
 /** One expansion: the directory budget, the matches so far, and whether a bound stopped it. */
 class GlobWalk {
   private directoriesLeft: number;
@@ -54,7 +70,7 @@ class GlobWalk {
     // Real paths entered at this level: two paths to one directory have the same matches below it.
     const entered = new Set<string>();
     const magic = hasGlobMagic(segment);
-    const pattern = magic ? compileGlob(segment, { globstar: false }) : undefined;
+    const pattern = magic ? segmentMatcher(segment) : undefined;
     for (const base of bases) {
       if (this.stopped) break;
       const listing = this.enter(base, entered);

@@ -11,9 +11,50 @@ export function displayPath(absolutePath: string, cwd: string): string {
 
 /** displayPath without the escaping, for where the exact name matters (a patch's file names). */
 export function relativeIfInside(absolutePath: string, cwd: string): string {
+  // Both normal (every file a walk lists, a working directory that is not `/`): the answer is the tail below the
+  // working directory, or the path itself outside it (where path.relative starts with `..`), found without
+  // normalizing both paths again for every file shown.
+  if (isNormalAbsolute(absolutePath) && isNormalAbsolute(cwd)) {
+    if (absolutePath === cwd) return '.';
+    const below = absolutePath.length > cwd.length && absolutePath.charCodeAt(cwd.length) === SLASH && absolutePath.startsWith(cwd);
+    return below ? absolutePath.slice(cwd.length + 1) : absolutePath;
+  }
   const relative = path.relative(cwd, absolutePath);
   if (relative === '') return '.';
   return leavesDirectory(relative) ? absolutePath : relative;
+}
+
+const SLASH = 0x2f;
+
+/**
+ * Whether path.resolve(p) is p itself: an absolute POSIX path without an empty, `.` or `..` segment and without a
+ * trailing separator (every segment follows a `/`, so none of them starts with `.` when `/.` is absent; a dot
+ * directory such as `.platform` is left to path.resolve, which keeps it).
+ */
+export function isNormalAbsolute(p: string): boolean {
+  return (
+    path.sep === '/' && p.charCodeAt(0) === SLASH && p.charCodeAt(p.length - 1) !== SLASH && !p.includes('//') && !p.includes('/.')
+  );
+}
+
+/**
+ * path.join(base, relative), by concatenation when base is absolute and normal and relative is a plain relative path
+ * (no empty segment, none starting with `.`): `include snippets/x.conf;` tried under each prefix of every root.
+ */
+export function joinedPath(base: string, relative: string): string {
+  const first = relative.charCodeAt(0);
+  const plain = relative !== '' && first !== SLASH && first !== DOT && !relative.includes('//') && !relative.includes('/.');
+  return plain && isNormalAbsolute(base) ? `${base}/${relative}` : path.join(base, relative);
+}
+
+const DOT = 0x2e;
+
+/**
+ * path.resolve(p), without its normalizing pass over a path that is already absolute and normal: the walk, the
+ * include resolution and the file loader hand such paths to each other, and each resolved them again.
+ */
+export function resolvedPath(p: string): string {
+  return isNormalAbsolute(p) ? p : path.resolve(p);
 }
 
 /** Whether a path.relative() result points outside its base: `..` or `../x`, not `..dots.conf`. */

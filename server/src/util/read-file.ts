@@ -43,7 +43,12 @@ export function readRegularFile(file: string, maxBytes: number): FileRead {
   );
 }
 
-/** Reads to the end, but never more than maxBytes: a file may grow between fstat and the read. */
+/**
+ * Reads to the end, but never more than maxBytes: a file may grow between fstat and the read. A read that brings
+ * exactly the size fstat gave ends it (the file as it was then), without one more read to see the end: a walk reads
+ * thousands of small files, and that second system call was a third of the reading. A file fstat calls empty
+ * (`/proc`'s are) is still read to its end.
+ */
 function readBounded(fd: number, expected: number, maxBytes: number): FileRead {
   let buffer = Buffer.allocUnsafe(Math.min(expected, maxBytes) + 1);
   let length = 0;
@@ -55,8 +60,8 @@ function readBounded(fd: number, expected: number, maxBytes: number): FileRead {
       buffer = grown;
     }
     const read = readSync(fd, buffer, length, buffer.length - length, null);
-    if (read === 0) return { kind: 'read', bytes: buffer.subarray(0, length) };
     length += read;
+    if (read === 0 || (length === expected && expected > 0)) return { kind: 'read', bytes: buffer.subarray(0, length) };
   }
 }
 
@@ -71,14 +76,20 @@ export type PrefixRead = NotRead | { kind: 'read'; bytes: Buffer; truncated: boo
  * 64 KB buffer for each (most of them a few KB) was garbage the collector had to chase.
  */
 export function readRegularFilePrefix(file: string, maxBytes: number, scratch?: Buffer): PrefixRead {
-  return withRegularFile<PrefixRead>(file, (fd) => {
+  return withRegularFile<PrefixRead>(file, (fd, size) => {
     // One byte more than kept tells whether there was more, even when the file grew since fstat.
-    const buffer = scratch !== undefined && scratch.length > maxBytes ? scratch.subarray(0, maxBytes + 1) : Buffer.allocUnsafe(maxBytes + 1);
+    const buffer =
+      scratch === undefined || scratch.length <= maxBytes
+        ? Buffer.allocUnsafe(maxBytes + 1)
+        : scratch.length === maxBytes + 1
+          ? scratch
+          : scratch.subarray(0, maxBytes + 1);
     let length = 0;
     while (length < buffer.length) {
       const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
       length += read;
+      // All fstat said there was: done, as readBounded.
+      if (read === 0 || (length === size && size > 0)) break;
     }
     return { kind: 'read', bytes: buffer.subarray(0, Math.min(length, maxBytes)), truncated: length > maxBytes };
   });
