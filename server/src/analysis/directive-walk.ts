@@ -42,9 +42,10 @@ const MAX_INCLUDE_DEPTH = 16;
  * nginx refuses: the caller's business (directive.ts asks this only for blocks whose name may repeat).
  */
 export function walkRoot(root: WorkspaceRoot, top: DirectiveContext, visit: DirectiveVisitor, within?: Directive): void {
-  const open = new Set<ConfigFile>([root.file]);
-  const ancestors = new Set<Directive>();
-  for (let up = within?.parent; up; up = up.parent) ancestors.add(up);
+  // Made when first needed: most roots include nothing, and only a walk `within` a block reads its ancestors.
+  let open: Set<ConfigFile> | undefined;
+  const ancestors = within ? new Set<Directive>() : undefined;
+  for (let up = within?.parent; up; up = up.parent) ancestors!.add(up);
   const walkList = (list: readonly Directive[], frame: BlockFrame, depth: number, inside: boolean): void => {
     // Indexed, not for-of: the walk meets every directive of the run once or more, mostly before V8 optimizes it,
     // and unoptimized for-of makes an iterator result per step.
@@ -54,11 +55,14 @@ export function walkRoot(root: WorkspaceRoot, top: DirectiveContext, visit: Dire
       const entered = inside || directive === within;
       // Outside `within` in its own file, only the blocks holding it lead to it (its file is open: includes there
       // cannot reach it again); other files may include it anywhere.
-      if (within && !entered && directive.file === within.file && !ancestors.has(directive)) continue;
+      if (within && !entered && directive.file === within.file && !ancestors!.has(directive)) continue;
       if (!within || entered) visit(directive, frame);
       if (directive.name === 'include') {
         if (depth >= MAX_INCLUDE_DEPTH) continue;
-        for (const target of root.includes.get(directive) ?? []) {
+        const targets = root.includes.get(directive);
+        if (!targets) continue;
+        open ??= new Set<ConfigFile>([root.file]);
+        for (const target of targets) {
           if (open.has(target)) continue;
           open.add(target);
           walkList(target.directives, frame, depth + 1, entered);
