@@ -24,6 +24,28 @@ describe('template text', () => {
     expect(hasNginxVariable('{{ $.APP }}$suffix')).toBe(true);
   });
 
+  it('searches from any offset, inside an action or between several, as a scan of every character would', () => {
+    // The search steps through the actions once; this scan asks each character which action holds it.
+    const scan = (text: string, chars: string, from: number): number => {
+      const ranges = actionRanges(text);
+      for (let i = from; i < text.length; i++) {
+        const range = ranges.find(([start, end]) => i >= start && i < end);
+        if (range) i = range[1] - 1;
+        else if (chars.includes(text[i]!)) return i;
+      }
+      return -1;
+    };
+    const alphabet = ['{{', '}}', '{%', '%}', '{#', '#}', '{', '}', '"', '$', ':', '/', 'a'];
+    let seed = 7;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    for (let round = 0; round < 2000; round++) {
+      const text = Array.from({ length: next(12) }, () => alphabet[next(alphabet.length)]).join('');
+      for (const chars of ['$', ':/', '}']) {
+        for (let from = 0; from <= text.length; from++) expect(indexOutsideActions(text, chars, from), `${text} ${chars} ${from}`).toBe(scan(text, chars, from));
+      }
+    }
+  });
+
   it('normalises white space and trim markers, but not inside literals', () => {
     expect(normaliseTemplateText('{{$.APP}}-{{ \t$upstream_port\n}}')).toBe('{{ $.APP }}-{{ $upstream_port }}');
     expect(normaliseTemplateText('{{- if  eq $x "a  b" -}}')).toBe('{{ if eq $x "a  b" }}');

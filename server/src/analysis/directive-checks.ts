@@ -3,12 +3,12 @@
 // not allowed in the context, a wrong number of arguments, a word that is not one of a flag's or enum's values, and
 // a second occurrence of a directive whose handler refuses it. Each check answers what nginx -t would say first.
 import type { DirectiveContext, DirectiveEntry } from '../model/directive-table.js';
-import { argumentCountValid, directiveEntries, entryAtVersion, existsInVersion, moduleInfo, valueAccepted } from '../model/directive-table.js';
-import { buildsBackporting, distributionBuild } from '../model/distribution-builds.js';
+import { argumentCountValid, entryAtVersion, existsInVersion, valueAccepted } from '../model/directive-table.js';
+import { buildsBackporting } from '../model/distribution-builds.js';
 import type { Directive } from '../model/types.js';
-import { refusesSecond } from './directive-duplicates.js';
+import { contextNames, countAccepted, exists, nameInContext, type EntryAtTarget, type TableTarget } from './directive-plan.js';
 import { suggestDirective } from './directive-suggestion.js';
-import { valueCheck, type ValueCheck, type ValueProblem } from './directive-values.js';
+import type { ValueProblem } from './directive-values.js';
 import type { BlockFrame } from './directive-walk.js';
 import type { EmptyUpstreamProblem } from './empty-upstream.js';
 import type { LocationNestingProblem } from './location-nesting.js';
@@ -31,66 +31,12 @@ export type DirectiveProblem =
   | MapEntryProblem
   | ValueProblem;
 
-export interface CheckEnvironment {
-  /** [major, minor, patch], or undefined: any release the table knows counts. */
-  version: readonly number[] | undefined;
+export interface CheckEnvironment extends TableTarget {
   extra: ReadonlySet<string>;
   /** A load_module of a .so the table does not know: its directives may be anything, so unknown names pass. */
   unknownModuleLoaded: boolean;
-  /** The distribution build nginx is (options.nginxBuild): the directives it backported exist. */
-  build?: string;
   /** Whether the Debian package providing a dynamic module is (or may be) loaded. */
   packageLoaded(debianPackage: string): boolean;
-}
-
-/** What the check reads of one entry at one target release (or at none), worked out once per entry and target. */
-interface EntryAtTarget {
-  /** The entry as each release the check should accept has it: the target's, or (no target) every recorded form. */
-  forms: readonly DirectiveEntry[];
-  /** In the target release (true without one). */
-  inVersion: boolean;
-  /** The Debian package of a dynamic module's entry (not for static ones). */
-  debianPackage: string | undefined;
-  refusesSecond: boolean;
-  /** What its handler refuses about the values; undefined when it parses none the check judges. */
-  values: ValueCheck | undefined;
-}
-
-const NO_TARGET = 'any';
-const byTarget = new Map<string, WeakMap<DirectiveEntry, EntryAtTarget>>();
-let lastVersion: readonly number[] | undefined;
-let lastTarget: WeakMap<DirectiveEntry, EntryAtTarget> | undefined;
-
-function entryAtTarget(entry: DirectiveEntry, version: readonly number[] | undefined): EntryAtTarget {
-  // One run asks with one version array: it is compared by identity before its text is looked up.
-  if (version !== lastVersion || !lastTarget) {
-    const key = version ? version.join('.') : NO_TARGET;
-    lastTarget = byTarget.get(key);
-    if (!lastTarget) byTarget.set(key, (lastTarget = new WeakMap()));
-    lastVersion = version;
-  }
-  let known = lastTarget.get(entry);
-  if (!known) {
-    const forms = version
-      ? [entryAtVersion(entry, version)]
-      : [entry, ...(entry.changes ?? []).map((change) => entryAtVersion(entry, releaseBefore(change.version)))];
-    const debian = moduleInfo(entry.module)?.debian;
-    known = {
-      forms,
-      inVersion: !version || existsInVersion(entry, version),
-      debianPackage: debian === 'static' ? undefined : debian,
-      refusesSecond: refusesSecond(entry, version),
-      values: valueCheck(entry, version),
-    };
-    lastTarget.set(entry, known);
-  }
-  return known;
-}
-
-/** A version just before `release` ("1.29.7" -> 1.29.6, "1.25.0" -> 1.24.999), to read the entry as it was then. */
-function releaseBefore(release: string): number[] {
-  const [major = 0, minor = 0, patch = 0] = release.split('.').map(Number);
-  return patch > 0 ? [major, minor, patch - 1] : [major, minor - 1, 999];
 }
 
 /** The first release whose form of `entry` passes `test` (entry.changes are in release order), after `version`. */
@@ -99,15 +45,6 @@ function acceptedSince(entry: DirectiveEntry, version: readonly number[] | undef
   const later = (entry.changes ?? []).filter((change) => !existsInVersion({ since: change.version }, version));
   return later.find((change) => test(entryAtVersion(entry, change.version.split('.').map(Number))))?.version;
 }
-
-/** In the target release, or backported into the target's distribution build. */
-function exists(entry: DirectiveEntry, env: CheckEnvironment): boolean {
-  if (!env.version || entryAtTarget(entry, env.version).inVersion) return true;
-  return env.build !== undefined && distributionBuild(env.build)?.backports.has(entry.name) === true;
-}
-
-const allows = (entry: DirectiveEntry, context: DirectiveContext): boolean =>
-  entry.contexts.includes(context) || entry.contexts.includes('any');
 
 function nameProblem(name: string, entries: readonly DirectiveEntry[], env: CheckEnvironment): DirectiveProblem | undefined {
   if (entries.length === 0) {
@@ -126,7 +63,8 @@ function nameProblem(name: string, entries: readonly DirectiveEntry[], env: Chec
 
 /** Whether a template or an envsubst placeholder decides the arguments: their count and words are unknown here. */
 function rendered(directive: Directive): boolean {
-  for (const arg of directive.args) if (arg.templated || arg.value.includes('${')) return true;
+  const args = directive.args;
+  for (let i = 0; i < args.length; i++) if (args[i]!.templated || args[i]!.value.includes('${')) return true;
   return false;
 }
 
@@ -140,8 +78,7 @@ const judged = (directive: Directive): boolean => directive.name !== 'if' && !re
 function countProblem(directive: Directive, entry: DirectiveEntry, at: EntryAtTarget, env: CheckEnvironment): DirectiveProblem | undefined {
   const variants = at.forms;
   const count = directive.args.length;
-  for (const form of variants) if (argumentCountValid(form, count)) return undefined;
-  if (!judged(directive)) return undefined;
+  if (countAccepted(at, count) || !judged(directive)) return undefined;
   const since = acceptedSince(entry, env.version, (form) => argumentCountValid(form, count));
   const expected = env.version ? variants[0]!.args : entry.args;
   return { kind: 'arguments', expected, given: count, ...(since ? { since } : {}) };
@@ -159,7 +96,6 @@ function wordProblem(directive: Directive, entry: DirectiveEntry, at: EntryAtTar
     }
   }
   const values = checked.values && (checked.args === 'flag' || checked.args === '1' || checked.multiple) ? checked.values : undefined;
-  // The arguments are read only where something judges them: most directives' handlers take any word.
   if ((!values && !at.values) || !judged(directive)) return undefined;
   if (values) {
     for (let i = 0; i < (checked.multiple ? args.length : Math.min(1, args.length)); i++) {
@@ -221,39 +157,43 @@ function allowedContexts(all: readonly DirectiveEntry[], env: CheckEnvironment):
   return allowed;
 }
 
-/** What nginx would reject about `directive` read in `frame`, or undefined. Records it as the block's first of its name. */
+/**
+ * What nginx would reject about `directive` read in `frame`, or undefined. Records it as the block's first of its name
+ * when nginx refuses a second one.
+ */
 export function checkDirective(directive: Directive, frame: BlockFrame, env: CheckEnvironment): DirectiveProblem | undefined {
   const name = directive.name;
   if (env.extra.has(name)) return undefined;
-  const all = directiveEntries(name);
+  const names = (frame.names ??= contextNames(frame.context, env));
+  const read = nameInContext(names, name, frame.context, env);
+  const all = read.all;
   if (all.length === 0 && directive.file.isTemplate) return templateNameProblem(directive, env);
-  const named = nameProblem(name, all, env);
-  if (named || all.length === 0) return named;
+  if (all.length === 0 || read.missing) return nameProblem(name, all, env);
   // nginx takes the first module that has the directive in the target and allows it here.
-  let entry: DirectiveEntry | undefined;
-  for (const candidate of all) {
-    if (exists(candidate, env) && allows(candidate, frame.context)) {
-      entry = candidate;
-      break;
-    }
-  }
-  // A block where the table has none, or none where it has one: the syntax rule's (`{placeholder}` words read as
-  // blocks by nginx's tokenizer); its arguments are not what they seem.
-  if (entry && Boolean(entry.block) !== Boolean(directive.blockSpan)) return undefined;
+  const picked = read.picked;
   // In a template, blocks may open and close in actions or defines rendered elsewhere: where a directive lands and
   // what else its block holds is only known after rendering.
   const template = directive.file.isTemplate;
-  if (!entry && template) return undefined;
-  if (!entry) return { kind: 'not-allowed', context: frame.context, allowed: allowedContexts(all, env) };
-  const at = entryAtTarget(entry, env.version);
+  if (!picked) return template ? undefined : { kind: 'not-allowed', context: frame.context, allowed: allowedContexts(all, env) };
+  const { entry, at } = picked;
+  // A block where the table has none, or none where it has one: the syntax rule's (`{placeholder}` words read as
+  // blocks by nginx's tokenizer); its arguments are not what they seem.
+  if (Boolean(entry.block) !== Boolean(directive.blockSpan)) return undefined;
   const debianPackage = at.debianPackage;
   if (debianPackage && !env.packageLoaded(debianPackage)) return { kind: 'not-loaded', module: entry.module, debianPackage };
-  const count = countProblem(directive, entry, at, env);
-  if (count) return count;
-  // nginx's handlers refuse a second occurrence before they read its value (`if (*fp != NGX_CONF_UNSET)`).
-  const first = frame.firstByName?.get(name);
-  if (!first) (frame.firstByName ??= new Map()).set(name, directive);
-  // Two occurrences in different template branches may never be rendered together.
-  else if (!template && at.refusesSecond) return { kind: 'duplicate', first };
-  return wordProblem(directive, entry, at, env);
+  if (!countAccepted(at, directive.args.length)) {
+    const count = countProblem(directive, entry, at, env);
+    if (count) return count;
+  }
+  // nginx's handlers refuse a second occurrence before they read its value (`if (*fp != NGX_CONF_UNSET)`). Only a
+  // name that refuses one is recorded: every directive of a name in one block picks the same entry (same context
+  // and target), so a name whose entry repeats freely never reads its record.
+  if (at.refusesSecond) {
+    const first = frame.firstByName?.get(name);
+    if (!first) (frame.firstByName ??= new Map()).set(name, directive);
+    // Two occurrences in different template branches may never be rendered together.
+    else if (!template) return { kind: 'duplicate', first };
+  }
+  // The arguments are read only where something judges them: most directives' handlers take any word.
+  return at.readsWords ? wordProblem(directive, entry, at, env) : undefined;
 }

@@ -58,8 +58,13 @@ function slotAccepts(kind: ValueKind, args: readonly Argument[]): Argument | und
 const PARSED_SLOTS: ReadonlySet<ValueKind> = new Set<ValueKind>(['number', 'size', 'size-or-variables', 'offset', 'msec', 'sec', 'bufs']);
 
 function slotProblem(directive: Directive, entry: DirectiveEntry, version: readonly number[] | undefined, syntax: HandlerSyntax): ValueProblem | undefined {
-  if (directive.args.some((arg) => arg.templated || arg.value.includes('${'))) return undefined;
-  const variables = directive.args.some((arg) => arg.value.includes('$'));
+  // One pass over the words, no closures: every size, time and number directive of the run comes here.
+  let variables = false;
+  for (let i = 0; i < directive.args.length; i++) {
+    const arg = directive.args[i]!;
+    if (arg.templated || arg.value.includes('${')) return undefined;
+    if (arg.value.includes('$')) variables = true;
+  }
   if (variables) {
     // A size slot cannot parse a variable; a later release's complex-value handler can.
     if (syntax.value !== 'size' || !version) return undefined;
@@ -201,7 +206,7 @@ function geoBodyProblem(directive: Directive, entry: DirectiveEntry, version: re
 
 /** nginx reads listen's parameters in order and stops at the first it refuses, whichever way. */
 function listenProblem(directive: Directive, entry: DirectiveEntry, version: readonly number[] | undefined): ValueProblem | undefined {
-  const [address] = directive.args;
+  const address = directive.args[0];
   const problem = address && listenAddressProblem(address);
   if (problem) return problem;
   for (let i = 1; i < directive.args.length; i++) {

@@ -3,15 +3,18 @@
 // top-level directives join the includer's block, as nginx reads them). Blocks nginx does not read as directives
 // (map, geo, types, Lua code, an unknown module's block) are not entered, nor are blocks named by a template action.
 import { blockContext, hasCustomBody } from '../model/directive-context.js';
+import type { ContextNames } from './directive-plan.js';
 import type { DirectiveContext } from '../model/directive-table.js';
 import type { ConfigFile, Directive } from '../model/types.js';
 import type { WorkspaceRoot } from '../model/workspace.js';
 
-/** One block as nginx reads it: the first directive of each name written in it so far (for "is duplicate"). */
+/** One block as nginx reads it: the first directive of each name nginx refuses twice written in it so far ("is duplicate"). */
 export interface BlockFrame {
   context: DirectiveContext;
   /** Made at the first record: the walk makes a frame for every block it enters, and many record nothing. */
   firstByName?: Map<string, Directive>;
+  /** What the check has read of the table for the names in this context (directive-plan.ts), kept at its first. */
+  names?: ContextNames;
 }
 
 export type DirectiveVisitor = (directive: Directive, frame: BlockFrame) => void;
@@ -39,20 +42,27 @@ const MAX_INCLUDE_DEPTH = 16;
  * nginx refuses: the caller's business (directive.ts asks this only for blocks whose name may repeat).
  */
 export function walkRoot(root: WorkspaceRoot, top: DirectiveContext, visit: DirectiveVisitor, within?: Directive): void {
-  const open = new Set<ConfigFile>([root.file]);
-  const ancestors = new Set<Directive>();
-  for (let up = within?.parent; up; up = up.parent) ancestors.add(up);
+  // Made when first needed: most roots include nothing, and only a walk `within` a block reads its ancestors.
+  let open: Set<ConfigFile> | undefined;
+  const ancestors = within ? new Set<Directive>() : undefined;
+  for (let up = within?.parent; up; up = up.parent) ancestors!.add(up);
   const walkList = (list: readonly Directive[], frame: BlockFrame, depth: number, inside: boolean): void => {
-    for (const directive of list) {
+    // Indexed, not for-of: the walk meets every directive of the run once or more, mostly before V8 optimizes it,
+    // and unoptimized for-of makes an iterator result per step.
+    for (let i = 0; i < list.length; i++) {
+      const directive = list[i]!;
       if (templatedName(directive.name)) continue;
       const entered = inside || directive === within;
       // Outside `within` in its own file, only the blocks holding it lead to it (its file is open: includes there
       // cannot reach it again); other files may include it anywhere.
-      if (within && !entered && directive.file === within.file && !ancestors.has(directive)) continue;
+      if (within && !entered && directive.file === within.file && !ancestors!.has(directive)) continue;
       if (!within || entered) visit(directive, frame);
       if (directive.name === 'include') {
         if (depth >= MAX_INCLUDE_DEPTH) continue;
-        for (const target of root.includes.get(directive) ?? []) {
+        const targets = root.includes.get(directive);
+        if (!targets) continue;
+        open ??= new Set<ConfigFile>([root.file]);
+        for (const target of targets) {
           if (open.has(target)) continue;
           open.add(target);
           walkList(target.directives, frame, depth + 1, entered);
@@ -60,9 +70,10 @@ export function walkRoot(root: WorkspaceRoot, top: DirectiveContext, visit: Dire
         }
         continue;
       }
-      if (!directive.blockSpan || hasCustomBody(directive.name)) continue;
+      if (!directive.blockSpan) continue;
+      // Only the few names that open a context are asked about their body (the table is read for them alone).
       const inner = blockContext(frame.context, directive.name);
-      if (inner !== undefined) walkList(directive.children, { context: inner }, depth, entered);
+      if (inner !== undefined && !hasCustomBody(directive.name)) walkList(directive.children, { context: inner }, depth, entered);
     }
   };
   walkList(root.file.directives, { context: top }, 0, false);

@@ -135,9 +135,11 @@ export function lookupDirective(workspace: Workspace, scope: Scope, name: string
     if (unreadLevel(level)) return { kind: 'unknown' };
     const unseen = unseenAt(workspace, level, name);
     if (unseen.kind === 'unknown') return unseen;
-    const directives = [...statementsNamed(level, name)];
+    const named = statementsNamed(level, name);
     const proxyParams = unseen.kind === 'proxy-params' ? unseen.include : undefined;
-    if (directives.length === 0 && !proxyParams) continue;
+    // Most levels have none: the copy is made for the level that answers only.
+    if (named.length === 0 && !proxyParams) continue;
+    const directives = [...named];
     const conditional =
       !proxyParams && directives.every((directive) => conditionalGuards(directive, level, scope).length > 0);
     return { kind: 'found', level, directives, conditional, proxyParams };

@@ -67,8 +67,9 @@ export function inheritanceChain(scope: Scope): Scope[] {
 }
 
 function definedAt(level: Scope, name: string): Definition | undefined {
-  const directives = [...statementsNamed(level, name)];
-  if (directives.length === 0) return undefined;
+  const named = statementsNamed(level, name);
+  if (named.length === 0) return undefined;
+  const directives = [...named];
   const conditional = directives.every((directive) => guardsWithin(directive, level).length > 0);
   return { level, directives, conditional };
 }

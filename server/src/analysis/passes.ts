@@ -223,8 +223,13 @@ function isPassName(name: string): name is PassDirectiveName {
 
 function collect(workspace: Workspace): Pass[] {
   const found: Pass[] = [];
-  for (const scope of allScopes(workspace)) {
-    for (const directive of scope.statements) {
+  // Indexed loops: this reads every statement of the run once, before V8 has optimized it (for-of allocates then).
+  const scopes = allScopes(workspace);
+  for (let s = 0; s < scopes.length; s++) {
+    const scope = scopes[s]!;
+    const statements = scope.statements;
+    for (let i = 0; i < statements.length; i++) {
+      const directive = statements[i]!;
       if (!isPassName(directive.name)) continue;
       const argument = directive.args[0];
       const target = argument ? parsePassTarget(argument.value) : undefined;

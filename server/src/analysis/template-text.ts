@@ -48,19 +48,26 @@ function literalEnd(text: string, start: number): number {
 }
 
 export function hasTemplateAction(text: string): boolean {
-  return actionRanges(text).length > 0;
+  // Every action starts with `{`: the common text without one is answered without a scan.
+  return text.includes('{') && actionRanges(text).length > 0;
 }
 
 /** The first index >= `from` of a character in `chars` that is not inside a template action; -1 when none. */
 export function indexOutsideActions(text: string, chars: string, from = 0): number {
-  const ranges = actionRanges(text);
+  // Pass targets, hosts and values are read with this a few times each: most hold no action, and are searched
+  // directly; the others step through their (ordered, disjoint) actions once.
+  const ranges = text.includes('{') ? actionRanges(text) : NO_RANGES;
+  let next = 0;
   for (let i = from; i < text.length; i++) {
-    const range = ranges.find(([start, end]) => i >= start && i < end);
-    if (range) i = range[1] - 1;
+    while (next < ranges.length && ranges[next]![1] <= i) next++;
+    const range = ranges[next];
+    if (range && range[0] <= i) i = range[1] - 1;
     else if (chars.includes(text[i]!)) return i;
   }
   return -1;
 }
+
+const NO_RANGES: ReadonlyArray<readonly [number, number]> = [];
 
 /** The last index of a character in `chars` outside template actions; -1 when none. */
 export function lastIndexOutsideActions(text: string, chars: string): number {
@@ -101,6 +108,7 @@ function normaliseAction(body: string, open: string, close: string): string {
  * case-insensitively) while leaving the actions, which are case-sensitive Go, alone.
  */
 export function normaliseTemplateText(text: string, caseFold = false): string {
+  if (!text.includes('{')) return caseFold ? text.toLowerCase() : text;
   let out = '';
   let cursor = 0;
   for (const [start, end] of actionRanges(text)) {
@@ -136,6 +144,7 @@ export function hasPlaceholder(text: string): boolean {
 
 /** The text with each placeholder replaced by as many `X`: offsets kept, no `$` left to read as an nginx variable. */
 export function maskPlaceholders(text: string): string {
+  if (!text.includes('${')) return text;
   let out = '';
   let cursor = 0;
   for (const [start, end] of placeholderRanges(text)) {

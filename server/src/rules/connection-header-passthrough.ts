@@ -26,8 +26,10 @@ const PASSTHROUGH = /^\$(http_connection|\{http_connection\})$/i;
 
 /** `proxy_set_header Connection $http_connection` (name any case, value quoted or not). */
 function passthroughValue(directive: Directive): Argument | undefined {
-  const [name, value] = directive.args;
-  if (directive.name !== 'proxy_set_header' || directive.args.length !== 2 || !name || !value) return undefined;
+  // Asked of every statement: the name first, and no destructuring (an iterator before V8 optimizes this).
+  if (directive.name !== 'proxy_set_header' || directive.args.length !== 2) return undefined;
+  const name = directive.args[0]!;
+  const value = directive.args[1]!;
   if (name.templated || value.templated || headerKey(name.value) !== 'connection') return undefined;
   return PASSTHROUGH.test(value.value) ? value : undefined;
 }
@@ -78,10 +80,14 @@ export const connectionHeaderPassthroughRule: Rule<ConnectionHeaderPassthroughSt
   readsAcrossBlocks: 'upstream-links',
   detect({ workspace }) {
     const found = new Map<Directive, ConnectionHeaderPassthroughState>();
-    for (const scope of allScopes(workspace)) {
+    const scopes = allScopes(workspace);
+    for (let s = 0; s < scopes.length; s++) {
+      const scope = scopes[s]!;
       // proxy_set_header is an error under stream {} or mail {}: not ours to report.
       if (outsideHttp(scope)) continue;
-      for (const directive of scope.statements) {
+      const statements = scope.statements;
+      for (let i = 0; i < statements.length; i++) {
+        const directive = statements[i]!;
         const value = passthroughValue(directive);
         // Read past a syntax error, the line is the grammar's guess: nginx never reads it (analysis/misread.ts).
         if (!value || isMisread(directive)) continue;

@@ -12,7 +12,6 @@
 import type { Rule, RuleContext, RuleState } from '../analysis/rule-api.js';
 import type { DirectiveContext } from '../model/directive-table.js';
 import { directiveEntries, moduleInfo } from '../model/directive-table.js';
-import { moduleFacts } from '../analysis/loaded-modules.js';
 import type { ConfigFile, Directive } from '../model/types.js';
 import type { Span } from '../util/types.js';
 import type { WorkspaceRoot } from '../model/workspace.js';
@@ -20,6 +19,7 @@ import { listed, shortened } from '../util/shortened.js';
 import { checkDirective, type CheckEnvironment, type DirectiveProblem } from '../analysis/directive-checks.js';
 import { DUPLICATE_REJECTED } from '../analysis/directive-duplicates.js';
 import { walkRoot } from '../analysis/directive-walk.js';
+import { RootEnvironment } from '../analysis/root-environment.js';
 import { writtenAt } from '../analysis/message-parts.js';
 import { valueHeadline } from '../analysis/directive-value-headlines.js';
 import { upstreamPortConflicts } from '../analysis/upstream-port.js';
@@ -45,47 +45,6 @@ export interface DirectiveState extends RuleState {
 }
 
 /**
- * What a root's own files say about the build: the files it reads (itself and its includes), never the rest of the
- * workspace, so a root is judged alike whatever else is checked with it (`--jobs` groups files differently).
- */
-function environment(root: WorkspaceRoot, context: RuleContext): CheckEnvironment {
-  // Read when a directive asks (a dynamic module's, an unknown name): most roots never do.
-  let facts: { unknownModuleLoaded: boolean; packageLoaded: (pkg: string) => boolean } | undefined;
-  const modules = () => (facts ??= rootModules(root));
-  return {
-    version: context.options.nginxVersion,
-    ...(context.options.nginxBuild ? { build: context.options.nginxBuild } : {}),
-    extra: context.options.extraDirectives ?? new Set(),
-    get unknownModuleLoaded() {
-      return modules().unknownModuleLoaded;
-    },
-    packageLoaded: (pkg) => modules().packageLoaded(pkg),
-  };
-}
-
-function rootModules(root: WorkspaceRoot): { unknownModuleLoaded: boolean; packageLoaded: (pkg: string) => boolean } {
-  const loaded = new Set<string>();
-  let unknownModuleLoaded = false;
-  let modulesIncluded = false;
-  const files = new Set<ConfigFile>([root.file]);
-  for (const targets of root.includes.values()) for (const target of targets) files.add(target);
-  for (const file of files) {
-    const facts = moduleFacts(file.directives);
-    for (const pkg of facts.packages) loaded.add(pkg);
-    unknownModuleLoaded ||= facts.unknownModuleLoaded;
-    modulesIncluded ||= facts.modulesIncluded;
-  }
-  // A module is reported as not loaded only where the config shows it runs on a Debian-style build that loads its
-  // modules itself: a main config, load_module lines for Debian's objects and nothing else. Without a main config
-  // they are loaded somewhere unseen (Debian: /etc/nginx/modules-enabled/*.conf); without any load_module, or with
-  // one of an object Debian does not ship, the build may have its modules compiled in (nginx.org packages link
-  // stream statically, docker images build rtmp in).
-  const mainSeen = root.context === 'main' && root.basis !== 'unknown';
-  const everyPackage = modulesIncluded || !mainSeen || loaded.size === 0 || unknownModuleLoaded;
-  return { unknownModuleLoaded, packageLoaded: (pkg) => everyPackage || loaded.has(pkg) };
-}
-
-/**
  * Where a problem is shown: on the line nginx names, which is the line its reader is on when the directive is
  * handled: where it ends (its `;`, or a block's `{`). On the word nginx refuses when it is on that line, else on the
  * name when that is, else on the last word there (the terminator when it stands alone).
@@ -107,8 +66,14 @@ function problemSpan(directive: Directive, problem: DirectiveProblem): Span {
   return { start: terminator.start, end, startOffset: terminator.startOffset, endOffset: terminator.startOffset + 1 };
 }
 
-function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvironment, within?: Directive): DirectiveState[] {
-  const states: DirectiveState[] = [];
+/** A directive the walk finds a problem with; its state (where it is shown) is made only for the top kept. */
+interface Found {
+  directive: Directive;
+  problem: DirectiveProblem;
+}
+
+function problemsUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvironment, within?: Directive): Found[] {
+  const found: Found[] = [];
   // The walk visits a file's directives together: its first error is looked up when the file changes.
   let file: ConfigFile | undefined;
   let firstError = Infinity;
@@ -121,22 +86,29 @@ function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvir
     // are blocks before it that the grammar's recovery lost (only a file with an error has those).
     if (handledAt(directive) >= firstError || (firstError !== Infinity && isDisplaced(directive))) return;
     const problem = checkDirective(directive, frame, env) ?? locationNestingProblem(directive) ?? emptyUpstreamProblem(directive) ?? mapEntryProblem(directive);
-    if (!problem) return;
-    // An empty upstream is refused at its `}`, when nginx has read the block; a map's entry where the entry ends. The
-    // hover shows a problem on the statement it is about: a body line's, else the directive's name (not at a `}`).
-    const own = problem.kind === 'empty-upstream' || problem.kind === 'map-entry';
-    const at = problem.kind === 'map-entry' ? problem.entry : problem.kind === 'body-line' || own ? problem.span : directive.nameSpan;
-    const span = own ? problem.span : problemSpan(directive, problem);
-    const state: DirectiveState = { file: directive.file.path, span, name: directive.name, problem, at };
-    // A name close to no known one may be a module's the table lacks: nginx may accept it, so a warning. A name one
-    // edit from a known directive is a typo nginx rejects.
-    // NGINX Plus's names are said as such (not "did you mean": `status` is not a typo), warnings for the same reason.
-    const plus = problem.kind === 'unknown' ? plusDirective(directive.name) : undefined;
-    if (plus) state.plus = plus;
-    if (problem.kind === 'unknown' && (plus || !problem.suggestion)) state.severity = 'warning';
-    states.push(state);
+    if (problem) found.push({ directive, problem });
   }, within);
-  return states;
+  return found;
+}
+
+function stateOf({ directive, problem }: Found): DirectiveState {
+  // An empty upstream is refused at its `}`, when nginx has read the block; a map's entry where the entry ends. The
+  // hover shows a problem on the statement it is about: a body line's, else the directive's name (not at a `}`).
+  const own = problem.kind === 'empty-upstream' || problem.kind === 'map-entry';
+  const at = problem.kind === 'map-entry' ? problem.entry : problem.kind === 'body-line' || own ? problem.span : directive.nameSpan;
+  const span = own ? problem.span : problemSpan(directive, problem);
+  const state: DirectiveState = { file: directive.file.path, span, name: directive.name, problem, at };
+  // A name close to no known one may be a module's the table lacks: nginx may accept it, so a warning. A name one
+  // edit from a known directive is a typo nginx rejects.
+  // NGINX Plus's names are said as such (not "did you mean": `status` is not a typo), warnings for the same reason.
+  const plus = problem.kind === 'unknown' ? plusDirective(directive.name) : undefined;
+  if (plus) state.plus = plus;
+  if (problem.kind === 'unknown' && (plus || !problem.suggestion)) state.severity = 'warning';
+  return state;
+}
+
+function statesUnder(root: WorkspaceRoot, top: DirectiveContext, env: CheckEnvironment, within?: Directive): DirectiveState[] {
+  return problemsUnder(root, top, env, within).map(stateOf);
 }
 
 /**
@@ -159,23 +131,27 @@ function rootStates(root: WorkspaceRoot, env: CheckEnvironment): DirectiveState[
   if (isCertain(root)) return known ? statesUnder(root, known, env) : [];
   // Judged by misplaced directives only: a wrong context hides the blocks it cannot open, and with them their
   // other findings, so fewer findings overall would favour the wrong context.
-  const misplaced = (states: DirectiveState[]) => states.filter((state) => state.problem.kind === 'not-allowed').length;
+  const misplaced = (found: Found[]) => found.filter((one) => one.problem.kind === 'not-allowed').length;
   const { tops, why } = snippetTops(root);
-  let best: DirectiveState[] | undefined;
+  let best: Found[] | undefined;
   let bestTop: DirectiveContext | undefined;
   let bestMisplaced = 0;
   for (const top of tops) {
-    const states = statesUnder(root, top, env);
-    const count = misplaced(states);
+    const found = problemsUnder(root, top, env);
+    const count = misplaced(found);
     if (!best || count < bestMisplaced) {
-      best = states;
+      best = found;
       bestTop = top;
       bestMisplaced = count;
     }
     if (bestMisplaced === 0) break;
   }
   const assumed = `${contextWord(bestTop ?? 'http')} (from ${why})`;
-  return (best ?? []).map((state) => (state.problem.kind === 'not-allowed' ? { ...state, assumed } : state));
+  return (best ?? []).map((one) => {
+    const state = stateOf(one);
+    if (one.problem.kind === 'not-allowed') state.assumed = assumed;
+    return state;
+  });
 }
 
 const CONTEXT_WORDS: Partial<Record<DirectiveContext | 'any', string>> = {
@@ -301,7 +277,7 @@ export const directiveRule: Rule<DirectiveState> = {
     fixable: false,
   },
   detect(context) {
-    const perRoot = context.workspace.roots.map((root) => rootStates(root, environment(root, context)));
+    const perRoot = context.workspace.roots.map((root) => rootStates(root, new RootEnvironment(root, context.options)));
     return firstByPlace([...perRoot, upstreamPortStates(context)]);
   },
   detectWithin(context, block) {
@@ -313,7 +289,7 @@ export const directiveRule: Rule<DirectiveState> = {
     if (DUPLICATE_REJECTED.has(block.name) || !roots.every(isCertain)) return undefined;
     const perRoot = roots.map((root) => {
       const top = preciseContext(root.context);
-      return top ? statesUnder(root, top, environment(root, context), block) : [];
+      return top ? statesUnder(root, top, new RootEnvironment(root, context.options), block) : [];
     });
     return firstByPlace([...perRoot, upstreamPortStates(context, block)]);
   },
