@@ -180,8 +180,9 @@ class LanguageServer {
       parser,
       ready: this.ready,
       publish: (document, diagnostics) => {
-        this.delivery.publishOpen(document, diagnostics);
+        const sent = this.delivery.publishOpen(document, diagnostics);
         this.feedback.analyzed(document);
+        return sent;
       },
       logError: (message) => this.connection.console.error(message),
     });
