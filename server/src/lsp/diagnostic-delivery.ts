@@ -76,16 +76,14 @@ export class DiagnosticDelivery {
     return this.pulls ? { diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: true } } : {};
   }
 
-  /** An open document's diagnostics for its current version (AnalysisService's publish). */
-  publishOpen(document: OpenDocument, diagnostics: Diagnostic[]): void {
-    if (!this.pulls) {
-      void this.deps.connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
-      return;
-    }
+  /** An open document's diagnostics for its current version (AnalysisService's publish); a push answers its write. */
+  publishOpen(document: OpenDocument, diagnostics: Diagnostic[]): Promise<void> | undefined {
+    if (!this.pulls) return this.deps.connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
     const previous = this.latest.get(document.uri);
     const resultId = previous && sameJson(previous.diagnostics, diagnostics) ? previous.resultId : resultIdOf(diagnostics);
     this.latest.set(document.uri, { version: document.version, diagnostics, resultId });
     if (!this.pulling.has(document.uri) && this.answered.get(document.uri) !== resultId) this.scheduleRefresh();
+    return undefined;
   }
 
   opened(document: OpenDocument): void {

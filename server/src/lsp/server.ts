@@ -180,8 +180,9 @@ class LanguageServer {
       parser,
       ready: this.ready,
       publish: (document, diagnostics) => {
-        this.delivery.publishOpen(document, diagnostics);
+        const sent = this.delivery.publishOpen(document, diagnostics);
         this.feedback.analyzed(document);
+        return sent;
       },
       logError: (message) => this.connection.console.error(message),
     });
@@ -238,14 +239,19 @@ class LanguageServer {
         connection.console.error(`initialization: ${what} failed (continuing without it): ${describeError(error)}`);
       }
     };
+    // Scanned before anything else is handled: a request (fix all in the workspace) reads the index at once.
     await step('scanning the workspace folders', () => this.scanFolders());
+    // The client's answers (the registrations, the settings: three round trips with VS Code, each waited for in turn
+    // before) are waited for together.
+    const answers: Array<Promise<void>> = [];
     if (features.registersWatchedFiles) {
-      await step('registering file watchers', () => connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: watchers() }));
+      answers.push(step('registering file watchers', () => connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: watchers() })));
     }
     if (features.registersConfigurationChanges) {
-      await step('registering for settings changes', () =>
-        connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION }));
+      answers.push(step('registering for settings changes', () =>
+        connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION })));
     }
+    answers.push(step('reading the settings', () => this.loadSettings()));
     if (features.workspaceFolderChanges) {
       connection.workspace.onDidChangeWorkspaceFolders(
         guardNotification({ error: (m) => connection.console.error(m) }, 'didChangeWorkspaceFolders', async (event: WorkspaceFoldersChangeEvent) => {
@@ -259,7 +265,7 @@ class LanguageServer {
         }),
       );
     }
-    await step('reading the settings', () => this.loadSettings());
+    await Promise.all(answers);
     // Analyze with whatever was loaded rather than never.
     this.markReady();
     // The first workspace pass (a client that pulls asks for it itself).
