@@ -43,6 +43,17 @@ export interface AnalysisDeps {
   ready: Promise<void>;
   publish(document: OpenDocument, diagnostics: Diagnostic[]): void;
   logError(message: string): void;
+  /** Told when analyses become due and when none is left (node's idle collection, lsp/idle-collection.ts). */
+  activity?: ActivityListener;
+}
+
+export interface ActivityListener {
+  /** An analysis is due (a change, an open): work waiting for a pause is not run now. */
+  busy(): void;
+  /** Every due analysis is done: a pause starts. */
+  quiet(): void;
+  /** Garbage collections run in pauses so far (nginxKeepalive/stats). */
+  readonly collections?: number;
 }
 
 interface DocumentState {
@@ -188,6 +199,7 @@ export class AnalysisService {
 
   private markDirty(documents: readonly OpenDocument[]): void {
     for (const document of documents) this.dirty.add(document);
+    if (this.dirty.size > 0) this.deps.activity?.busy();
     if (this.dirty.size > 0 && !this.running) void this.drain();
   }
 
@@ -214,6 +226,7 @@ export class AnalysisService {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
       for (const resolve of waiters) resolve();
+      this.deps.activity?.quiet();
     }
   }
 
