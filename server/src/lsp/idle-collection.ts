@@ -12,7 +12,7 @@ import type { ActivityListener } from './analysis-service.js';
 /** How long no analysis must run before collecting: longer than the gap between two keystrokes of a typist. */
 export const IDLE_COLLECTION_DELAY_MS = 400;
 /** Collect only when the heap grew this much since the last collection: a small document's typing is not worth it. */
-export const IDLE_COLLECTION_MIN_GROWTH_BYTES = 16 * 1024 * 1024;
+export const IDLE_COLLECTION_MIN_GROWTH_BYTES = 8 * 1024 * 1024;
 
 /** V8's `gc()`: the `--expose-gc` global when node was started with it, else one made for this process. */
 function collector(): () => void {
