@@ -17,6 +17,9 @@ const keepaliveStart = (text) => {
   return { line: at.line, character: at.character - 'keepalive 16;'.length };
 };
 
+/** How long after the last edit the server counts as at rest (it collects its garbage 400 ms into a pause). */
+export const REST_MS = 1000;
+
 const keepaliveFindings = (session, uri) => (session.latest.get(uri) ?? []).filter((d) => d.code === 'upstream-keepalive').length;
 
 /** `count` edits of each kind into the open 1 MB document `uri` of `session`; p50 and p95 of each. */
@@ -46,5 +49,14 @@ export async function measureKeepaliveEdits(session, uri, text, count) {
   }
   session.versions.set(uri, version);
   const rss = (await session.stats()).rssBytes;
-  return { ...typed, changedFinding: { ...summarise(text, times.sort((a, b) => a - b)), unchangedFindings }, rssBytesAfterKeepaliveEdits: rss };
+  // What a user sees once typing stopped: the server collects its garbage in a pause (lsp/idle-collection.ts).
+  await new Promise((resolve) => setTimeout(resolve, REST_MS));
+  const rest = await session.stats();
+  return {
+    ...typed,
+    changedFinding: { ...summarise(text, times.sort((a, b) => a - b)), unchangedFindings },
+    rssBytesAfterKeepaliveEdits: rss,
+    rssBytesAtRest: rest.rssBytes,
+    heapUsedBytesAtRest: rest.heapUsedBytes,
+  };
 }

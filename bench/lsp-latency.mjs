@@ -342,6 +342,7 @@ function printTable(result) {
           ['  as VS Code, typing in a proxy_pass / keepalive / upstream member: p50', ['proxyPass', 'keepalive', 'upstreamMember'].map((k) => ms(result.asVsCode[k].p50Ms)).join(' / '), `<= ${GOALS.p50OneMegabyteMs} ms`, ''],
           ['  as VS Code, a keepalive commented out: changed finding p50 / p95', `${ms(result.asVsCode.changedFinding.p50Ms)} / ${ms(result.asVsCode.changedFinding.p95Ms)}`, '<= 100 ms', verdict(result.asVsCode.changedFinding.p95Ms, 100)],
           ['  as VS Code, RSS after those edits too', `${(result.asVsCode.rssBytesAfterKeepaliveEdits / 2 ** 20).toFixed(1)} MB`, `< ${GOALS.rssBytes / 2 ** 20} MB`, verdict(result.asVsCode.rssBytesAfterKeepaliveEdits, GOALS.rssBytes)],
+          ['  as VS Code, 1 s later (at rest): RSS / V8 heap in use', `${(result.asVsCode.rssBytesAtRest / 2 ** 20).toFixed(1)} / ${(result.asVsCode.heapUsedBytesAtRest / 2 ** 20).toFixed(1)} MB`, `< ${GOALS.rssBytes / 2 ** 20} MB`, verdict(result.asVsCode.rssBytesAtRest, GOALS.rssBytes)],
         ]
       : []),
     ['node -e 0 (spawn -> exit), for the start-up goals', ms(result.nodeAloneMs), '', ''],

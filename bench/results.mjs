@@ -158,6 +158,9 @@ function lspTable(lsp) {
         ...typing('1 MB, an upstream member', upstreamMember, goals.p50OneMegabyteMs),
         [`a keepalive commented out and back: the changed finding, p50 / p95`, `${ms(changedFinding.p50Ms)} / ${ms(changedFinding.p95Ms)} ms`, '≤ 100 ms', verdict(changedFinding.p95Ms, 100)],
       );
+      const { rssBytesAfterKeepaliveEdits: after, rssBytesAtRest: rest } = lsp.asVsCode;
+      if (after !== undefined) rows.push(['RSS after those edits too', `${(after / 2 ** 20).toFixed(1)} MB`, goals.rssBytes ? `< ${goals.rssBytes / 2 ** 20} MB` : '', verdict(after, goals.rssBytes)]);
+      if (rest !== undefined) rows.push(['the same 1 s after the last edit (at rest)', `${(rest / 2 ** 20).toFixed(1)} MB`, goals.rssBytes ? `< ${goals.rssBytes / 2 ** 20} MB` : '', verdict(rest, goals.rssBytes)]);
     }
   }
   if (lsp.nodeAloneMs !== undefined) rows.push(['node -e 0 (spawn → exit), same run', `${ms(lsp.nodeAloneMs)} ms`, '', '']);

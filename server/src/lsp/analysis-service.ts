@@ -48,6 +48,17 @@ export interface AnalysisDeps {
    */
   publish(document: OpenDocument, diagnostics: Diagnostic[]): Promise<unknown> | void;
   logError(message: string): void;
+  /** Told when analyses become due and when none is left (node's idle collection, lsp/idle-collection.ts). */
+  activity?: ActivityListener;
+}
+
+export interface ActivityListener {
+  /** An analysis is due (a change, an open): work waiting for a pause is not run now. */
+  busy(): void;
+  /** Every due analysis is done: a pause starts. */
+  quiet(): void;
+  /** Garbage collections run in pauses so far (nginxKeepalive/stats). */
+  readonly collections?: number;
 }
 
 interface DocumentState {
@@ -197,6 +208,7 @@ export class AnalysisService {
 
   private markDirty(documents: readonly OpenDocument[]): void {
     for (const document of documents) this.dirty.add(document);
+    if (this.dirty.size > 0) this.deps.activity?.busy();
     if (this.dirty.size > 0 && !this.running) void this.drain();
   }
 
@@ -223,6 +235,7 @@ export class AnalysisService {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
       for (const resolve of waiters) resolve();
+      this.deps.activity?.quiet();
     }
   }
 

@@ -3,9 +3,13 @@
 // starts it itself: the server starts here only when this file is the script node was asked to run.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startLanguageServer } from './server.js';
+import { startLanguageServer as startServer } from './server.js';
+import { IdleCollection } from './idle-collection.js';
 
-export { startLanguageServer };
+/** The server on node's transports, collecting garbage once typing pauses (idle-collection.ts). */
+export function startLanguageServer(): void {
+  startServer(undefined, { activity: new IdleCollection() });
+}
 
 function isProcessScript(): boolean {
   const script = process.argv[1];

@@ -18,9 +18,11 @@ export interface ServerStats {
   externalBytes: number;
   /** Units (a root and its includes) analyzed for workspace diagnostics since start (unchanged ones are not). */
   workspaceAnalyses: number;
+  /** Garbage collections the server ran once typing paused (lsp/idle-collection.ts; none in a web worker). */
+  idleCollections: number;
 }
 
-export function serverStats(documents: OpenDocuments, workspace: WorkspaceDiagnostics | undefined): ServerStats {
+export function serverStats(documents: OpenDocuments, workspace: WorkspaceDiagnostics | undefined, idleCollections = 0): ServerStats {
   const memory = process.memoryUsage();
   return {
     ...documents.stats(),
@@ -29,5 +31,6 @@ export function serverStats(documents: OpenDocuments, workspace: WorkspaceDiagno
     heapUsedBytes: memory.heapUsed,
     externalBytes: memory.external,
     workspaceAnalyses: workspace?.unitsAnalyzed ?? 0,
+    idleCollections,
   };
 }

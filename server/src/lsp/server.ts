@@ -25,7 +25,7 @@ import { CONFIG_FILE_NAME } from '../engine/config-file.js';
 import { createFsHost } from '../util/fs-host.js';
 import { DirectoryListings } from '../util/directory-listings.js';
 import { lazyNginxParser } from '../parser/loader.js';
-import { AnalysisService } from './analysis-service.js';
+import { AnalysisService, type ActivityListener } from './analysis-service.js';
 import { readClientFeatures, type ClientFeatures } from './client-capabilities.js';
 import { codeActions, FIX_ALL_KIND, resolveFixAll, type CodeActionContext } from './code-actions.js';
 import { DiagnosticDelivery, registerDiagnosticRequests } from './diagnostic-delivery.js';
@@ -88,6 +88,8 @@ class LanguageServer {
     private readonly connection: Connection,
     /** False in a web worker (lsp/browser-main.ts): the open documents are the only files, no folder is scanned. */
     private readonly disk = true,
+    /** Told when analyses are due and done: node's idle collection (lsp/main.ts); none in a web worker. */
+    private readonly activity?: ActivityListener,
   ) {
     // window/showMessage (a notification): nothing to wait for, and no answer that could fail.
     this.settings = new SettingsStore((message) =>
@@ -142,7 +144,9 @@ class LanguageServer {
       }),
     );
     // Takes no parameters (the handler gets none, or whatever a client sends): it reads counters, nothing can fail.
-    connection.onRequest(new RequestType0<ServerStats, void>(STATS_REQUEST), () => serverStats(this.documents, this.workspaceDiagnostics));
+    connection.onRequest(new RequestType0<ServerStats, void>(STATS_REQUEST), () =>
+      serverStats(this.documents, this.workspaceDiagnostics, this.activity?.collections),
+    );
     connection.onShutdown(() => this.documents.disposeAll());
     registerLanguageFeatures(
       connection,
@@ -185,6 +189,7 @@ class LanguageServer {
         return sent;
       },
       logError: (message) => this.connection.console.error(message),
+      activity: this.activity,
     });
     const console = this.connection.console;
     this.workspaceDiagnostics = new WorkspaceDiagnostics({
@@ -330,8 +335,11 @@ class LanguageServer {
  * Starts the server on the transport the command line names (--stdio, --node-ipc, --socket=N), or on the one given.
  * `disk`: false in a web worker, where the open documents are the only files (lsp/browser-main.ts).
  */
-export function startLanguageServer(connection: Connection = createConnection(), { disk = true }: { disk?: boolean } = {}): void {
+export function startLanguageServer(
+  connection: Connection = createConnection(),
+  { disk = true, activity }: { disk?: boolean; activity?: ActivityListener } = {},
+): void {
   // A promise nobody awaited failing (say, a client answering a request with an error) is logged, not fatal.
   process.on('unhandledRejection', (reason) => connection.console.error(`unhandled rejection: ${describeError(reason)}`));
-  new LanguageServer(connection, disk).listen();
+  new LanguageServer(connection, disk, activity).listen();
 }

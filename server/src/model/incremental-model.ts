@@ -13,6 +13,7 @@ import { MAX_NESTING_DEPTH, limitNesting } from './nesting-limit.js';
 import { findStructureProblems } from './structure-problems.js';
 import { nginxFirstError } from './nginx-first-error.js';
 import { isPlainStretch, readPlainStatementAt } from './text-reader.js';
+import { ownStrings } from './interned.js';
 import type { Span } from '../util/types.js';
 import type { ConfigFile, Directive } from './types.js';
 
@@ -215,6 +216,7 @@ export function updatedModel(previous: ConfigFile, text: string, stretch: Change
   const read = readPlainStatementAt(file, source, { offset: start, parent, depth: path.length - 1, guards: old.guards });
   if (!read || read.end !== end || read.directive.name !== old.name) return undefined;
   const edited = read.directive;
+  ownStrings(edited);
   if (limitNesting([edited], MAX_NESTING_DEPTH - (path.length - 1)).length > 0 || findStructureProblems([edited]).length > 0) return undefined;
   // What nginx's tokenizer rejects in the block (a quote the reader took otherwise): the whole file is read again.
   if (nginxFirstError(text.slice(start, end)) !== undefined) return undefined;
