@@ -26,11 +26,21 @@ export class MovedFinding implements Finding {
   declare span: Span;
   declare fixable?: true;
   readonly #fixOf: (finding: Finding) => Fix | undefined;
+  readonly #origin: Finding;
 
   constructor(finding: Finding, span: Span, fixOf: (finding: Finding) => Fix | undefined) {
     Object.assign(this, finding);
     this.span = span;
     this.#fixOf = fixOf;
+    this.#origin = findingOrigin(finding);
+  }
+
+  /**
+   * The finding a rule reported, which this one is a move of (through any number of analyses): every field but the
+   * span is its. The language server keeps each finding's diagnostic by it (lsp/diagnostic-reuse.ts).
+   */
+  get origin(): Finding {
+    return this.#origin;
   }
 
   get fix(): Fix | undefined {
@@ -39,6 +49,11 @@ export class MovedFinding implements Finding {
     Object.defineProperty(this, 'fix', { value: fix, configurable: true, enumerable: false, writable: true });
     return fix;
   }
+}
+
+/** The finding a rule reported that `finding` was moved from, or `finding` itself (MovedFinding.origin). */
+export function findingOrigin(finding: Finding): Finding {
+  return finding instanceof MovedFinding ? finding.origin : finding;
 }
 
 /** What a later analysis of the same documents may reuse. */
