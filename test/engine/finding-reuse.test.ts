@@ -111,3 +111,55 @@ describe('findings on an argument no rule reads', () => {
     });
   }
 });
+
+/**
+ * A long comment in an upstream{}, then servers whose findings lie less than its length after the upstream: one of
+ * them passes to another upstream, so its findings are kept (not decided again) when the first upstream is edited.
+ */
+const LONG_COMMENT = [
+  'events {}',
+  'http {',
+  '    upstream other { server 127.0.0.1:4000; keepalive 8; }',
+  `    upstream app { server 127.0.0.1:3000; keepalive 16; # ${'c'.repeat(400)}`,
+  '    }',
+  '    server { location / { proxy_pass http://other; } }',
+  '    server { location /b/ { proxy_set_header Connection ""; proxy_pass http://app; } }',
+  '}',
+  '',
+].join('\n');
+
+describe('findings after an edit that deletes more than lies between the block and them', () => {
+  const comment = LONG_COMMENT.indexOf('# c');
+
+  // The comment alone (findings reused, moved), and with the keepalive changed too (the rules re-run in the block).
+  const keepalive = LONG_COMMENT.indexOf('16;');
+  for (const [what, edits] of [
+    ['the comment', [{ at: comment, deleted: 402, inserted: '' }]],
+    ['the comment and a keepalive digit', [{ at: comment, deleted: 402, inserted: '' }, { at: keepalive, deleted: 1, inserted: '' }]],
+  ] as const) {
+    it(`are a fresh analysis's findings: ${what} deleted`, async () => {
+      const { incremental, fresh } = await afterEdits(edits, LONG_COMMENT);
+      expect(fresh.findings.length).toBeGreaterThanOrEqual(2);
+      expect(incremental.reused).toBe(edits.length === 1);
+      expect(incremental.findings).toEqual(fresh.findings);
+    });
+  }
+
+  it('lie on spans the model carried in place rather than copied', () => {
+    const document = new OpenDocument(`file://${FILE}`, FILE, 1, LONG_COMMENT, () => 10_000_000);
+    try {
+      const server = () => document.currentModel(parser).directives[1]!.children[2]!;
+      const before = server().span;
+      expect(before.startOffset).toBe(LONG_COMMENT.indexOf('    server {') + 4);
+      const range = { start: document.textDocument.positionAt(comment), end: document.textDocument.positionAt(comment + 402) };
+      document.applyChanges([{ range, text: '' }], 2);
+      const after = server().span;
+      expect(document.modelBuilds.incremental).toBe(1);
+      expect(after).toBe(before);
+      expect(after.startOffset).toBe(LONG_COMMENT.indexOf('    server {') + 4 - 402);
+      expect(after.start).toEqual({ line: 5, column: 4 });
+    } finally {
+      document.dispose();
+    }
+  });
+});

@@ -108,7 +108,9 @@ export function editSince(
  * edit since the last analysis: one starting inside a span and ending after it may have changed only text after the
  * span (edits far apart), so where the span ends is not known.
  */
-export function spanAfter(span: Span, { stretch, move }: ModelEdit): Span | undefined {
+export function spanAfter(span: Span, { stretch, move, carried }: ModelEdit): Span | undefined {
+  // A span of the model the edit carried over in place is already where it lies in the new text.
+  if (carried(span)) return span;
   if (span.endOffset < stretch.start) return span;
   if (span.startOffset > stretch.oldEnd) return move(span);
   if (span.startOffset >= stretch.start || stretch.oldEnd >= span.endOffset) return undefined;
