@@ -7,7 +7,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeWorkspace } from '../../server/src/engine/analyze.js';
 import { diagnosticsOf } from '../../server/src/lsp/diagnostic-reuse.js';
 import { toDiagnostic } from '../../server/src/lsp/diagnostics.js';
-import { encodeMessage } from '../../server/src/lsp/message-encoding.js';
+import { encodeMessage, keptDiagnosticsId } from '../../server/src/lsp/message-encoding.js';
+import { resultIdOf } from '../../server/src/lsp/workspace-diagnostics.js';
+import { contentId } from '../../server/src/util/content-id.js';
 import { OpenDocument } from '../../server/src/lsp/open-document.js';
 import type { ModelCache } from '../../server/src/model/types.js';
 import { loadNginxParser, type NginxParser } from '../../server/src/parser/loader.js';
@@ -83,6 +85,10 @@ describe('diagnostics after a keystroke', () => {
       // Twice: the second time from the kept JSON.
       expect(encodeMessage(message).toString('utf8')).toBe(JSON.stringify(message));
     }
+    // A pulled version's resultId, hashed from the kept JSON: the id of the JSON as a whole.
+    expect(keptDiagnosticsId(diagnostics)).toBeDefined();
+    expect(resultIdOf(diagnostics)).toBe(contentId(JSON.stringify(diagnostics)));
+    expect(resultIdOf(diagnosticsOf(document, []))).toBe(contentId('[]'));
     expect(notification.params.diagnostics).toBe(diagnostics);
     expect(report.result.items).toBe(diagnostics);
   });

@@ -4,6 +4,7 @@
 // and encoding all of it on every keystroke cost more than analyzing the keystroke, while diagnostic-reuse.ts sends
 // nearly all of them as the same objects again. The bytes are the ones JSON.stringify gives the whole message.
 // (Over --node-ipc, as VS Code starts the server, node serialises the message itself.)
+import * as nodeCrypto from 'node:crypto';
 import { RAL, type Diagnostic } from './protocol.js';
 
 /** Diagnostic arrays whose diagnostics are never changed once made (diagnostic-reuse.ts): their JSON may be kept. */
@@ -41,6 +42,21 @@ function diagnosticBytes(diagnostic: Diagnostic): Buffer {
   let bytes = encoded.get(diagnostic);
   if (!bytes) encoded.set(diagnostic, (bytes = Buffer.from(JSON.stringify(diagnostic), 'utf8')));
   return bytes;
+}
+
+/**
+ * For a reusable array where node:crypto is at hand: util/content-id.ts contentId(JSON.stringify(diagnostics)),
+ * hashed from each diagnostic's kept JSON instead of stringifying them all (a pull delivery names every changed
+ * version's diagnostics so). Undefined otherwise: the caller hashes the JSON itself.
+ */
+export function keptDiagnosticsId(diagnostics: readonly Diagnostic[]): string | undefined {
+  if (!reusable.has(diagnostics) || typeof nodeCrypto.createHash !== 'function') return undefined;
+  const hash = nodeCrypto.createHash('sha1').update('[');
+  for (let index = 0; index < diagnostics.length; index++) {
+    if (index > 0) hash.update(',');
+    hash.update(diagnosticBytes(diagnostics[index]!));
+  }
+  return hash.update(']').digest('hex').slice(0, 20);
 }
 
 /** The message as JSON, UTF-8: the same bytes as Buffer.from(JSON.stringify(message)). */
