@@ -155,20 +155,26 @@ function editedBlock(file: ConfigFile, stretch: ChangedStretch): Directive[] | u
   return undefined;
 }
 
-/** The span in the new text: carried in place, or (a span of another kind) moved into a new one. */
-function carrySpan(span: Span, delta: number, lines: LineIndex, move: (span: Span) => Span): Span {
-  if (!(span instanceof OffsetSpan)) return move(span);
-  span.carry(delta, lines);
-  return span;
-}
-
+/**
+ * Carries the spans of a statement after the edit into the new text. A span of another kind than OffsetSpan is
+ * replaced by a moved one; an OffsetSpan is not stored again (a store into the old model costs the collector's
+ * barriers even when it writes the same object).
+ */
 function moveSpans(directive: Directive, delta: number, lines: LineIndex, move: (span: Span) => Span): void {
-  directive.span = carrySpan(directive.span, delta, lines, move);
-  directive.nameSpan = carrySpan(directive.nameSpan, delta, lines, move);
-  if (directive.blockSpan) directive.blockSpan = carrySpan(directive.blockSpan, delta, lines, move);
+  const { span, nameSpan, blockSpan } = directive;
+  if (span instanceof OffsetSpan) span.carry(delta, lines);
+  else directive.span = move(span);
+  if (nameSpan instanceof OffsetSpan) nameSpan.carry(delta, lines);
+  else directive.nameSpan = move(nameSpan);
+  if (blockSpan instanceof OffsetSpan) blockSpan.carry(delta, lines);
+  else if (blockSpan) directive.blockSpan = move(blockSpan);
   for (const arg of directive.args) {
-    arg.span = carrySpan(arg.span, delta, lines, move);
-    for (const variable of arg.variables) variable.span = carrySpan(variable.span, delta, lines, move);
+    if (arg.span instanceof OffsetSpan) arg.span.carry(delta, lines);
+    else arg.span = move(arg.span);
+    for (const variable of arg.variables) {
+      if (variable.span instanceof OffsetSpan) variable.span.carry(delta, lines);
+      else variable.span = move(variable.span);
+    }
   }
 }
 
