@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeWorkspace } from '../../server/src/engine/analyze.js';
+import { findingIdentity, MovedFinding } from '../../server/src/engine/finding-reuse.js';
 import { OpenDocument } from '../../server/src/lsp/open-document.js';
 import type { ModelCache } from '../../server/src/model/types.js';
 import { loadNginxParser, type NginxParser } from '../../server/src/parser/loader.js';
@@ -161,5 +162,19 @@ describe('findings after an edit that deletes more than lies between the block a
     } finally {
       document.dispose();
     }
+  });
+});
+
+describe('a moved finding', () => {
+  it('has the identity of the finding it was moved from, through moves, which is not that finding', () => {
+    const span = { start: { line: 0, column: 0 }, end: { line: 0, column: 1 }, startOffset: 0, endOffset: 1 };
+    const found = { ruleId: 'directive', severity: 'error' as const, message: 'm', file: FILE, span };
+    const once = new MovedFinding(found, { ...span, startOffset: 2, endOffset: 3 }, () => undefined);
+    const twice = new MovedFinding(once, { ...span, startOffset: 4, endOffset: 5 }, () => undefined);
+    expect(findingIdentity(twice)).toBe(findingIdentity(found));
+    expect(findingIdentity(once)).toBe(findingIdentity(found));
+    // The found finding's fix holds its analysis's model: a moved one keeps only a token, not the finding.
+    expect(findingIdentity(found)).not.toBe(found);
+    expect(findingIdentity({ ...found })).not.toBe(findingIdentity(found));
   });
 });

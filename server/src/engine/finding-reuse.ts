@@ -26,21 +26,18 @@ export class MovedFinding implements Finding {
   declare span: Span;
   declare fixable?: true;
   readonly #fixOf: (finding: Finding) => Fix | undefined;
-  readonly #origin: Finding;
+  readonly #identity: object;
 
   constructor(finding: Finding, span: Span, fixOf: (finding: Finding) => Fix | undefined) {
     Object.assign(this, finding);
     this.span = span;
     this.#fixOf = fixOf;
-    this.#origin = findingOrigin(finding);
+    this.#identity = findingIdentity(finding);
   }
 
-  /**
-   * The finding a rule reported, which this one is a move of (through any number of analyses): every field but the
-   * span is its. The language server keeps each finding's diagnostic by it (lsp/diagnostic-reuse.ts).
-   */
-  get origin(): Finding {
-    return this.#origin;
+  /** The identity of the finding a rule reported, which this one is a move of (findingIdentity). */
+  get identity(): object {
+    return this.#identity;
   }
 
   get fix(): Fix | undefined {
@@ -51,9 +48,18 @@ export class MovedFinding implements Finding {
   }
 }
 
-/** The finding a rule reported that `finding` was moved from, or `finding` itself (MovedFinding.origin). */
-export function findingOrigin(finding: Finding): Finding {
-  return finding instanceof MovedFinding ? finding.origin : finding;
+const identities = new WeakMap<Finding, object>();
+
+/**
+ * An object standing for the finding a rule reported, the same for every move of it through any number of analyses
+ * (every field but the span is that finding's): the language server keeps each finding's diagnostic by it
+ * (lsp/diagnostic-reuse.ts). Not the finding itself, whose fix holds the model of the analysis that found it.
+ */
+export function findingIdentity(finding: Finding): object {
+  if (finding instanceof MovedFinding) return finding.identity;
+  let identity = identities.get(finding);
+  if (!identity) identities.set(finding, (identity = {}));
+  return identity;
 }
 
 /** What a later analysis of the same documents may reuse. */

@@ -4,7 +4,7 @@
 // information) was thousands of objects per keystroke for the garbage collector, and the same object sent again lets
 // the message writer reuse its JSON (message-encoding.ts) and the pull delivery compare it at once (same-json.ts).
 import type { Diagnostic } from './protocol.js';
-import { findingOrigin } from '../engine/finding-reuse.js';
+import { findingIdentity } from '../engine/finding-reuse.js';
 import type { Finding } from '../util/types.js';
 import { rangeOf, toDiagnostic } from './diagnostics.js';
 import { markReusable } from './message-encoding.js';
@@ -12,15 +12,15 @@ import type { OpenDocument } from './open-document.js';
 
 interface Kept {
   diagnostic: Diagnostic;
-  /** The fields of the finding the diagnostic shows besides its place (a moved finding has its origin's). */
+  /** The fields of the finding the diagnostic shows besides its place (a moved finding has those it was moved from). */
   severity: Finding['severity'];
   message: string;
   detail: string | undefined;
   withheld: string | undefined;
 }
 
-/** Per open document: by the finding a rule reported (findingOrigin), the diagnostic last sent for it. */
-const keptByDocument = new WeakMap<OpenDocument, WeakMap<Finding, Kept>>();
+/** Per open document: by the finding a rule reported (findingIdentity), the diagnostic last sent for it. */
+const keptByDocument = new WeakMap<OpenDocument, WeakMap<object, Kept>>();
 
 function sameRange(a: Diagnostic['range'], b: Diagnostic['range']): boolean {
   return (
@@ -36,8 +36,8 @@ export function diagnosticsOf(document: OpenDocument, findings: readonly Finding
   const diagnostics: Diagnostic[] = new Array(findings.length);
   for (let at = 0; at < findings.length; at++) {
     const finding = findings[at]!;
-    const origin = findingOrigin(finding);
-    const previous = kept.get(origin);
+    const identity = findingIdentity(finding);
+    const previous = kept.get(identity);
     const range = rangeOf(text, finding.span.startOffset, finding.span.endOffset);
     if (
       previous &&
@@ -51,7 +51,7 @@ export function diagnosticsOf(document: OpenDocument, findings: readonly Finding
       continue;
     }
     const diagnostic = toDiagnostic(finding, text, range);
-    kept.set(origin, { diagnostic, severity: finding.severity, message: finding.message, detail: finding.detail, withheld: finding.withheld });
+    kept.set(identity, { diagnostic, severity: finding.severity, message: finding.message, detail: finding.detail, withheld: finding.withheld });
     diagnostics[at] = diagnostic;
   }
   markReusable(diagnostics);
