@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeWorkspace } from '../../server/src/engine/analyze.js';
+import { findingIdentity, MovedFinding } from '../../server/src/engine/finding-reuse.js';
 import { OpenDocument } from '../../server/src/lsp/open-document.js';
 import type { ModelCache } from '../../server/src/model/types.js';
 import { loadNginxParser, type NginxParser } from '../../server/src/parser/loader.js';
@@ -110,4 +111,70 @@ describe('findings on an argument no rule reads', () => {
       expect(incremental.findings).toEqual(fresh.findings);
     });
   }
+});
+
+/**
+ * A long comment in an upstream{}, then servers whose findings lie less than its length after the upstream: one of
+ * them passes to another upstream, so its findings are kept (not decided again) when the first upstream is edited.
+ */
+const LONG_COMMENT = [
+  'events {}',
+  'http {',
+  '    upstream other { server 127.0.0.1:4000; keepalive 8; }',
+  `    upstream app { server 127.0.0.1:3000; keepalive 16; # ${'c'.repeat(400)}`,
+  '    }',
+  '    server { location / { proxy_pass http://other; } }',
+  '    server { location /b/ { proxy_set_header Connection ""; proxy_pass http://app; } }',
+  '}',
+  '',
+].join('\n');
+
+describe('findings after an edit that deletes more than lies between the block and them', () => {
+  const comment = LONG_COMMENT.indexOf('# c');
+
+  // The comment alone (findings reused, moved), and with the keepalive changed too (the rules re-run in the block).
+  const keepalive = LONG_COMMENT.indexOf('16;');
+  for (const [what, edits] of [
+    ['the comment', [{ at: comment, deleted: 402, inserted: '' }]],
+    ['the comment and a keepalive digit', [{ at: comment, deleted: 402, inserted: '' }, { at: keepalive, deleted: 1, inserted: '' }]],
+  ] as const) {
+    it(`are a fresh analysis's findings: ${what} deleted`, async () => {
+      const { incremental, fresh } = await afterEdits(edits, LONG_COMMENT);
+      expect(fresh.findings.length).toBeGreaterThanOrEqual(2);
+      expect(incremental.reused).toBe(edits.length === 1);
+      expect(incremental.findings).toEqual(fresh.findings);
+    });
+  }
+
+  it('lie on spans the model carried in place rather than copied', () => {
+    const document = new OpenDocument(`file://${FILE}`, FILE, 1, LONG_COMMENT, () => 10_000_000);
+    try {
+      const server = () => document.currentModel(parser).directives[1]!.children[2]!;
+      const before = server().span;
+      expect(before.startOffset).toBe(LONG_COMMENT.indexOf('    server {') + 4);
+      const range = { start: document.textDocument.positionAt(comment), end: document.textDocument.positionAt(comment + 402) };
+      document.applyChanges([{ range, text: '' }], 2);
+      const after = server().span;
+      expect(document.modelBuilds.incremental).toBe(1);
+      expect(after).toBe(before);
+      expect(after.startOffset).toBe(LONG_COMMENT.indexOf('    server {') + 4 - 402);
+      expect(after.start).toEqual({ line: 5, column: 4 });
+    } finally {
+      document.dispose();
+    }
+  });
+});
+
+describe('a moved finding', () => {
+  it('has the identity of the finding it was moved from, through moves, which is not that finding', () => {
+    const span = { start: { line: 0, column: 0 }, end: { line: 0, column: 1 }, startOffset: 0, endOffset: 1 };
+    const found = { ruleId: 'directive', severity: 'error' as const, message: 'm', file: FILE, span };
+    const once = new MovedFinding(found, { ...span, startOffset: 2, endOffset: 3 }, () => undefined);
+    const twice = new MovedFinding(once, { ...span, startOffset: 4, endOffset: 5 }, () => undefined);
+    expect(findingIdentity(twice)).toBe(findingIdentity(found));
+    expect(findingIdentity(once)).toBe(findingIdentity(found));
+    // The found finding's fix holds its analysis's model: a moved one keeps only a token, not the finding.
+    expect(findingIdentity(found)).not.toBe(found);
+    expect(findingIdentity({ ...found })).not.toBe(findingIdentity(found));
+  });
 });

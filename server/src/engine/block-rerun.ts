@@ -63,18 +63,18 @@ function statesWithin(rule: Rule, context: RuleContext, block: Directive): RuleS
  */
 function keptFindings(
   previous: readonly Finding[],
-  { file, edit }: ConfinedEdit,
+  edited: ConfinedEdit,
   fixOf: ReturnType<typeof freshFixes>,
   outsideOnly: boolean,
 ): Finding[] | undefined {
-  const { startOffset, endOffset } = edit.replaced.span;
+  const { file, edit } = edited;
   const kept: Finding[] = [];
   for (const finding of previous) {
     if (finding.file !== file) {
       kept.push(finding);
       continue;
     }
-    if (outsideOnly && finding.span.startOffset >= startOffset && finding.span.endOffset <= endOffset) continue;
+    if (outsideOnly && insideReplaced(finding, edited)) continue;
     const span = spanAfter(finding.span, edit);
     if (!span) return undefined;
     kept.push(new MovedFinding(finding, span, fixOf));
@@ -115,10 +115,10 @@ function sameRoots(before: Workspace, after: Workspace): boolean {
   });
 }
 
-/** Previous findings inside the replaced block (offsets of the previous text). */
+/** Previous findings inside the replaced block (offsets of the previous text; a carried span lies after it). */
 function insideReplaced(finding: Finding, { file, edit }: ConfinedEdit): boolean {
   const { startOffset, endOffset } = edit.replaced.span;
-  return finding.file === file && finding.span.startOffset >= startOffset && finding.span.endOffset <= endOffset;
+  return finding.file === file && !edit.carried(finding.span) && finding.span.startOffset >= startOffset && finding.span.endOffset <= endOffset;
 }
 
 /**

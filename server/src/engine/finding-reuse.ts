@@ -26,11 +26,18 @@ export class MovedFinding implements Finding {
   declare span: Span;
   declare fixable?: true;
   readonly #fixOf: (finding: Finding) => Fix | undefined;
+  readonly #identity: object;
 
   constructor(finding: Finding, span: Span, fixOf: (finding: Finding) => Fix | undefined) {
     Object.assign(this, finding);
     this.span = span;
     this.#fixOf = fixOf;
+    this.#identity = findingIdentity(finding);
+  }
+
+  /** The identity of the finding a rule reported, which this one is a move of (findingIdentity). */
+  get identity(): object {
+    return this.#identity;
   }
 
   get fix(): Fix | undefined {
@@ -39,6 +46,20 @@ export class MovedFinding implements Finding {
     Object.defineProperty(this, 'fix', { value: fix, configurable: true, enumerable: false, writable: true });
     return fix;
   }
+}
+
+const identities = new WeakMap<Finding, object>();
+
+/**
+ * An object standing for the finding a rule reported, the same for every move of it through any number of analyses
+ * (every field but the span is that finding's): the language server keeps each finding's diagnostic by it
+ * (lsp/diagnostic-reuse.ts). Not the finding itself, whose fix holds the model of the analysis that found it.
+ */
+export function findingIdentity(finding: Finding): object {
+  if (finding instanceof MovedFinding) return finding.identity;
+  let identity = identities.get(finding);
+  if (!identity) identities.set(finding, (identity = {}));
+  return identity;
 }
 
 /** What a later analysis of the same documents may reuse. */
@@ -93,7 +114,9 @@ export function editSince(
  * edit since the last analysis: one starting inside a span and ending after it may have changed only text after the
  * span (edits far apart), so where the span ends is not known.
  */
-export function spanAfter(span: Span, { stretch, move }: ModelEdit): Span | undefined {
+export function spanAfter(span: Span, { stretch, move, carried }: ModelEdit): Span | undefined {
+  // A span of the model the edit carried over in place is already where it lies in the new text.
+  if (carried(span)) return span;
   if (span.endOffset < stretch.start) return span;
   if (span.startOffset > stretch.oldEnd) return move(span);
   if (span.startOffset >= stretch.start || stretch.oldEnd >= span.endOffset) return undefined;

@@ -21,7 +21,8 @@ import { settled } from './settle.js';
 import { isUnder } from '../model/read-scope.js';
 import { analyzeUnit, type UnitResult } from './analyze-unit.js';
 import { folderOfUnit, type AnalysisUnits } from './analysis-units.js';
-import { analysisFailedDiagnostic, toDiagnostic, tooLargeDiagnostic } from './diagnostics.js';
+import { analysisFailedDiagnostic, tooLargeDiagnostic } from './diagnostics.js';
+import { diagnosticsOf } from './diagnostic-reuse.js';
 import type { OpenDocuments } from './documents.js';
 import type { IncludeGraph } from './include-graph.js';
 import { refreshIncludeGraph } from './graph-refresh.js';
@@ -338,7 +339,7 @@ export class AnalysisService {
       this.states.set(member, { snapshot, unitFiles: result!.files });
       this.dirty.delete(member);
       if (!provisional) this.wholeParses.provisional.delete(member);
-      this.sending.add(this.deps.publish(member, snapshot.findings.map((finding) => toDiagnostic(finding, member.textDocument))));
+      this.sending.add(this.deps.publish(member, diagnosticsOf(member, snapshot.findings)));
     }
     return result;
   }

@@ -25,9 +25,13 @@ export function rangeOf(document: TextDocument, startOffset: number, endOffset: 
   return { start: document.positionAt(startOffset), end: document.positionAt(Math.max(startOffset, endOffset)) };
 }
 
-export function toDiagnostic(finding: Finding, document: TextDocument): Diagnostic {
+/**
+ * `range`: the finding's, when the caller computed it already. A diagnostic is a value: never changed once made (the
+ * message writer keeps its JSON, message-encoding.ts).
+ */
+export function toDiagnostic(finding: Finding, document: TextDocument, range = rangeOf(document, finding.span.startOffset, finding.span.endOffset)): Diagnostic {
   const diagnostic: Diagnostic = {
-    range: rangeOf(document, finding.span.startOffset, finding.span.endOffset),
+    range,
     severity: SEVERITIES[finding.severity],
     code: finding.ruleId,
     source: DIAGNOSTIC_SOURCE,

@@ -53,6 +53,7 @@ import { applyFileEvents, watchers } from './watched-files.js';
 import { WorkspaceEditBuilder } from './workspace-edit.js';
 import { WorkspaceDiagnostics } from './workspace-diagnostics.js';
 import { registerDocumentSync } from './document-sync.js';
+import { installMessageEncoding } from './message-encoding.js';
 import { serverStats, STATS_REQUEST, type ServerStats } from './server-stats.js';
 import { MAX_REMEMBERED_ESCAPES, WorkspaceIndex } from './workspace-index.js';
 
@@ -336,9 +337,11 @@ class LanguageServer {
  * `disk`: false in a web worker, where the open documents are the only files (lsp/browser-main.ts).
  */
 export function startLanguageServer(
-  connection: Connection = createConnection(),
+  given?: Connection,
   { disk = true, activity }: { disk?: boolean; activity?: ActivityListener } = {},
 ): void {
+  if (!given) installMessageEncoding();
+  const connection = given ?? createConnection();
   // A promise nobody awaited failing (say, a client answering a request with an error) is logged, not fatal.
   process.on('unhandledRejection', (reason) => connection.console.error(`unhandled rejection: ${describeError(reason)}`));
   new LanguageServer(connection, disk, activity).listen();

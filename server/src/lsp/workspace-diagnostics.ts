@@ -28,6 +28,7 @@ import { uriOfPath } from './paths.js';
 import type { SettingsStore } from './settings-store.js';
 import type { WorkspaceIndex } from './workspace-index.js';
 import { nextTurns } from './settle.js';
+import { keptDiagnosticsId } from './message-encoding.js';
 
 export interface FileDiagnostics {
   uri: string;
@@ -56,7 +57,7 @@ interface Unit {
 }
 
 export function resultIdOf(diagnostics: readonly Diagnostic[]): string {
-  return contentId(JSON.stringify(diagnostics));
+  return keptDiagnosticsId(diagnostics) ?? contentId(JSON.stringify(diagnostics));
 }
 
 export const EMPTY_RESULT_ID = resultIdOf([]);

@@ -4,11 +4,13 @@
 // by the caller. The result equals the model a fresh read of the new text builds (test/property/incremental-
 // analysis.test.ts holds it to that after any sequence of edits).
 //
-// The previous model is taken over: its statements get the new file, and the spans after the edit new span objects
-// (spans themselves are never changed: findings of an earlier analysis hold them). The caller must not read the
-// previous model afterwards; the language server drops it as soon as the new one is built.
+// The previous model is taken over: its statements get the new file, and the spans after the edit are carried over
+// in place (OffsetSpan.carry: a new object per span was most of what a keystroke in a large file allocated). Findings
+// of the previous analysis hold some of those spans: ModelEdit.carried() tells them apart from spans still in the
+// previous text's offsets. The caller must not read the previous model afterwards; the language server drops it as
+// soon as the new one is built.
 import { detectEol } from './build.js';
-import { LineIndex, indentAt } from './line-index.js';
+import { LineIndex, OffsetSpan, indentAt } from './line-index.js';
 import { MAX_NESTING_DEPTH, limitNesting } from './nesting-limit.js';
 import { findStructureProblems } from './structure-problems.js';
 import { nginxFirstError } from './nginx-first-error.js';
@@ -48,6 +50,8 @@ export interface ModelEdit {
   edited: Directive;
   /** A span of the previous text lying before or after the stretch, in the new text (findings are moved with it). */
   move(span: Span): Span;
+  /** True for a span of the previous model that the edit carried into the new text's offsets (it lies after the edit). */
+  carried(span: Span): boolean;
 }
 
 /**
@@ -152,13 +156,26 @@ function editedBlock(file: ConfigFile, stretch: ChangedStretch): Directive[] | u
   return undefined;
 }
 
-function moveSpans(directive: Directive, move: (span: Span) => Span): void {
-  directive.span = move(directive.span);
-  directive.nameSpan = move(directive.nameSpan);
-  if (directive.blockSpan) directive.blockSpan = move(directive.blockSpan);
+/**
+ * Carries the spans of a statement after the edit into the new text. A span of another kind than OffsetSpan is
+ * replaced by a moved one; an OffsetSpan is not stored again (a store into the old model costs the collector's
+ * barriers even when it writes the same object).
+ */
+function moveSpans(directive: Directive, delta: number, lines: LineIndex, move: (span: Span) => Span): void {
+  const { span, nameSpan, blockSpan } = directive;
+  if (span instanceof OffsetSpan) span.carry(delta, lines);
+  else directive.span = move(span);
+  if (nameSpan instanceof OffsetSpan) nameSpan.carry(delta, lines);
+  else directive.nameSpan = move(nameSpan);
+  if (blockSpan instanceof OffsetSpan) blockSpan.carry(delta, lines);
+  else if (blockSpan) directive.blockSpan = move(blockSpan);
   for (const arg of directive.args) {
-    arg.span = move(arg.span);
-    for (const variable of arg.variables) variable.span = move(variable.span);
+    if (arg.span instanceof OffsetSpan) arg.span.carry(delta, lines);
+    else arg.span = move(arg.span);
+    for (const variable of arg.variables) {
+      if (variable.span instanceof OffsetSpan) variable.span.carry(delta, lines);
+      else variable.span = move(variable.span);
+    }
   }
 }
 
@@ -185,7 +202,7 @@ function carryOver(list: readonly Directive[], carry: CarryOver): void {
     if (directive === edited) continue;
     const start = directive.span.startOffset;
     if (start >= editedEnd - delta) {
-      moveSpans(directive, move);
+      moveSpans(directive, delta, lines, move);
       if (directive.span.startOffset <= editedLineEnd) directive.indent = indentAt(file.text, lines, directive.span.startOffset);
     } else if (directive.span.endOffset > edited.span.startOffset) {
       // An ancestor: it starts before the edited block and ends after it.
@@ -225,7 +242,8 @@ export function updatedModel(previous: ConfigFile, text: string, stretch: Change
   const move = spanMover(stretch, lines);
   // The previous model's own record goes: each model holds at most the one before it, not every version since opening.
   edits.delete(previous);
-  edits.set(file, { previous, stretch, inertOnly, linesKept, replaced: old, edited, move });
+  const carried = (span: Span) => span instanceof OffsetSpan && span.readsFrom(lines) && span.startOffset >= end;
+  edits.set(file, { previous, stretch, inertOnly, linesKept, replaced: old, edited, move, carried });
   const siblings = parent ? (parent.children = parent.children.slice()) : file.directives;
   siblings[siblings.indexOf(old)] = edited;
   const newline = text.indexOf('\n', end);

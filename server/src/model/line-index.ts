@@ -88,10 +88,26 @@ const TABS = Array.from({ length: UNIFORM_INDENTS }, (_, n) => '\t'.repeat(n));
  */
 export class OffsetSpan implements Span {
   constructor(
-    readonly startOffset: number,
-    readonly endOffset: number,
-    private readonly lines: LineIndex,
+    public startOffset: number,
+    public endOffset: number,
+    private lines: LineIndex,
   ) {}
+
+  /**
+   * Moves the span by `delta` into the text `lines` indexes, once: an edit before it carries the model over to the
+   * new text (incremental-model.ts), which is cheaper than a new span per statement after the edit of a large file.
+   */
+  carry(delta: number, lines: LineIndex): void {
+    if (this.lines === lines) return;
+    this.startOffset += delta;
+    this.endOffset += delta;
+    this.lines = lines;
+  }
+
+  /** Whether the span's positions are read from `lines` (it was read from, or carried into, that text). */
+  readsFrom(lines: LineIndex): boolean {
+    return this.lines === lines;
+  }
 
   get start(): Position {
     return this.lines.position(this.startOffset);

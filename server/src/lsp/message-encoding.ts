@@ -1,0 +1,111 @@
+// How messages are written on a stream transport (--stdio, --socket, --pipe): as vscode-jsonrpc writes them
+// (JSON.stringify of the message, UTF-8), except that the diagnostics an open document is sent reuse each
+// diagnostic's JSON from the last time it was sent. A 1 MB file has 4,500 diagnostics, 3.5 MB of JSON: stringifying
+// and encoding all of it on every keystroke cost more than analyzing the keystroke, while diagnostic-reuse.ts sends
+// nearly all of them as the same objects again. The bytes are the ones JSON.stringify gives the whole message.
+// (Over --node-ipc, as VS Code starts the server, node serialises the message itself.)
+import * as nodeCrypto from 'node:crypto';
+import { RAL, type Diagnostic } from './protocol.js';
+
+/** Diagnostic arrays whose diagnostics are never changed once made (diagnostic-reuse.ts): their JSON may be kept. */
+const reusable = new WeakSet<readonly Diagnostic[]>();
+/** Each kept diagnostic's JSON, UTF-8. */
+const encoded = new WeakMap<Diagnostic, Buffer>();
+
+export function markReusable(diagnostics: readonly Diagnostic[]): void {
+  reusable.add(diagnostics);
+}
+
+/** Stands for the diagnostics in the rest of the message's JSON: a string no URI holds (URIs escape control characters). */
+const MARKER = '\u0000nginx-keepalive diagnostics\u0000';
+const MARKER_JSON = JSON.stringify(MARKER);
+const COMMA = 0x2c;
+
+interface Carrier {
+  /** The object holding the diagnostics and the key they are under. */
+  holder: Record<string, unknown>;
+  key: string;
+}
+
+/** Where a message carries a reusable diagnostic array: a publishDiagnostics notification, or a pulled report. */
+function carrierOf(message: Record<string, unknown>): Carrier | undefined {
+  const params = message.params as Record<string, unknown> | undefined;
+  if (message.method === 'textDocument/publishDiagnostics' && params && reusable.has(params.diagnostics as Diagnostic[])) {
+    return { holder: params, key: 'diagnostics' };
+  }
+  const result = message.result as Record<string, unknown> | undefined | null;
+  if (result && typeof result === 'object' && reusable.has(result.items as Diagnostic[])) return { holder: result, key: 'items' };
+  return undefined;
+}
+
+function diagnosticBytes(diagnostic: Diagnostic): Buffer {
+  let bytes = encoded.get(diagnostic);
+  if (!bytes) encoded.set(diagnostic, (bytes = Buffer.from(JSON.stringify(diagnostic), 'utf8')));
+  return bytes;
+}
+
+/**
+ * For a reusable array where node:crypto is at hand: util/content-id.ts contentId(JSON.stringify(diagnostics)),
+ * hashed from each diagnostic's kept JSON instead of stringifying them all (a pull delivery names every changed
+ * version's diagnostics so). Undefined otherwise: the caller hashes the JSON itself.
+ */
+export function keptDiagnosticsId(diagnostics: readonly Diagnostic[]): string | undefined {
+  if (!reusable.has(diagnostics) || typeof nodeCrypto.createHash !== 'function') return undefined;
+  const hash = nodeCrypto.createHash('sha1').update('[');
+  for (let index = 0; index < diagnostics.length; index++) {
+    if (index > 0) hash.update(',');
+    hash.update(diagnosticBytes(diagnostics[index]!));
+  }
+  return hash.update(']').digest('hex').slice(0, 20);
+}
+
+/** The message as JSON, UTF-8: the same bytes as Buffer.from(JSON.stringify(message)). */
+export function encodeMessage(message: unknown): Buffer {
+  const carrier = message && typeof message === 'object' ? carrierOf(message as Record<string, unknown>) : undefined;
+  if (!carrier) return Buffer.from(JSON.stringify(message), 'utf8');
+  const { holder, key } = carrier;
+  const diagnostics = holder[key] as Diagnostic[];
+  // The message without the diagnostics, the marker where they go; the holder is put back as it was at once.
+  holder[key] = MARKER;
+  let outline: string;
+  try {
+    outline = JSON.stringify(message);
+  } finally {
+    holder[key] = diagnostics;
+  }
+  const at = outline.lastIndexOf(MARKER_JSON);
+  const before = Buffer.from(outline.slice(0, at), 'utf8');
+  const after = Buffer.from(outline.slice(at + MARKER_JSON.length), 'utf8');
+  const parts = diagnostics.map(diagnosticBytes);
+  let length = before.length + after.length + 2 + Math.max(0, parts.length - 1);
+  for (const part of parts) length += part.length;
+  const bytes = Buffer.allocUnsafe(length);
+  let offset = before.copy(bytes, 0);
+  bytes[offset++] = 0x5b; // [
+  for (let index = 0; index < parts.length; index++) {
+    if (index > 0) bytes[offset++] = COMMA;
+    offset += parts[index]!.copy(bytes, offset);
+  }
+  bytes[offset++] = 0x5d; // ]
+  after.copy(bytes, offset);
+  return bytes;
+}
+
+/**
+ * Makes encodeMessage() the JSON encoder of every stream message writer made from now on: vscode-jsonrpc's writers
+ * take it from its runtime (RAL) when made, and createConnection() makes them from the command line's transport.
+ */
+export function installMessageEncoding(): void {
+  const runtime = RAL();
+  const encoder = {
+    name: 'application/json',
+    encode: (message: unknown): Promise<Uint8Array> => {
+      try {
+        return Promise.resolve(encodeMessage(message));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+  };
+  RAL.install({ ...runtime, applicationJson: { ...runtime.applicationJson, encoder } });
+}
