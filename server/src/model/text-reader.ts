@@ -1,9 +1,9 @@
 // The directives of a plain nginx file, read straight from its text: the same model the tree walk (statements.ts)
 // builds, without a call into wasm per node, which is most of what building a model costs.
 //
-// Only the plain part of the language: a text with a template action (`{{`, or Jinja's `{%` and `{#`), a
-// `*_by_lua_block`, a `${` that is not a variable, any Unicode space, or anything the grammar would not accept is left
-// to the tree (readPlainStatements returns undefined). Tokens are read as the grammar's scanner reads them, with the
+// Only the plain part of the language: a text with a template opener (`{{`, or Jinja's `{%` and `{#`) anywhere but
+// in a `*_by_lua_block` body (whose extent is read as the scanner's scan_lua_code finds it), a `${` that is not a
+// variable, a NUL, or anything the grammar would not accept is left to the tree (readPlainStatements returns undefined). Tokens are read as the grammar's scanner reads them, with the
 // character classes of plain-tokens.ts, which test/model/reader-grammar.test.ts holds to the grammar's own.
 //
 // The answer depends on the text alone, never on a tree: a text declined once is declined again, so build.ts asks at
@@ -23,6 +23,7 @@ import {
   isSpaceCode,
   isTokenStartCode,
   LUA_BLOCK_SUFFIX,
+  luaBodyEnd,
   OPEN_BRACE,
   OPEN_PAREN,
   opensTemplateAction,
@@ -59,6 +60,8 @@ class PlainReader {
   private variableCount = 0;
   private readonly args: Argument[] = [];
   private readonly lists: Directive[][] = [];
+  /** The Lua bodies read, each as its start and end (the closing `}`), in text order. */
+  readonly luaBodies: number[] = [];
   private readonly onStringVariable = (from: number, to: number): void => {
     this.variables[this.variableCount++] = this.variable(from, to);
   };
@@ -112,8 +115,6 @@ class PlainReader {
     const nameEnd = this.at;
     // nginx's name for the statement: its first word as written, quotes included.
     const raw = text.slice(nameStart, nameEnd);
-    // An identifier ending in `_by_lua_block` names a Lua block, whose body is not nginx syntax.
-    if (identifier && raw.endsWith(LUA_BLOCK_SUFFIX)) throw new Bail();
     const check = this.check;
     if (check && (identifier ? text.charCodeAt(nameEnd) === DOLLAR : !isQuoteCode(text.charCodeAt(nameStart)) && raw.endsWith(LUA_BLOCK_SUFFIX))) {
       check.doubt();
@@ -133,7 +134,9 @@ class PlainReader {
     };
     if (identifier && raw === 'if') directive.condition = this.condition();
     else directive.args = this.readArguments();
-    if (text.charCodeAt(this.at) === SEMICOLON) {
+    // An identifier ending in `_by_lua_block` names a Lua block, whose body is not nginx syntax: its extent alone.
+    if (identifier && raw.endsWith(LUA_BLOCK_SUFFIX)) this.luaBlock(directive);
+    else if (text.charCodeAt(this.at) === SEMICOLON) {
       check?.simple(raw, directive.args.length, depth, this.at);
       this.at++;
     } else {
@@ -146,6 +149,20 @@ class PlainReader {
     }
     directive.span = lines.span(start, this.at);
     return directive;
+  }
+
+  /**
+   * The body of a Lua block, the reader at its `{` (without one the grammar has no Lua block directive). nginx reads it
+   * with its Lua module's own tokenizer, which only nginx-tokens.ts follows: the check leaves the answer to it.
+   */
+  private luaBlock(directive: Directive): void {
+    const open = this.at;
+    if (this.text.charCodeAt(open) !== OPEN_BRACE) throw new Bail();
+    const close = luaBodyEnd(this.text, open + 1);
+    this.luaBodies.push(open + 1, close);
+    this.check?.doubt();
+    this.at = close + 1;
+    directive.blockSpan = this.source.lines.span(open, this.at);
   }
 
   /** Arguments up to the `;` or the `{` of a block, where the reader stops. */
@@ -277,11 +294,27 @@ export interface PlainReading {
 /** readPlainStatements, with what the reader found out about nginx's first error in the same pass. */
 export function readPlainFile(file: ConfigFile, source: TokenSource): PlainReading | undefined {
   const text = source.text;
-  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  if (TEMPLATE_OPENERS.some((opener) => text.includes(opener)) || UNUSUAL_SPACE.test(body)) return undefined;
+  if (UNUSUAL_SPACE.test(text)) return undefined;
+  // An opener inside a Lua body is Lua's (`[[ {% if x %} ]]` for a Lua template library): no template action.
+  const opener = TEMPLATE_OPENERS.some((open) => text.includes(open));
+  if (opener && !text.includes(LUA_BLOCK_SUFFIX)) return undefined;
   const nginx = new PlainNginxCheck();
-  const directives = unlessDeclined(() => new PlainReader(file, source, [], nginx).statements(undefined, 0));
-  return directives && { directives, nginx };
+  const reader = new PlainReader(file, source, [], nginx);
+  const directives = unlessDeclined(() => reader.statements(undefined, 0));
+  if (!directives || (opener && !openersOnlyIn(text, reader.luaBodies))) return undefined;
+  return { directives, nginx };
+}
+
+/** True when every template opener of `text` lies wholly inside one of `bodies` (starts and ends, in text order). */
+function openersOnlyIn(text: string, bodies: readonly number[]): boolean {
+  for (const opener of TEMPLATE_OPENERS) {
+    let body = 0;
+    for (let at = text.indexOf(opener); at !== -1; at = text.indexOf(opener, at + 1)) {
+      while (body < bodies.length && bodies[body + 1]! < at + opener.length) body += 2;
+      if (body >= bodies.length || bodies[body]! > at) return false;
+    }
+  }
+  return true;
 }
 
 /** What `read` returns, or undefined when the reader declined the text (Bail). */
