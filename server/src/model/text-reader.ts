@@ -13,12 +13,13 @@ import type { TokenSource } from './arguments.js';
 import { resolveEscapes } from './arguments.js';
 import {
   Bail,
+  CHAR_CLASS,
   CLOSE_BRACE,
   conditionEnd,
+  directiveNameEnd,
   DOLLAR,
   DOUBLE_QUOTE,
   fragmentEnd,
-  isIdentifier,
   isQuoteCode,
   isSpaceCode,
   isTokenStartCode,
@@ -30,6 +31,7 @@ import {
   SEMICOLON,
   SINGLE_QUOTE,
   skipSpaceAndComments,
+  SPACE_BIT,
   startsVariable,
   stringEnd,
   TEMPLATE_OPENERS,
@@ -39,7 +41,7 @@ import {
 } from './plain-tokens.js';
 import { noItems } from './exact-array.js';
 import { interned } from './interned.js';
-import { indentAt } from './line-index.js';
+import { indentAt, OffsetSpan, type LineIndex } from './line-index.js';
 import { EMPTY_SPAN } from './span.js';
 import { nginxReadsAsWords, PlainNginxCheck } from './plain-nginx-check.js';
 import type { Argument, ConfigFile, Directive, TemplateGuard, Variable } from './types.js';
@@ -62,6 +64,7 @@ class PlainReader {
   private readonly lists: Directive[][] = [];
   /** The Lua bodies read, each as its start and end (the closing `}`), in text order. */
   readonly luaBodies: number[] = [];
+  private readonly lines: LineIndex;
   private readonly onStringVariable = (from: number, to: number): void => {
     this.variables[this.variableCount++] = this.variable(from, to);
   };
@@ -75,6 +78,7 @@ class PlainReader {
     private readonly check?: PlainNginxCheck,
   ) {
     this.text = source.text;
+    this.lines = source.lines;
     this.at = this.text.startsWith('\uFEFF') ? 1 : 0;
     if (this.at === 1) check?.doubt();
   }
@@ -108,7 +112,7 @@ class PlainReader {
 
   private directive(parent: Directive | undefined, depth: number): Directive {
     const text = this.text;
-    const lines = this.source.lines;
+    const lines = this.lines;
     const start = this.at;
     const identifier = this.nameToken();
     const nameStart = this.tokenStart;
@@ -121,7 +125,7 @@ class PlainReader {
     }
     const directive: Directive = {
       name: interned(identifier ? raw : this.argument(nameStart, nameEnd).value),
-      nameSpan: lines.span(nameStart, nameEnd),
+      nameSpan: new OffsetSpan(nameStart, nameEnd, lines),
       args: noItems(),
       span: EMPTY_SPAN,
       blockSpan: undefined,
@@ -145,9 +149,9 @@ class PlainReader {
       this.at++;
       directive.children = this.statements(directive, depth + 1);
       this.at++;
-      directive.blockSpan = lines.span(open, this.at);
+      directive.blockSpan = new OffsetSpan(open, this.at, lines);
     }
-    directive.span = lines.span(start, this.at);
+    directive.span = new OffsetSpan(start, this.at, lines);
     return directive;
   }
 
@@ -162,7 +166,7 @@ class PlainReader {
     this.luaBodies.push(open + 1, close);
     this.check?.doubt();
     this.at = close + 1;
-    directive.blockSpan = this.source.lines.span(open, this.at);
+    directive.blockSpan = new OffsetSpan(open, this.at, this.lines);
   }
 
   /** Arguments up to the `;` or the `{` of a block, where the reader stops. */
@@ -171,16 +175,18 @@ class PlainReader {
     const args = this.args;
     let count = 0;
     for (;;) {
-      this.at = skipSpaceAndComments(text, this.at);
-      const c = text.charCodeAt(this.at);
-      if (c === SEMICOLON || c === OPEN_BRACE) {
-        if (c === OPEN_BRACE && opensTemplateAction(text, this.at)) throw new Bail();
+      const at = skipSpaceAndComments(text, this.at);
+      this.at = at;
+      const c = text.charCodeAt(at);
+      if (c === SEMICOLON) return count === 0 ? noItems() : args.slice(0, count);
+      if (c === OPEN_BRACE) {
+        if (opensTemplateAction(text, at)) throw new Bail();
         return count === 0 ? noItems() : args.slice(0, count);
       }
-      if (Number.isNaN(c) || c === CLOSE_BRACE) throw new Bail();
-      if (isQuoteCode(c)) this.stringToken();
+      if (at >= text.length || c === CLOSE_BRACE) throw new Bail();
+      if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) this.stringToken();
       else this.wordToken();
-      args[count++] = this.argument(this.tokenStart, this.at);
+      args[count++] = this.argument(at, this.at);
     }
   }
 
@@ -193,7 +199,7 @@ class PlainReader {
     const value = resolveEscapes(quoted ? text.slice(start + 1, end - 1) : raw);
     const count = this.variableCount;
     const variables = count === 0 ? noItems<Variable>() : this.variables.slice(0, count);
-    return { raw, value, quoted, span: this.source.lines.span(start, end), variables, templated: false };
+    return { raw, value, quoted, span: new OffsetSpan(start, end, this.lines), variables, templated: false };
   }
 
   /**
@@ -204,18 +210,16 @@ class PlainReader {
     const text = this.text;
     const start = this.at;
     const c = text.charCodeAt(start);
-    if (isQuoteCode(c)) {
+    if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
       this.stringToken();
       return false;
     }
-    if (!startsVariable(text, start)) {
-      const end = fragmentEnd(text, start);
-      if (isIdentifier(text, start, end)) {
-        this.tokenStart = start;
-        this.variableCount = 0;
-        this.at = end;
-        return true;
-      }
+    const end = directiveNameEnd(text, start);
+    if (end > start) {
+      this.tokenStart = start;
+      this.variableCount = 0;
+      this.at = end;
+      return true;
     }
     this.wordToken();
     return false;
@@ -224,31 +228,36 @@ class PlainReader {
   /** A bare word: fragments and variables glued together, up to white space, `;` or a block's `{`. */
   private wordToken(): void {
     const text = this.text;
+    const length = text.length;
     const start = this.at;
     this.tokenStart = start;
     this.variableCount = 0;
+    let at = start;
     for (;;) {
-      const c = text.charCodeAt(this.at);
-      if (startsVariable(text, this.at)) {
-        this.variables[this.variableCount++] = this.variable(this.at, variableEnd(text, this.at));
+      const c = text.charCodeAt(at);
+      if (c === DOLLAR && startsVariable(text, at)) {
+        const end = variableEnd(text, at);
+        this.variables[this.variableCount++] = this.variable(at, end);
+        at = end;
       } else {
-        const end = fragmentEnd(text, this.at);
+        const end = fragmentEnd(text, at);
         // A word's first fragment cannot start with a comment, a quote or `}` (those are other tokens).
-        if (end === this.at || (this.at === start && isTokenStartCode(c))) throw new Bail();
-        this.at = end;
+        if (end === at || (at === start && isTokenStartCode(c))) throw new Bail();
+        at = end;
       }
-      const next = text.charCodeAt(this.at);
-      if (Number.isNaN(next) || isSpaceCode(next) || next === SEMICOLON) break;
+      if (at >= length) break;
+      const next = text.charCodeAt(at);
+      if (next === SEMICOLON || (next < 128 && (CHAR_CLASS[next]! & SPACE_BIT) !== 0)) break;
       if (next === OPEN_BRACE) {
-        if (opensTemplateAction(text, this.at)) throw new Bail();
+        if (opensTemplateAction(text, at)) throw new Bail();
         break;
       }
     }
+    this.at = at;
   }
 
   private variable(start: number, end: number): Variable {
-    this.at = end;
-    return { name: variableNameAt(this.text, start, end), span: this.source.lines.span(start, end) };
+    return { name: variableNameAt(this.text, start, end), span: new OffsetSpan(start, end, this.lines) };
   }
 
   /** A quoted string with its variables. */
