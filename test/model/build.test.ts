@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveEscapes } from '../../server/src/model/arguments.js';
 import { buildConfigFile, buildPlainConfigFile, buildTreeConfigFile } from '../../server/src/model/build.js';
 import { parseFile } from '../../server/src/model/file-loader.js';
+import { MAX_NESTING_DEPTH } from '../../server/src/model/nesting-limit.js';
 import { MAX_TEMPLATE_NESTING } from '../../server/src/model/template-guards.js';
 import type { ConfigFile, Directive } from '../../server/src/model/types.js';
 import { loadNginxParser } from '../../server/src/parser/loader.js';
@@ -243,6 +244,26 @@ describe('parseFile: the text reader is asked once', () => {
       } finally {
         tree.delete();
       }
+    });
+  }
+});
+
+describe('the nesting limit on a text the reader reads', () => {
+  // The reader reads blocks up to twice MAX_NESTING_DEPTH deep, and the limit is applied only when it read past it.
+  const nested = (levels: number) => `${'location / {\n'.repeat(levels)}return 200;\n${'}\n'.repeat(levels)}`;
+  for (const levels of [MAX_NESTING_DEPTH - 1, MAX_NESTING_DEPTH, MAX_NESTING_DEPTH + 50]) {
+    it(`${levels} nested blocks: cut as the tree walk cuts them`, async () => {
+      const text = nested(levels);
+      const plain = buildPlainConfigFile('/virtual/x.conf', text);
+      expect(plain).toBeDefined();
+      const tree = (await loadNginxParser()).parse(text);
+      try {
+        expect(view(plain!)).toEqual(view(buildTreeConfigFile('/virtual/x.conf', text, tree)));
+      } finally {
+        tree.delete();
+      }
+      const cut = plain!.syntaxProblems.filter((problem) => problem.message.startsWith('blocks nested more than'));
+      expect(cut.map((problem) => problem.span.start.line)).toEqual(levels < MAX_NESTING_DEPTH ? [] : [MAX_NESTING_DEPTH]);
     });
   }
 });

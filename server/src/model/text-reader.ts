@@ -49,6 +49,9 @@ import type { Argument, ConfigFile, Directive, TemplateGuard, Variable } from '.
 /** Deeper nesting is left to the tree walk, which needs no call stack for it (this reader recurses per block). */
 const MAX_DEPTH = 200;
 
+/** The shared empty list, once: it is every simple directive's children and most arguments' variables. */
+const NONE: never[] = noItems();
+
 /**
  * Reads one text. Allocation per token is kept to what the model keeps: the token just read is `tokenStart` to `at`,
  * its variables and a statement's arguments and children gather in scratch lists reused from token to token (by
@@ -62,6 +65,8 @@ class PlainReader {
   private variableCount = 0;
   private readonly args: Argument[] = [];
   private readonly lists: Directive[][] = [];
+  /** The deepest block level holding a statement (0: the file's top level), for the nesting limit (build.ts). */
+  deepest = 0;
   /** The Lua bodies read, each as its start and end (the closing `}`), in text order. */
   readonly luaBodies: number[] = [];
   private readonly lines: LineIndex;
@@ -97,7 +102,9 @@ class PlainReader {
       const c = this.text.charCodeAt(this.at);
       if (c === CLOSE_BRACE) {
         if (!parent) throw new Bail();
-        return count === 0 ? noItems() : list.slice(0, count);
+        if (count === 0) return NONE;
+        if (depth > this.deepest) this.deepest = depth;
+        return list.slice(0, count);
       }
       if (c === OPEN_BRACE || c === SEMICOLON) throw new Bail();
       list[count++] = this.directive(parent, depth);
@@ -126,10 +133,10 @@ class PlainReader {
     const directive: Directive = {
       name: interned(identifier ? raw : this.argument(nameStart, nameEnd).value),
       nameSpan: new OffsetSpan(nameStart, nameEnd, lines),
-      args: noItems(),
+      args: NONE,
       span: EMPTY_SPAN,
       blockSpan: undefined,
-      children: noItems(),
+      children: NONE,
       condition: undefined,
       parent,
       file: this.file,
@@ -178,10 +185,10 @@ class PlainReader {
       const at = skipSpaceAndComments(text, this.at);
       this.at = at;
       const c = text.charCodeAt(at);
-      if (c === SEMICOLON) return count === 0 ? noItems() : args.slice(0, count);
+      if (c === SEMICOLON) return count === 0 ? NONE : args.slice(0, count);
       if (c === OPEN_BRACE) {
         if (opensTemplateAction(text, at)) throw new Bail();
-        return count === 0 ? noItems() : args.slice(0, count);
+        return count === 0 ? NONE : args.slice(0, count);
       }
       if (at >= text.length || c === CLOSE_BRACE) throw new Bail();
       if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) this.stringToken();
@@ -198,7 +205,7 @@ class PlainReader {
     const quoted = first === DOUBLE_QUOTE ? '"' : first === SINGLE_QUOTE ? "'" : false;
     const value = resolveEscapes(quoted ? text.slice(start + 1, end - 1) : raw);
     const count = this.variableCount;
-    const variables = count === 0 ? noItems<Variable>() : this.variables.slice(0, count);
+    const variables = count === 0 ? NONE : this.variables.slice(0, count);
     return { raw, value, quoted, span: new OffsetSpan(start, end, this.lines), variables, templated: false };
   }
 
@@ -296,6 +303,8 @@ export function readPlainStatements(file: ConfigFile, source: TokenSource): Dire
 
 export interface PlainReading {
   directives: Directive[];
+  /** The deepest block level holding a statement (0: the file's top level). */
+  deepest: number;
   /** nginx's first error, found on the way (plain-nginx-check.ts). */
   nginx: PlainNginxCheck;
 }
@@ -311,7 +320,7 @@ export function readPlainFile(file: ConfigFile, source: TokenSource): PlainReadi
   const reader = new PlainReader(file, source, [], nginx);
   const directives = unlessDeclined(() => reader.statements(undefined, 0));
   if (!directives || (opener && !openersOnlyIn(text, reader.luaBodies))) return undefined;
-  return { directives, nginx };
+  return { directives, deepest: reader.deepest, nginx };
 }
 
 /** True when every template opener of `text` lies wholly inside one of `bodies` (starts and ends, in text order). */
