@@ -7,7 +7,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import * as lexicon from '../../server/src/model/plain-tokens.js';
+import * as luaBody from '../../server/src/model/lua-body.js';
+import * as plainTokens from '../../server/src/model/plain-tokens.js';
+
+const lexicon = { ...plainTokens, ...luaBody };
 
 const GRAMMAR_DIR = path.resolve(import.meta.dirname, '../../grammars/nginx/src');
 

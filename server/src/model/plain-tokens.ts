@@ -50,10 +50,6 @@ export const CONDITION_PARENS = '()';
 export const TEMPLATE_OPENERS: readonly string[] = ['{{', '{%', '{#'];
 /** An identifier ending so names a Lua block (`_lua_block_name`), whose body is not nginx syntax. */
 export const LUA_BLOCK_SUFFIX = '_by_lua_block';
-/** In a Lua block's body (scan_lua_code): a Lua comment opens with two of these, a long bracket with `[`, `=`s, `[`. */
-export const LUA_COMMENT_CHAR = '-';
-export const LUA_BRACKETS = '[]';
-export const LUA_BRACKET_LEVEL = '=';
 
 // The same characters by code, for the readers' comparisons (linking-statements.ts in cli/ reads with them too).
 export const SPACE = SPACE_CHARS.charCodeAt(0);
@@ -72,10 +68,6 @@ export const OPEN_BRACE = BLOCK_BRACES.charCodeAt(0);
 export const CLOSE_BRACE = BLOCK_BRACES.charCodeAt(1);
 export const OPEN_PAREN = CONDITION_PARENS.charCodeAt(0);
 export const CLOSE_PAREN = CONDITION_PARENS.charCodeAt(1);
-const MINUS = LUA_COMMENT_CHAR.charCodeAt(0);
-const OPEN_BRACKET = LUA_BRACKETS.charCodeAt(0);
-const CLOSE_BRACKET = LUA_BRACKETS.charCodeAt(1);
-const EQUALS = LUA_BRACKET_LEVEL.charCodeAt(0);
 const VARIABLE_OPEN = VARIABLE_BRACES.charCodeAt(0);
 const VARIABLE_CLOSE = VARIABLE_BRACES.charCodeAt(1);
 
@@ -262,82 +254,4 @@ export function skipSpaceAndComments(text: string, from: number): number {
       return i;
     }
   }
-}
-
-/**
- * The body of a `*_by_lua_block` from `from` (just past its `{`): the offset of the `}` that balances that `{`, as the
- * scanner's scan_lua_code finds it (braces in Lua strings, comments and long brackets do not count). Bail when the
- * text ends first: the block is left open.
- */
-export function luaBodyEnd(text: string, from: number): number {
-  const length = text.length;
-  let depth = 0;
-  let i = from;
-  for (;;) {
-    if (i >= length) throw new Bail();
-    const c = text.charCodeAt(i);
-    if (c === CLOSE_BRACE) {
-      if (depth === 0) return i;
-      depth--;
-      i++;
-    } else if (c === OPEN_BRACE) {
-      depth++;
-      i++;
-    } else if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
-      i = luaQuotedEnd(text, i);
-    } else if (c === OPEN_BRACKET) {
-      i = luaBracketEnd(text, i);
-    } else if (c === MINUS && text.charCodeAt(i + 1) === MINUS) {
-      // A long comment `--[[ … ]]`; else to the end of the line (a `--[` that opens no long bracket: only the `[`s).
-      i = text.charCodeAt(i + 2) === OPEN_BRACKET ? luaBracketEnd(text, i + 2) : lineEndFrom(text, i + 2);
-    } else {
-      i++;
-    }
-  }
-}
-
-/** Past a Lua string at `start` (scan_lua_quoted): its closing quote, or where a line break or the text ends it. */
-function luaQuotedEnd(text: string, start: number): number {
-  const quote = text.charCodeAt(start);
-  const length = text.length;
-  let i = start + 1;
-  while (i < length) {
-    const c = text.charCodeAt(i);
-    if (c === quote || c === LF) break;
-    if (c === BACKSLASH) i++;
-    if (i < length) i++;
-  }
-  return i < length && text.charCodeAt(i) === quote ? i + 1 : i;
-}
-
-/**
- * Past what scan_lua_bracket takes at the `[` at `start`: a long bracket `[==[ … ]==]` with its body (to the text's
- * end when unclosed), or else the `[` and the `=`s after it.
- */
-function luaBracketEnd(text: string, start: number): number {
-  const length = text.length;
-  let i = start + 1;
-  let level = 0;
-  while (text.charCodeAt(i) === EQUALS) {
-    level++;
-    i++;
-  }
-  if (text.charCodeAt(i) !== OPEN_BRACKET) return i;
-  i++;
-  for (;;) {
-    if (i >= length) return length;
-    const c = text.charCodeAt(i++);
-    if (c !== CLOSE_BRACKET) continue;
-    let closing = 0;
-    while (text.charCodeAt(i) === EQUALS) {
-      closing++;
-      i++;
-    }
-    if (closing === level && text.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
-  }
-}
-
-function lineEndFrom(text: string, from: number): number {
-  const newline = text.indexOf(COMMENT_END_CHAR, from);
-  return newline === -1 ? text.length : newline;
 }

@@ -24,7 +24,6 @@ import {
   isSpaceCode,
   isTokenStartCode,
   LUA_BLOCK_SUFFIX,
-  luaBodyEnd,
   OPEN_BRACE,
   OPEN_PAREN,
   opensTemplateAction,
@@ -40,6 +39,7 @@ import {
   variableNameAt,
 } from './plain-tokens.js';
 import { noItems } from './exact-array.js';
+import { luaBodyEnd, openersOnlyIn } from './lua-body.js';
 import { interned } from './interned.js';
 import { indentAt, OffsetSpan, type LineIndex } from './line-index.js';
 import { EMPTY_SPAN } from './span.js';
@@ -321,18 +321,6 @@ export function readPlainFile(file: ConfigFile, source: TokenSource): PlainReadi
   const directives = unlessDeclined(() => reader.statements(undefined, 0));
   if (!directives || (opener && !openersOnlyIn(text, reader.luaBodies))) return undefined;
   return { directives, deepest: reader.deepest, nginx };
-}
-
-/** True when every template opener of `text` lies wholly inside one of `bodies` (starts and ends, in text order). */
-function openersOnlyIn(text: string, bodies: readonly number[]): boolean {
-  for (const opener of TEMPLATE_OPENERS) {
-    let body = 0;
-    for (let at = text.indexOf(opener); at !== -1; at = text.indexOf(opener, at + 1)) {
-      while (body < bodies.length && bodies[body + 1]! < at + opener.length) body += 2;
-      if (body >= bodies.length || bodies[body]! > at) return false;
-    }
-  }
-  return true;
 }
 
 /** What `read` returns, or undefined when the reader declined the text (Bail). */
