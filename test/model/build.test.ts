@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveEscapes } from '../../server/src/model/arguments.js';
 import { buildConfigFile, buildPlainConfigFile, buildTreeConfigFile } from '../../server/src/model/build.js';
 import { parseFile } from '../../server/src/model/file-loader.js';
+import { MAX_NESTING_DEPTH } from '../../server/src/model/nesting-limit.js';
 import { MAX_TEMPLATE_NESTING } from '../../server/src/model/template-guards.js';
 import type { ConfigFile, Directive } from '../../server/src/model/types.js';
 import { loadNginxParser } from '../../server/src/parser/loader.js';
@@ -226,13 +227,16 @@ describe('parseFile: the text reader is asked once', () => {
     template: 'server {\n  {{ if .Ssl }}listen 443 ssl;{{ end }}\n}\n',
     jinja: 'server {\n  {% if ssl %}listen 443;{% endif %}\n}\n',
     lua: 'location / {\n  content_by_lua_block { ngx.say("}") }\n}\n',
+    // Openers inside a Lua body are Lua's (lua-resty-template): the text is still plain.
+    luaTemplate: 'init_by_lua_block {\n  t = [[ {% if x then %}{{y}}{# c #} ]] -- {{\n}\nlisten 80;\n',
+    luaThenTemplate: 'init_by_lua_block { t = "{%" }\nlisten {{ .PORT }};\n',
     broken: 'server {\n  listen 80\n',
   };
   for (const [kind, text] of Object.entries(texts)) {
     it(`${kind}: the same model as buildConfigFile`, async () => {
       const parser = await loadNginxParser();
       const loaded = parseFile(parser, '/virtual/x.conf', text);
-      expect(buildPlainConfigFile('/virtual/x.conf', text) === undefined).toBe(kind !== 'plain');
+      expect(buildPlainConfigFile('/virtual/x.conf', text) === undefined).toBe(!['plain', 'lua', 'luaTemplate'].includes(kind));
       const tree = parser.parse(text);
       try {
         expect(view(loaded)).toEqual(view(buildConfigFile('/virtual/x.conf', text, tree)));
@@ -240,6 +244,26 @@ describe('parseFile: the text reader is asked once', () => {
       } finally {
         tree.delete();
       }
+    });
+  }
+});
+
+describe('the nesting limit on a text the reader reads', () => {
+  // The reader reads blocks up to twice MAX_NESTING_DEPTH deep, and the limit is applied only when it read past it.
+  const nested = (levels: number) => `${'location / {\n'.repeat(levels)}return 200;\n${'}\n'.repeat(levels)}`;
+  for (const levels of [MAX_NESTING_DEPTH - 1, MAX_NESTING_DEPTH, MAX_NESTING_DEPTH + 50]) {
+    it(`${levels} nested blocks: cut as the tree walk cuts them`, async () => {
+      const text = nested(levels);
+      const plain = buildPlainConfigFile('/virtual/x.conf', text);
+      expect(plain).toBeDefined();
+      const tree = (await loadNginxParser()).parse(text);
+      try {
+        expect(view(plain!)).toEqual(view(buildTreeConfigFile('/virtual/x.conf', text, tree)));
+      } finally {
+        tree.delete();
+      }
+      const cut = plain!.syntaxProblems.filter((problem) => problem.message.startsWith('blocks nested more than'));
+      expect(cut.map((problem) => problem.span.start.line)).toEqual(levels < MAX_NESTING_DEPTH ? [] : [MAX_NESTING_DEPTH]);
     });
   }
 });

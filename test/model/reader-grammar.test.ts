@@ -7,7 +7,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import * as lexicon from '../../server/src/model/plain-tokens.js';
+import * as luaBody from '../../server/src/model/lua-body.js';
+import * as plainTokens from '../../server/src/model/plain-tokens.js';
+
+const lexicon = { ...plainTokens, ...luaBody };
 
 const GRAMMAR_DIR = path.resolve(import.meta.dirname, '../../grammars/nginx/src');
 
@@ -192,6 +195,30 @@ describe('the text reader reads the grammar’s tokens', () => {
       const readerEnd = !lexicon.startsVariable(text, 0) ? 0 : tryEnd(() => lexicon.variableEnd(text, 0));
       expect(readerEnd, text).toBe(grammarEnd === 0 && lexicon.startsVariable(text, 0) ? 'bail' : grammarEnd);
     }
+  });
+
+  it('a Lua block’s body ends where scan_lua_code ends it: its strings, comments and long brackets are the scanner’s', () => {
+    const [open, close] = lexicon.LUA_BRACKETS;
+    const code = cFunction('scan_lua_code');
+    expect(code).toContain(`c == '${lexicon.QUOTE_CHARS[0]}' || c == '\\${lexicon.QUOTE_CHARS[1]}'`);
+    expect(code).toContain(`c == '${open}'`);
+    expect(code).toContain(`c == '${lexicon.LUA_COMMENT_CHAR}'`);
+    expect(code).toContain(`lexer->lookahead == '${lexicon.LUA_COMMENT_CHAR}'`);
+    expect(cFunction('scan_lua_comment')).toContain(`lexer->lookahead == '${open}'`);
+    expect(cFunction('scan_lua_comment')).toContain(`lexer->lookahead != '\\n'`);
+    expect(cFunction('scan_lua_quoted')).toContain(`lexer->lookahead != '\\n'`);
+    expect(cFunction('scan_lua_quoted')).toContain(`lexer->lookahead == '${lexicon.ESCAPE_CHAR}${lexicon.ESCAPE_CHAR}'`);
+    const bracket = cFunction('scan_lua_bracket');
+    expect(bracket).toContain(`lexer->lookahead == '${lexicon.LUA_BRACKET_LEVEL}'`);
+    expect(bracket).toContain(`lexer->lookahead == '${open}'`);
+    const body = cFunction('skip_lua_long_bracket_body');
+    expect(body).toContain(`c != '${close}'`);
+    expect(body).toContain(`lexer->lookahead == '${lexicon.LUA_BRACKET_LEVEL}'`);
+    expect(body).toContain(`lexer->lookahead == '${close}'`);
+    // Checked through the reader's own function too: the `}` that ends each body.
+    const bodies = ['}', ' a }', '"}" }', "'}\\'}' }", '"a\n}', '-- }\n}', '--[[ } ]] }', '--[ }', '[==[ ]] } ]==] }', '[= }', '{ } }', '- }'];
+    const ends = bodies.map((b) => lexicon.luaBodyEnd(b, 0));
+    expect(ends).toEqual([0, 3, 4, 7, 3, 5, 10, 4, 15, 3, 4, 2]);
   });
 
   it('quotes, comments, statement ends, blocks and conditions are the grammar’s', () => {

@@ -4,14 +4,13 @@ import { collectSyntaxProblems } from './syntax-problems.js';
 import { findStructureProblems } from './structure-problems.js';
 import { parseContextName } from './context.js';
 import { LineIndex } from './line-index.js';
-import { limitNesting } from './nesting-limit.js';
+import { limitNesting, MAX_NESTING_DEPTH } from './nesting-limit.js';
 import { EMPTY_SPAN } from './span.js';
 import { TEMPLATE_OPENERS } from './plain-tokens.js';
 import { readStatements } from './statements.js';
 import { dialectByName, hasJinjaSyntax, templateDialectOf } from './template-dialect.js';
-import { readPlainFile } from './text-reader.js';
+import { readPlainFile, type PlainReading } from './text-reader.js';
 import { nginxFirstError, type NginxSyntaxError } from './nginx-first-error.js';
-import type { PlainNginxCheck } from './plain-nginx-check.js';
 import type { ConfigFile, ContextName, SyntaxProblem } from './types.js';
 
 const STATED_CONTEXT = /^#\s*nginx-keepalive:.*\bcontext\s*=\s*([a-z_]+)/;
@@ -67,15 +66,17 @@ function newFile(path: string, text: string): ConfigFile {
  * is a guess nginx never reads, so it is dropped. A template is not read by nginx as written: the grammar's alone,
  * also a file named as one (`.sigil`, `.j2`...) whose only action is cut short (then no complete action marks it).
  */
-function addModelProblems(file: ConfigFile, lines: LineIndex, nginx?: PlainNginxCheck): ConfigFile {
-  const problems = file.syntaxProblems.concat(limitNesting(file.directives), findStructureProblems(file.directives));
+function addModelProblems(file: ConfigFile, lines: LineIndex, plain?: PlainReading): ConfigFile {
+  // Blocks are cut only below MAX_NESTING_DEPTH levels: the text reader says how deep it read.
+  const nesting = plain && plain.deepest < MAX_NESTING_DEPTH ? [] : limitNesting(file.directives);
+  const problems = file.syntaxProblems.concat(nesting, findStructureProblems(file.directives));
   problems.sort((a, b) => a.span.startOffset - b.span.startOffset);
   const template = file.isTemplate || dialectByName(file.path) !== undefined;
   if (template) {
     file.syntaxProblems = problems;
   } else {
     // The plain reader found nginx's first error on its way; a text from the tree walk is tokenized again for it.
-    const first = nginx ? nginx.firstError(file.text) : nginxFirstError(file.text);
+    const first = plain ? plain.nginx.firstError(file.text) : nginxFirstError(file.text);
     file.syntaxProblems = withNginxFirstError(problems, first, lines);
   }
   return file;
@@ -102,7 +103,7 @@ function readPlainModel(path: string, text: string, lines: LineIndex): ConfigFil
   const reading = readPlainFile(file, { text, lines, hasErrors: false });
   if (!reading) return undefined;
   file.directives = reading.directives;
-  return addModelProblems(file, lines, reading.nginx);
+  return addModelProblems(file, lines, reading);
 }
 
 /** The model of a parsed file by walking its tree: any file, plain or not, with errors or without. */

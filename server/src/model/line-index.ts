@@ -56,6 +56,29 @@ export class LineIndex {
  * the first line's indent. Both model builders (text-reader.ts, statements.ts) give each directive this indent.
  */
 export function indentAt(text: string, lines: LineIndex, offset: number): string {
+  // Nearly every statement starts its line: back over the blanks before it to the line break, no lookup of the line.
+  let at = offset;
+  let spaces = 0;
+  for (; at > 0; at--) {
+    const c = text.charCodeAt(at - 1);
+    if (c === SPACE) spaces++;
+    else if (c !== TAB) break;
+  }
+  if (at === 0 ? text.charCodeAt(0) !== BOM : text.charCodeAt(at - 1) === LF) return blanks(text, at, offset, spaces);
+  if (at === 1 && text.charCodeAt(0) === BOM) return blanks(text, 1, offset, spaces);
+  return indentOfLine(text, lines, offset);
+}
+
+/** The blanks [start, end) of `text`, `spaces` of them spaces. */
+function blanks(text: string, start: number, end: number, spaces: number): string {
+  // Nearly every indent is all spaces or all tabs: one of those strings, with no slice of the text to look up.
+  const length = end - start;
+  if (length < UNIFORM_INDENTS && (spaces === length || spaces === 0)) return (spaces === 0 ? TABS : SPACES)[length]!;
+  return interned(text.slice(start, end));
+}
+
+/** indentAt for a statement after another on its line (or after a BOM's line's blanks): from the line's start. */
+function indentOfLine(text: string, lines: LineIndex, offset: number): string {
   // From the line index, not lastIndexOf: searching back is quadratic when thousands of directives share one line.
   const newlineAfter = lines.lineStart(offset);
   let at = newlineAfter === 0 && text.startsWith('\uFEFF') ? 1 : newlineAfter;
@@ -67,14 +90,13 @@ export function indentAt(text: string, lines: LineIndex, offset: number): string
     else if (c !== TAB) break;
     at++;
   }
-  // Nearly every indent is all spaces or all tabs: one of those strings, with no slice of the text to look up.
-  const length = at - lineStart;
-  if (length < UNIFORM_INDENTS && (spaces === length || spaces === 0)) return (spaces === 0 ? TABS : SPACES)[length]!;
-  return interned(text.slice(lineStart, at));
+  return blanks(text, lineStart, at, spaces);
 }
 
 const SPACE = 32;
 const TAB = 9;
+const LF = 10;
+const BOM = 0xfeff;
 const UNIFORM_INDENTS = 64;
 const SPACES = Array.from({ length: UNIFORM_INDENTS }, (_, n) => ' '.repeat(n));
 const TABS = Array.from({ length: UNIFORM_INDENTS }, (_, n) => '\t'.repeat(n));

@@ -71,22 +71,39 @@ export const CLOSE_PAREN = CONDITION_PARENS.charCodeAt(1);
 const VARIABLE_OPEN = VARIABLE_BRACES.charCodeAt(0);
 const VARIABLE_CLOSE = VARIABLE_BRACES.charCodeAt(1);
 
-/** Membership by character code: every class above is ASCII (NaN, past the end, is in none). */
-function codeTable(chars: string): (c: number) => boolean {
-  const table = new Uint8Array(128);
-  for (let i = 0; i < chars.length; i++) table[chars.charCodeAt(i)] = 1;
-  // NaN (past the end) and codes above 127 are asked too: answered before the table, which keeps this hot call fast.
-  return (c) => c < 128 && table[c] === 1;
+// Every class above is ASCII, so one table of bits by character code answers them all; the hot loops below read it
+// inline (`c < 128 && (CHAR_CLASS[c] & BIT) !== 0`, false for NaN past the end) rather than calling a predicate per
+// character, which is most of what reading costs before the code is optimized.
+export const CHAR_CLASS = new Uint8Array(128);
+export const SPACE_BIT = 1;
+const NAME_BIT = 2;
+const IDENTIFIER_START_BIT = 4;
+/** What a bare-word fragment stops at or must look at: white space, `;`, `{`, `$` and `\`. */
+const FRAGMENT_STOP_BIT = 8;
+const TOKEN_START_BIT = 16;
+const QUOTE_BIT = 32;
+
+function mark(chars: string, bit: number): void {
+  for (let i = 0; i < chars.length; i++) CHAR_CLASS[chars.charCodeAt(i)]! |= bit;
+}
+mark(SPACE_CHARS, SPACE_BIT);
+mark(NAME_CHARS, NAME_BIT);
+mark(IDENTIFIER_START_CHARS, IDENTIFIER_START_BIT);
+mark(SPACE_CHARS + WORD_END_CHARS + VARIABLE_SIGIL + ESCAPE_CHAR, FRAGMENT_STOP_BIT);
+mark(TOKEN_START_CHARS, TOKEN_START_BIT);
+mark(QUOTE_CHARS, QUOTE_BIT);
+
+function inClass(c: number, bit: number): boolean {
+  return c < 128 && (CHAR_CLASS[c]! & bit) !== 0;
 }
 
 /** The scanner's is_space. */
-export const isSpaceCode = codeTable(SPACE_CHARS);
-const isVariableCode = codeTable(NAME_CHARS);
-const isIdentifierStartCode = codeTable(IDENTIFIER_START_CHARS);
-const isWordEndCode = codeTable(WORD_END_CHARS);
-export const isQuoteCode = codeTable(QUOTE_CHARS);
+export const isSpaceCode = (c: number): boolean => inClass(c, SPACE_BIT);
+const isVariableCode = (c: number): boolean => inClass(c, NAME_BIT);
+const isIdentifierStartCode = (c: number): boolean => inClass(c, IDENTIFIER_START_BIT);
+export const isQuoteCode = (c: number): boolean => inClass(c, QUOTE_BIT);
 /** A character that cannot start a bare word (it starts another token there). */
-export const isTokenStartCode = codeTable(TOKEN_START_CHARS);
+export const isTokenStartCode = (c: number): boolean => inClass(c, TOKEN_START_BIT);
 
 /** True when a template action opens at `i`. */
 export function opensTemplateAction(text: string, i: number): boolean {
@@ -98,7 +115,7 @@ export function opensTemplateAction(text: string, i: number): boolean {
 export function startsVariable(text: string, i: number): boolean {
   if (text.charCodeAt(i) !== DOLLAR) return false;
   const next = text.charCodeAt(i + 1);
-  return isVariableCode(next) || next === VARIABLE_OPEN;
+  return (next < 128 && (CHAR_CLASS[next]! & NAME_BIT) !== 0) || next === VARIABLE_OPEN;
 }
 
 /** True when [start, end) is an identifier (a letter or `_`, then letters, digits and `_`): a directive_name. */
@@ -115,24 +132,44 @@ export function fragmentEnd(text: string, from: number): number {
   let i = from;
   while (i < length) {
     const c = text.charCodeAt(i);
-    if (isSpaceCode(c) || isWordEndCode(c)) return i;
-    if (c === DOLLAR && startsVariable(text, i)) return i;
-    i += c === BACKSLASH && i + 1 < length ? 2 : 1;
+    if (c < 128 && (CHAR_CLASS[c]! & FRAGMENT_STOP_BIT) !== 0) {
+      if (c === BACKSLASH) {
+        i += i + 1 < length ? 2 : 1;
+        continue;
+      }
+      if (c !== DOLLAR || startsVariable(text, i)) return i;
+    }
+    i++;
   }
   return i;
 }
 
+/**
+ * The end of the directive_name starting at `start`, or `start` when none does: the identifier there must be a
+ * whole bare-word fragment (what follows it ends one), else it is the start of a word. fragmentEnd and isIdentifier
+ * in one pass over the name.
+ */
+export function directiveNameEnd(text: string, start: number): number {
+  const first = text.charCodeAt(start);
+  if (!(first < 128 && (CHAR_CLASS[first]! & IDENTIFIER_START_BIT) !== 0)) return start;
+  let i = start + 1;
+  let c = text.charCodeAt(i);
+  while (c < 128 && (CHAR_CLASS[c]! & NAME_BIT) !== 0) c = text.charCodeAt(++i);
+  // Past the end (NaN), white space, `;`, `{` and a variable end the fragment; anything else continues the word.
+  if (i >= text.length) return i;
+  if (c < 128 && (CHAR_CLASS[c]! & FRAGMENT_STOP_BIT) !== 0 && c !== BACKSLASH && (c !== DOLLAR || startsVariable(text, i))) return i;
+  return start;
+}
+
 /** The end of the variable starting at `start`: `$name` or `${name}`. */
 export function variableEnd(text: string, start: number): number {
-  let end = start + 1;
-  if (text.charCodeAt(end) === VARIABLE_OPEN) {
-    end++;
-    while (isVariableCode(text.charCodeAt(end))) end++;
-    if (end === start + 2 || text.charCodeAt(end) !== VARIABLE_CLOSE) throw new Bail();
-    return end + 1;
-  }
-  while (isVariableCode(text.charCodeAt(end))) end++;
-  return end;
+  const braced = text.charCodeAt(start + 1) === VARIABLE_OPEN;
+  let end = braced ? start + 2 : start + 1;
+  let c = text.charCodeAt(end);
+  while (c < 128 && (CHAR_CLASS[c]! & NAME_BIT) !== 0) c = text.charCodeAt(++end);
+  if (!braced) return end;
+  if (end === start + 2 || c !== VARIABLE_CLOSE) throw new Bail();
+  return end + 1;
 }
 
 /** The variable's name without `$` and braces. */
@@ -207,7 +244,7 @@ export function skipSpaceAndComments(text: string, from: number): number {
   let i = from;
   for (;;) {
     const c = text.charCodeAt(i);
-    if (isSpaceCode(c)) {
+    if (c < 128 && (CHAR_CLASS[c]! & SPACE_BIT) !== 0) {
       i++;
     } else if (c === HASH) {
       // Past the comment and the CRs before its LF: they are white space anyway.

@@ -1,9 +1,9 @@
 // The directives of a plain nginx file, read straight from its text: the same model the tree walk (statements.ts)
 // builds, without a call into wasm per node, which is most of what building a model costs.
 //
-// Only the plain part of the language: a text with a template action (`{{`, or Jinja's `{%` and `{#`), a
-// `*_by_lua_block`, a `${` that is not a variable, any Unicode space, or anything the grammar would not accept is left
-// to the tree (readPlainStatements returns undefined). Tokens are read as the grammar's scanner reads them, with the
+// Only the plain part of the language: a text with a template opener (`{{`, or Jinja's `{%` and `{#`) anywhere but
+// in a `*_by_lua_block` body (whose extent is read as the scanner's scan_lua_code finds it), a `${` that is not a
+// variable, a NUL, or anything the grammar would not accept is left to the tree (readPlainStatements returns undefined). Tokens are read as the grammar's scanner reads them, with the
 // character classes of plain-tokens.ts, which test/model/reader-grammar.test.ts holds to the grammar's own.
 //
 // The answer depends on the text alone, never on a tree: a text declined once is declined again, so build.ts asks at
@@ -13,12 +13,13 @@ import type { TokenSource } from './arguments.js';
 import { resolveEscapes } from './arguments.js';
 import {
   Bail,
+  CHAR_CLASS,
   CLOSE_BRACE,
   conditionEnd,
+  directiveNameEnd,
   DOLLAR,
   DOUBLE_QUOTE,
   fragmentEnd,
-  isIdentifier,
   isQuoteCode,
   isSpaceCode,
   isTokenStartCode,
@@ -29,6 +30,7 @@ import {
   SEMICOLON,
   SINGLE_QUOTE,
   skipSpaceAndComments,
+  SPACE_BIT,
   startsVariable,
   stringEnd,
   TEMPLATE_OPENERS,
@@ -37,14 +39,18 @@ import {
   variableNameAt,
 } from './plain-tokens.js';
 import { noItems } from './exact-array.js';
+import { luaBodyEnd, openersOnlyIn } from './lua-body.js';
 import { interned } from './interned.js';
-import { indentAt } from './line-index.js';
+import { indentAt, OffsetSpan, type LineIndex } from './line-index.js';
 import { EMPTY_SPAN } from './span.js';
 import { nginxReadsAsWords, PlainNginxCheck } from './plain-nginx-check.js';
 import type { Argument, ConfigFile, Directive, TemplateGuard, Variable } from './types.js';
 
 /** Deeper nesting is left to the tree walk, which needs no call stack for it (this reader recurses per block). */
 const MAX_DEPTH = 200;
+
+/** The shared empty list, once: it is every simple directive's children and most arguments' variables. */
+const NONE: never[] = noItems();
 
 /**
  * Reads one text. Allocation per token is kept to what the model keeps: the token just read is `tokenStart` to `at`,
@@ -59,6 +65,11 @@ class PlainReader {
   private variableCount = 0;
   private readonly args: Argument[] = [];
   private readonly lists: Directive[][] = [];
+  /** The deepest block level holding a statement (0: the file's top level), for the nesting limit (build.ts). */
+  deepest = 0;
+  /** The Lua bodies read, each as its start and end (the closing `}`), in text order. */
+  readonly luaBodies: number[] = [];
+  private readonly lines: LineIndex;
   private readonly onStringVariable = (from: number, to: number): void => {
     this.variables[this.variableCount++] = this.variable(from, to);
   };
@@ -72,6 +83,7 @@ class PlainReader {
     private readonly check?: PlainNginxCheck,
   ) {
     this.text = source.text;
+    this.lines = source.lines;
     this.at = this.text.startsWith('\uFEFF') ? 1 : 0;
     if (this.at === 1) check?.doubt();
   }
@@ -90,7 +102,9 @@ class PlainReader {
       const c = this.text.charCodeAt(this.at);
       if (c === CLOSE_BRACE) {
         if (!parent) throw new Bail();
-        return count === 0 ? noItems() : list.slice(0, count);
+        if (count === 0) return NONE;
+        if (depth > this.deepest) this.deepest = depth;
+        return list.slice(0, count);
       }
       if (c === OPEN_BRACE || c === SEMICOLON) throw new Bail();
       list[count++] = this.directive(parent, depth);
@@ -105,26 +119,24 @@ class PlainReader {
 
   private directive(parent: Directive | undefined, depth: number): Directive {
     const text = this.text;
-    const lines = this.source.lines;
+    const lines = this.lines;
     const start = this.at;
     const identifier = this.nameToken();
     const nameStart = this.tokenStart;
     const nameEnd = this.at;
     // nginx's name for the statement: its first word as written, quotes included.
     const raw = text.slice(nameStart, nameEnd);
-    // An identifier ending in `_by_lua_block` names a Lua block, whose body is not nginx syntax.
-    if (identifier && raw.endsWith(LUA_BLOCK_SUFFIX)) throw new Bail();
     const check = this.check;
     if (check && (identifier ? text.charCodeAt(nameEnd) === DOLLAR : !isQuoteCode(text.charCodeAt(nameStart)) && raw.endsWith(LUA_BLOCK_SUFFIX))) {
       check.doubt();
     }
     const directive: Directive = {
       name: interned(identifier ? raw : this.argument(nameStart, nameEnd).value),
-      nameSpan: lines.span(nameStart, nameEnd),
-      args: noItems(),
+      nameSpan: new OffsetSpan(nameStart, nameEnd, lines),
+      args: NONE,
       span: EMPTY_SPAN,
       blockSpan: undefined,
-      children: noItems(),
+      children: NONE,
       condition: undefined,
       parent,
       file: this.file,
@@ -133,7 +145,9 @@ class PlainReader {
     };
     if (identifier && raw === 'if') directive.condition = this.condition();
     else directive.args = this.readArguments();
-    if (text.charCodeAt(this.at) === SEMICOLON) {
+    // An identifier ending in `_by_lua_block` names a Lua block, whose body is not nginx syntax: its extent alone.
+    if (identifier && raw.endsWith(LUA_BLOCK_SUFFIX)) this.luaBlock(directive);
+    else if (text.charCodeAt(this.at) === SEMICOLON) {
       check?.simple(raw, directive.args.length, depth, this.at);
       this.at++;
     } else {
@@ -142,10 +156,24 @@ class PlainReader {
       this.at++;
       directive.children = this.statements(directive, depth + 1);
       this.at++;
-      directive.blockSpan = lines.span(open, this.at);
+      directive.blockSpan = new OffsetSpan(open, this.at, lines);
     }
-    directive.span = lines.span(start, this.at);
+    directive.span = new OffsetSpan(start, this.at, lines);
     return directive;
+  }
+
+  /**
+   * The body of a Lua block, the reader at its `{` (without one the grammar has no Lua block directive). nginx reads it
+   * with its Lua module's own tokenizer, which only nginx-tokens.ts follows: the check leaves the answer to it.
+   */
+  private luaBlock(directive: Directive): void {
+    const open = this.at;
+    if (this.text.charCodeAt(open) !== OPEN_BRACE) throw new Bail();
+    const close = luaBodyEnd(this.text, open + 1);
+    this.luaBodies.push(open + 1, close);
+    this.check?.doubt();
+    this.at = close + 1;
+    directive.blockSpan = new OffsetSpan(open, this.at, this.lines);
   }
 
   /** Arguments up to the `;` or the `{` of a block, where the reader stops. */
@@ -154,16 +182,18 @@ class PlainReader {
     const args = this.args;
     let count = 0;
     for (;;) {
-      this.at = skipSpaceAndComments(text, this.at);
-      const c = text.charCodeAt(this.at);
-      if (c === SEMICOLON || c === OPEN_BRACE) {
-        if (c === OPEN_BRACE && opensTemplateAction(text, this.at)) throw new Bail();
-        return count === 0 ? noItems() : args.slice(0, count);
+      const at = skipSpaceAndComments(text, this.at);
+      this.at = at;
+      const c = text.charCodeAt(at);
+      if (c === SEMICOLON) return count === 0 ? NONE : args.slice(0, count);
+      if (c === OPEN_BRACE) {
+        if (opensTemplateAction(text, at)) throw new Bail();
+        return count === 0 ? NONE : args.slice(0, count);
       }
-      if (Number.isNaN(c) || c === CLOSE_BRACE) throw new Bail();
-      if (isQuoteCode(c)) this.stringToken();
+      if (at >= text.length || c === CLOSE_BRACE) throw new Bail();
+      if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) this.stringToken();
       else this.wordToken();
-      args[count++] = this.argument(this.tokenStart, this.at);
+      args[count++] = this.argument(at, this.at);
     }
   }
 
@@ -175,8 +205,8 @@ class PlainReader {
     const quoted = first === DOUBLE_QUOTE ? '"' : first === SINGLE_QUOTE ? "'" : false;
     const value = resolveEscapes(quoted ? text.slice(start + 1, end - 1) : raw);
     const count = this.variableCount;
-    const variables = count === 0 ? noItems<Variable>() : this.variables.slice(0, count);
-    return { raw, value, quoted, span: this.source.lines.span(start, end), variables, templated: false };
+    const variables = count === 0 ? NONE : this.variables.slice(0, count);
+    return { raw, value, quoted, span: new OffsetSpan(start, end, this.lines), variables, templated: false };
   }
 
   /**
@@ -187,18 +217,16 @@ class PlainReader {
     const text = this.text;
     const start = this.at;
     const c = text.charCodeAt(start);
-    if (isQuoteCode(c)) {
+    if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
       this.stringToken();
       return false;
     }
-    if (!startsVariable(text, start)) {
-      const end = fragmentEnd(text, start);
-      if (isIdentifier(text, start, end)) {
-        this.tokenStart = start;
-        this.variableCount = 0;
-        this.at = end;
-        return true;
-      }
+    const end = directiveNameEnd(text, start);
+    if (end > start) {
+      this.tokenStart = start;
+      this.variableCount = 0;
+      this.at = end;
+      return true;
     }
     this.wordToken();
     return false;
@@ -207,31 +235,36 @@ class PlainReader {
   /** A bare word: fragments and variables glued together, up to white space, `;` or a block's `{`. */
   private wordToken(): void {
     const text = this.text;
+    const length = text.length;
     const start = this.at;
     this.tokenStart = start;
     this.variableCount = 0;
+    let at = start;
     for (;;) {
-      const c = text.charCodeAt(this.at);
-      if (startsVariable(text, this.at)) {
-        this.variables[this.variableCount++] = this.variable(this.at, variableEnd(text, this.at));
+      const c = text.charCodeAt(at);
+      if (c === DOLLAR && startsVariable(text, at)) {
+        const end = variableEnd(text, at);
+        this.variables[this.variableCount++] = this.variable(at, end);
+        at = end;
       } else {
-        const end = fragmentEnd(text, this.at);
+        const end = fragmentEnd(text, at);
         // A word's first fragment cannot start with a comment, a quote or `}` (those are other tokens).
-        if (end === this.at || (this.at === start && isTokenStartCode(c))) throw new Bail();
-        this.at = end;
+        if (end === at || (at === start && isTokenStartCode(c))) throw new Bail();
+        at = end;
       }
-      const next = text.charCodeAt(this.at);
-      if (Number.isNaN(next) || isSpaceCode(next) || next === SEMICOLON) break;
+      if (at >= length) break;
+      const next = text.charCodeAt(at);
+      if (next === SEMICOLON || (next < 128 && (CHAR_CLASS[next]! & SPACE_BIT) !== 0)) break;
       if (next === OPEN_BRACE) {
-        if (opensTemplateAction(text, this.at)) throw new Bail();
+        if (opensTemplateAction(text, at)) throw new Bail();
         break;
       }
     }
+    this.at = at;
   }
 
   private variable(start: number, end: number): Variable {
-    this.at = end;
-    return { name: variableNameAt(this.text, start, end), span: this.source.lines.span(start, end) };
+    return { name: variableNameAt(this.text, start, end), span: new OffsetSpan(start, end, this.lines) };
   }
 
   /** A quoted string with its variables. */
@@ -270,6 +303,8 @@ export function readPlainStatements(file: ConfigFile, source: TokenSource): Dire
 
 export interface PlainReading {
   directives: Directive[];
+  /** The deepest block level holding a statement (0: the file's top level). */
+  deepest: number;
   /** nginx's first error, found on the way (plain-nginx-check.ts). */
   nginx: PlainNginxCheck;
 }
@@ -277,11 +312,15 @@ export interface PlainReading {
 /** readPlainStatements, with what the reader found out about nginx's first error in the same pass. */
 export function readPlainFile(file: ConfigFile, source: TokenSource): PlainReading | undefined {
   const text = source.text;
-  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  if (TEMPLATE_OPENERS.some((opener) => text.includes(opener)) || UNUSUAL_SPACE.test(body)) return undefined;
+  if (UNUSUAL_SPACE.test(text)) return undefined;
+  // An opener inside a Lua body is Lua's (`[[ {% if x %} ]]` for a Lua template library): no template action.
+  const opener = TEMPLATE_OPENERS.some((open) => text.includes(open));
+  if (opener && !text.includes(LUA_BLOCK_SUFFIX)) return undefined;
   const nginx = new PlainNginxCheck();
-  const directives = unlessDeclined(() => new PlainReader(file, source, [], nginx).statements(undefined, 0));
-  return directives && { directives, nginx };
+  const reader = new PlainReader(file, source, [], nginx);
+  const directives = unlessDeclined(() => reader.statements(undefined, 0));
+  if (!directives || (opener && !openersOnlyIn(text, reader.luaBodies))) return undefined;
+  return { directives, deepest: reader.deepest, nginx };
 }
 
 /** What `read` returns, or undefined when the reader declined the text (Bail). */
