@@ -16,9 +16,12 @@ interface Stats {
 }
 
 const UPSTREAM = 'events {}\nhttp {\n    upstream backend {\n        server 127.0.0.1:8080;\n    }\n    include conf.d/*.conf;\n}\n';
-/** A content_by_lua_block: the text reader declines it, so only tree-sitter reads this file. */
+/**
+ * A template opener outside any Lua body (here in a comment): the text reader declines it, so only tree-sitter reads
+ * this file. (A content_by_lua_block alone no longer does: the reader reads Lua bodies by extent, model/lua-body.ts.)
+ */
 const LUA_SITE =
-  'server {\n    listen 8000;\n    location / {\n        proxy_pass http://backend;\n    }\n' +
+  'server {\n    # rendered from {{ .TEMPLATE }}\n    listen 8000;\n    location / {\n        proxy_pass http://backend;\n    }\n' +
   '    location /lua {\n        content_by_lua_block {\n            ngx.say("hi")\n        }\n    }\n}\n';
 const TEMPLATE = '{{ range .APPS }}\nhttp {\n    upstream {{ .NAME }} {\n        server 127.0.0.1:1;\n    }\n}\n{{ end }}\n';
 

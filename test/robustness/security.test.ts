@@ -33,6 +33,10 @@ const ALLOWED: Record<string, { name: string; why: string }> = {
     name: 'child_process',
     why: '`prove` runs the local nginx binary on a sandboxed copy (its own command: check and the language server never do)',
   },
+  'server/src/lsp/idle-collection.ts': {
+    name: 'vm',
+    why: "reads V8's own `gc` from a fresh context (the constant text 'gc'), to collect garbage when typing pauses",
+  },
   'client/src/prove-run.ts': {
     name: 'child_process',
     why: 'the editor\'s "Prove connection reuse" runs the bundled CLI\'s `prove` (trusted workspaces only, not in the browser build)',
