@@ -85,7 +85,7 @@ function walkScopes(
         // A block left out of a view is neither a statement nor a scope, and nothing under it is walked.
         if (left?.(directive)) return false;
         // No truncation needed: a directive at depth d sits in the block last opened at d - 1, which set stack[d].
-        const depth = where.ancestors.length;
+        const depth = where.depth;
         const scope = stack[depth]!;
         visit(directive, scope, root);
         const inner = contextOpenedBy(directive, where.context);

@@ -17,7 +17,12 @@ export const DEFAULT_INCLUDE_LIMITS: IncludeLimits = { maxIncludedFiles: 10_000,
 export interface ExpansionScope {
   /** The context the directive sits in. */
   context: ContextName;
-  /** Enclosing block directives, outermost first, across include boundaries. */
+  /** How many blocks enclose the directive, across include boundaries. */
+  depth: number;
+  /**
+   * Enclosing block directives, outermost first, across include boundaries: kept only for hooks that ask for them
+   * (`wantsAncestors`), else the shared empty list (a copy per block was most of what the walk allocated).
+   */
   ancestors: readonly Directive[];
   /** The include directives that spliced this directive's file in, outermost first (empty in the root file). */
   includedFrom: readonly Directive[];
@@ -26,6 +31,8 @@ export interface ExpansionScope {
 export interface ExpansionHooks {
   /** The files an include directive pulls in, in order; [] for a directive that is not a followable include. */
   resolve(include: Directive): readonly ConfigFile[];
+  /** Give each scope its `ancestors` list (otherwise only its depth). */
+  wantsAncestors?: boolean;
   /** Return false to skip the directive's block and, for an include, its expansion. */
   visit?(directive: Directive, scope: ExpansionScope): boolean | void;
   /** An include not followed: its target is already on the include chain, or a limit was reached. */
@@ -50,6 +57,8 @@ function holdsInclude(directive: Directive): boolean {
   if (cacheable) includeHeld.set(directive, held);
   return held;
 }
+
+const NO_DIRECTIVES: readonly Directive[] = [];
 
 class Expansion {
   private readonly chain = new Set<ConfigFile>();
@@ -80,15 +89,15 @@ class Expansion {
       // Most directives have no block: ask for the context only of those with statements inside.
       const inner = directive.children.length > 0 ? contextOpenedBy(directive, scope.context) : undefined;
       if (inner) {
-        const ancestors = [...scope.ancestors, directive];
-        this.directives(directive.children, { context: inner, ancestors, includedFrom: scope.includedFrom });
+        const ancestors = this.hooks.wantsAncestors ? [...scope.ancestors, directive] : NO_DIRECTIVES;
+        this.directives(directive.children, { context: inner, depth: scope.depth + 1, ancestors, includedFrom: scope.includedFrom });
       }
     }
   }
 
   private include(include: Directive, scope: ExpansionScope): void {
     const includedFrom = [...scope.includedFrom, include];
-    const includedScope = { context: scope.context, ancestors: scope.ancestors, includedFrom };
+    const includedScope = { context: scope.context, depth: scope.depth, ancestors: scope.ancestors, includedFrom };
     for (const target of this.hooks.resolve(include)) {
       if (this.chain.has(target)) {
         this.hooks.cut?.(include, 'cycle', target);
@@ -96,7 +105,7 @@ class Expansion {
         this.includedFiles >= this.limits.maxIncludedFiles ||
         includedScope.includedFrom.length > this.limits.maxDepth ||
         // Each file's own nesting is bounded (nesting-limit.ts); this bounds the nesting an include chain adds up to.
-        scope.ancestors.length >= MAX_NESTING_DEPTH
+        scope.depth >= MAX_NESTING_DEPTH
       ) {
         this.hooks.cut?.(include, 'limit', target);
       } else {
@@ -113,5 +122,5 @@ export function expandRoot(
   hooks: ExpansionHooks,
   limits: IncludeLimits = DEFAULT_INCLUDE_LIMITS,
 ): void {
-  new Expansion(hooks, limits).file(root, { context, ancestors: [], includedFrom: [] });
+  new Expansion(hooks, limits).file(root, { context, depth: 0, ancestors: NO_DIRECTIVES, includedFrom: NO_DIRECTIVES });
 }

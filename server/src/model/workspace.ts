@@ -309,11 +309,12 @@ export function walkEffective(workspace: Workspace, visit: EffectiveVisitor): vo
       root.context,
       {
         resolve: (include) => root.includes.get(include) ?? [],
+        wantsAncestors: true,
         visit: (directive, scope) => {
           if (scope !== last || !effective) {
             last = scope;
             // Spelled out: an object spread here cost more than the rest of the walk.
-            effective = { context: scope.context, ancestors: scope.ancestors, includedFrom: scope.includedFrom, root };
+            effective = { context: scope.context, depth: scope.depth, ancestors: scope.ancestors, includedFrom: scope.includedFrom, root };
           }
           return visit(directive, effective);
         },
