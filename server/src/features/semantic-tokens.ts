@@ -40,15 +40,16 @@ export const MAX_TOKENIZED_LENGTH = 4 * 1024 * 1024;
 const PARSE_TIMEOUT_MS = 2_000;
 const MAX_TOKENS = 1_000_000;
 
-interface RawToken {
+export interface RawToken {
   start: number;
   end: number;
   type: SemanticTokenType;
 }
 
-type Offsets = { startOffset: number; endOffset: number };
+export type Offsets = { startOffset: number; endOffset: number };
 
-const NUMBER = /^\d+(?:\.\d+)?(?:ms|[smhdwyMkKgG])?$/;
+/** A plain number, with nginx's size and time suffixes: a word of one literal so read is a number token. */
+export const NUMBER = /^\d+(?:\.\d+)?(?:ms|[smhdwyMkKgG])?$/;
 const TEMPLATE_DELIMITERS = new Set(['{{', '{{-', '}}', '-}}', '{%', '{%-', '{%+', '%}', '-%}', '+%}']);
 const PIPELINE_TYPES: Record<PipelineTokenKind, SemanticTokenType> = {
   variable: 'variable',
@@ -61,17 +62,32 @@ const PIPELINE_TYPES: Record<PipelineTokenKind, SemanticTokenType> = {
   macro: 'macro',
 };
 
-class TokenCollector {
+/** The tokens pushed so far, within `range`: a string's adjacent parts join, as the editor sees one string. */
+export class RawTokens {
   readonly tokens: RawToken[] = [];
 
-  constructor(private readonly range: Offsets) {}
+  constructor(readonly range: Offsets) {}
 
-  private push(start: number, end: number, type: SemanticTokenType): void {
+  push(start: number, end: number, type: SemanticTokenType): void {
     if (end <= start || end <= this.range.startOffset || start >= this.range.endOffset) return;
     const last = this.tokens.at(-1);
     // A string's quotes and literal parts are one token as far as the editor is concerned.
     if (last && type === 'string' && last.type === 'string' && last.end === start) last.end = end;
     else if (this.tokens.length < MAX_TOKENS) this.tokens.push({ start, end, type });
+  }
+}
+
+class TokenCollector {
+  private readonly raw: RawTokens;
+  readonly tokens: RawToken[];
+
+  constructor(private readonly range: Offsets) {
+    this.raw = new RawTokens(range);
+    this.tokens = this.raw.tokens;
+  }
+
+  private push(start: number, end: number, type: SemanticTokenType): void {
+    this.raw.push(start, end, type);
   }
 
   /** Visits the cursor's node and its subtree; leaves the cursor where it found it. */
@@ -94,7 +110,7 @@ class TokenCollector {
       case 'word':
         return this.word(cursor);
       case 'lua_code':
-        return this.luaTemplateActions(startIndex, cursor.nodeText);
+        return luaTemplateActions(this.raw, startIndex, cursor.nodeText);
     }
     this.eachChild(cursor, () => this.visit(cursor));
   }
@@ -121,32 +137,6 @@ class TokenCollector {
     });
   }
 
-  /**
-   * A Lua body is opaque to the grammar, but templates (ingress-nginx's) put actions in it too: paint those the way
-   * the grammar's actions are painted, and leave the Lua alone.
-   */
-  private luaTemplateActions(offset: number, lua: string): void {
-    for (const [start, end] of actionRanges(lua)) {
-      // Go actions and Jinja (or Liquid) tags; not `{# #}`, whose `{#` is also Lua (a table holding a length, `{#t}`).
-      const kind = lua[start + 1];
-      if (kind === '#') continue;
-      const closer = kind === '%' ? '%}' : '}}';
-      const open = /^[-+]/.test(lua.slice(start + 2, start + 3)) ? 3 : 2;
-      const closed = lua.endsWith(closer, end);
-      const close = closed && /[-+]$/.test(lua.slice(0, end - 2)) && end - start >= open + 3 ? 3 : closed ? 2 : 0;
-      const inner = lua.slice(start + open, end - close);
-      if (inner.trimStart().startsWith('/*')) {
-        this.push(offset + start, offset + end, 'comment');
-        continue;
-      }
-      this.push(offset + start, offset + start + open, 'macro');
-      for (const token of lexPipeline(inner)) {
-        this.push(offset + start + open + token.start, offset + start + open + token.end, PIPELINE_TYPES[token.kind]);
-      }
-      this.push(offset + end - close, offset + end, 'macro');
-    }
-  }
-
   private templatePart(cursor: TreeCursor): void {
     const type = cursor.nodeType;
     if (TEMPLATE_DELIMITERS.has(type) || type === 'template_keyword') {
@@ -158,8 +148,35 @@ class TokenCollector {
   }
 }
 
+/**
+ * A Lua body is opaque to the grammar, but templates (ingress-nginx's) put actions in it too: paint those the way
+ * the grammar's actions are painted, and leave the Lua alone.
+ */
+export function luaTemplateActions(out: RawTokens, offset: number, lua: string): void {
+  for (const [start, end] of actionRanges(lua)) {
+    // Go actions and Jinja (or Liquid) tags; not `{# #}`, whose `{#` is also Lua (a table holding a length, `{#t}`).
+    const kind = lua[start + 1];
+    if (kind === '#') continue;
+    const closer = kind === '%' ? '%}' : '}}';
+    const open = /^[-+]/.test(lua.slice(start + 2, start + 3)) ? 3 : 2;
+    const closed = lua.endsWith(closer, end);
+    const close = closed && /[-+]$/.test(lua.slice(0, end - 2)) && end - start >= open + 3 ? 3 : closed ? 2 : 0;
+    const inner = lua.slice(start + open, end - close);
+    if (inner.trimStart().startsWith('/*')) {
+      out.push(offset + start, offset + end, 'comment');
+      continue;
+    }
+    out.push(offset + start, offset + start + open, 'macro');
+    for (const token of lexPipeline(inner)) {
+      out.push(offset + start + open + token.start, offset + start + open + token.end, PIPELINE_TYPES[token.kind]);
+    }
+    out.push(offset + end - close, offset + end, 'macro');
+  }
+}
+
+
 /** Splits tokens at line breaks (LSP tokens are single-line) and drops any that would overlap the previous one. */
-function toLineTokens(raw: readonly RawToken[], lines: LineIndex): SemanticToken[] {
+export function toLineTokens(raw: readonly RawToken[], lines: LineIndex): SemanticToken[] {
   const result: SemanticToken[] = [];
   let lastEnd = 0;
   for (const token of [...raw].sort((a, b) => a.start - b.start)) {

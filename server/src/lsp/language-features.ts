@@ -1,7 +1,7 @@
 // The language features on the wire: hover, completion (lsp/completion.ts), go to definition, find references,
 // document symbols and semantic tokens, answered from the latest snapshot of the document (semantic tokens from its
-// text alone, without waiting for an analysis) by the headless functions in features/. This file only converts
-// between the protocol (URIs, line/UTF-16 positions) and the model (paths, offsets).
+// text alone, by one scan when it is plain nginx, without waiting for an analysis) by the headless functions in
+// features/. This file only converts between the protocol (URIs, line/UTF-16 positions) and the model (paths, offsets).
 import {
   SymbolKind,
   type CancellationToken,
@@ -16,6 +16,7 @@ import type { FeatureLocation } from '../features/context.js';
 import { hoverAt } from '../features/hover.js';
 import { definitionsAt, referencesAt } from '../features/navigation.js';
 import { lineIndexOf, type LspPosition, type LspRange } from '../features/positions.js';
+import { collectPlainSemanticTokens } from '../features/plain-semantic-tokens.js';
 import { collectSemanticTokens, encodeSemanticTokens, SEMANTIC_TOKEN_TYPES } from '../features/semantic-tokens.js';
 import { documentSymbols, type OutlineKind, type OutlineSymbol } from '../features/symbols.js';
 import { loadNginxParser } from '../parser/loader.js';
@@ -103,7 +104,9 @@ export type OpenText = Pick<OpenDocument, 'text' | 'isTooLarge' | 'textDocument'
 async function semanticTokensOf(document: OpenText, range?: LspRange): Promise<SemanticTokens> {
   const lines = document.textDocument;
   const offsets = range && { startOffset: lines.offsetAt(range.start), endOffset: lines.offsetAt(range.end) };
-  const tokens = collectSemanticTokens(await loadNginxParser(), document.text, offsets);
+  // A plain document's tokens need no tree: the wasm parser is loaded only for a text the text reader declines.
+  const text = document.text;
+  const tokens = collectPlainSemanticTokens(text, offsets) ?? collectSemanticTokens(await loadNginxParser(), text, offsets);
   return { data: encodeSemanticTokens(tokens) };
 }
 
