@@ -1,13 +1,15 @@
 // A plain text's semantic tokens come from one scan of its text (features/plain-semantic-tokens.ts), without the wasm
 // parser; every other text's from its tree (collectSemanticTokens). The scan must accept exactly the texts the text
 // reader reads and give, for each, the tokens the tree gives, for the whole text and for any range of it: checked on
-// generated configurations, character soup, mutated real files and the whole corpus.
+// generated configurations, character soup, mutated real files and the whole corpus. So must the pieces the language
+// server keeps per version (TokenPieces), replayed for the whole text or a range, for plain texts and templates alike.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { collectPlainSemanticTokens } from '../../server/src/features/plain-semantic-tokens.js';
-import { collectSemanticTokens } from '../../server/src/features/semantic-tokens.js';
+import { collectPlainSemanticTokens, collectPlainTokens } from '../../server/src/features/plain-semantic-tokens.js';
+import { LineIndex } from '../../server/src/features/positions.js';
+import { collectSemanticTokens, collectTreeTokens, TokenPieces, toLineTokens } from '../../server/src/features/semantic-tokens.js';
 import { buildPlainConfigFile } from '../../server/src/model/build.js';
 import { loadNginxParser, type NginxParser } from '../../server/src/parser/loader.js';
 import { config, soup } from './plain-texts.js';
@@ -20,12 +22,24 @@ const range = fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ m
 function sameTokens(parser: NginxParser, text: string, [a, b]: [number, number] = [0, 1], label?: string): boolean {
   const plain = collectPlainSemanticTokens(text);
   expect(plain !== undefined, `${label ?? JSON.stringify(text)}: scan accepts iff the reader does`).toBe(buildPlainConfigFile('/x.conf', text) !== undefined);
-  if (plain === undefined) return false;
-  expect(plain, label).toEqual(collectSemanticTokens(parser, text));
   const from = Math.floor(Math.min(a, b) * text.length);
   const to = Math.ceil(Math.max(a, b) * text.length);
   const offsets = { startOffset: from, endOffset: to };
-  expect(collectPlainSemanticTokens(text, offsets), label).toEqual(collectSemanticTokens(parser, text, offsets));
+  const full = collectSemanticTokens(parser, text);
+  const ranged = collectSemanticTokens(parser, text, offsets);
+  // The pieces the language server keeps per version, replayed for the whole text and for the range.
+  const pieces = new TokenPieces(text.length);
+  if (!collectPlainTokens(text, pieces)) {
+    const treePieces = new TokenPieces(text.length);
+    collectTreeTokens(parser, text, treePieces);
+    expect(toLineTokens(treePieces.replay(), new LineIndex(text)), label).toEqual(full);
+    expect(toLineTokens(treePieces.replay(offsets), new LineIndex(text)), label).toEqual(ranged);
+  }
+  if (plain === undefined) return false;
+  expect(plain, label).toEqual(full);
+  expect(collectPlainSemanticTokens(text, offsets), label).toEqual(ranged);
+  expect(toLineTokens(pieces.replay(), new LineIndex(text)), label).toEqual(full);
+  expect(toLineTokens(pieces.replay(offsets), new LineIndex(text)), label).toEqual(ranged);
   return true;
 }
 

@@ -265,19 +265,24 @@ function luaCodeExtent(text: string, from: number, close: number): [number, numb
  * The semantic tokens of `text` when the text reader reads it (readPlainFile: no template action outside Lua bodies,
  * no NUL, nothing the grammar would not accept); undefined when it declines, and only the tree can tell.
  */
-export function collectPlainSemanticTokens(text: string, range?: Offsets, lines?: LineIndex): SemanticToken[] | undefined {
+export function collectPlainSemanticTokens(text: string, range?: Offsets): SemanticToken[] | undefined {
   if (text.length > MAX_TOKENIZED_LENGTH) return [];
-  if (UNUSUAL_SPACE.test(text)) return undefined;
-  const opener = TEMPLATE_OPENERS.some((open) => text.includes(open));
-  if (opener && !text.includes(LUA_BLOCK_SUFFIX)) return undefined;
   const out = new RawTokens(range ?? { startOffset: 0, endOffset: text.length });
+  return collectPlainTokens(text, out) ? toLineTokens(out.tokens, new LineIndex(text)) : undefined;
+}
+
+/** Pushes the tokens of a plain `text` into `out`; false (what was pushed is to be dropped) when it is not plain. */
+export function collectPlainTokens(text: string, out: RawTokens): boolean {
+  if (text.length > MAX_TOKENIZED_LENGTH) return true;
+  if (UNUSUAL_SPACE.test(text)) return false;
+  const opener = TEMPLATE_OPENERS.some((open) => text.includes(open));
+  if (opener && !text.includes(LUA_BLOCK_SUFFIX)) return false;
   const scanner = new PlainTokenScanner(text, out);
   try {
     scanner.statements(false, 0);
   } catch (error) {
-    if (error instanceof Bail) return undefined;
+    if (error instanceof Bail) return false;
     throw error;
   }
-  if (opener && !openersOnlyIn(text, scanner.luaBodies)) return undefined;
-  return toLineTokens(out.tokens, lines ?? new LineIndex(text));
+  return !opener || openersOnlyIn(text, scanner.luaBodies);
 }

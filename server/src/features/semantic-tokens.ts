@@ -77,13 +77,57 @@ export class RawTokens {
   }
 }
 
-class TokenCollector {
-  private readonly raw: RawTokens;
-  readonly tokens: RawToken[];
+/**
+ * Every piece pushed for the whole text, in order, kept to replay for any range: a version's tokens are reused for
+ * the full and the range requests alike, each getting exactly what a fresh collection for its range would.
+ */
+export class TokenPieces extends RawTokens {
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private readonly types: SemanticTokenType[] = [];
+  /** True while each piece starts at or after the previous one's end: then a range's first piece is searched. */
+  private ordered = true;
 
-  constructor(private readonly range: Offsets) {
-    this.raw = new RawTokens(range);
-    this.tokens = this.raw.tokens;
+  constructor(length: number) {
+    super({ startOffset: 0, endOffset: length });
+  }
+
+  override push(start: number, end: number, type: SemanticTokenType): void {
+    if (end <= start) return;
+    const count = this.starts.length;
+    if (count > 0 && start < this.ends[count - 1]!) this.ordered = false;
+    this.starts.push(start);
+    this.ends.push(end);
+    this.types.push(type);
+  }
+
+  /** The tokens of `range` (default all), as RawTokens(range) would have them from the same pushes. */
+  replay(range?: Offsets): RawToken[] {
+    const out = new RawTokens(range ?? this.range);
+    const { starts, ends, types } = this;
+    let i = 0;
+    if (range && this.ordered) {
+      // The first piece ending after the range's start (ends ascend when pieces do not overlap).
+      let high = ends.length;
+      while (i < high) {
+        const mid = (i + high) >>> 1;
+        if (ends[mid]! <= range.startOffset) i = mid + 1;
+        else high = mid;
+      }
+    }
+    for (; i < starts.length; i++) {
+      if (range && this.ordered && starts[i]! >= range.endOffset) break;
+      out.push(starts[i]!, ends[i]!, types[i]!);
+    }
+    return out.tokens;
+  }
+}
+
+class TokenCollector {
+  constructor(private readonly raw: RawTokens) {}
+
+  private get range(): Offsets {
+    return this.raw.range;
   }
 
   private push(start: number, end: number, type: SemanticTokenType): void {
@@ -206,17 +250,23 @@ function parseBounded(parser: NginxParser, text: string): Tree | undefined {
 /** `range` limits the tokens to those touching it (a `semanticTokens/range` request); default the whole text. */
 export function collectSemanticTokens(parser: NginxParser, text: string, range?: Offsets): SemanticToken[] {
   if (text.length > MAX_TOKENIZED_LENGTH) return [];
+  const out = new RawTokens(range ?? { startOffset: 0, endOffset: text.length });
+  collectTreeTokens(parser, text, out);
+  return toLineTokens(out.tokens, new LineIndex(text));
+}
+
+/** Pushes the tokens of `text`'s tree into `out` (none when the parse times out). */
+export function collectTreeTokens(parser: NginxParser, text: string, out: RawTokens): void {
+  if (text.length > MAX_TOKENIZED_LENGTH) return;
   const tree = parseBounded(parser, text);
-  if (!tree) return [];
+  if (!tree) return;
   try {
-    const collector = new TokenCollector(range ?? { startOffset: 0, endOffset: text.length });
     const cursor = tree.walk();
     try {
-      collector.visit(cursor);
+      new TokenCollector(out).visit(cursor);
     } finally {
       cursor.delete();
     }
-    return toLineTokens(collector.tokens, new LineIndex(text));
   } finally {
     tree.delete();
   }

@@ -15,9 +15,9 @@ import {
 import type { FeatureLocation } from '../features/context.js';
 import { hoverAt } from '../features/hover.js';
 import { definitionsAt, referencesAt } from '../features/navigation.js';
-import { lineIndexOf, type LspPosition, type LspRange } from '../features/positions.js';
-import { collectPlainSemanticTokens } from '../features/plain-semantic-tokens.js';
-import { collectSemanticTokens, encodeSemanticTokens, SEMANTIC_TOKEN_TYPES } from '../features/semantic-tokens.js';
+import { LineIndex, lineIndexOf, type LspPosition, type LspRange } from '../features/positions.js';
+import { collectPlainTokens } from '../features/plain-semantic-tokens.js';
+import { collectTreeTokens, encodeSemanticTokens, SEMANTIC_TOKEN_TYPES, TokenPieces, toLineTokens } from '../features/semantic-tokens.js';
 import { documentSymbols, type OutlineKind, type OutlineSymbol } from '../features/symbols.js';
 import { loadNginxParser } from '../parser/loader.js';
 import { uriOfPath } from './paths.js';
@@ -101,13 +101,37 @@ function withSnapshot<T, S = DocumentSnapshot>(
 /** An open document's text, for the features that read nothing else (semantic tokens parse the text alone). */
 export type OpenText = Pick<OpenDocument, 'text' | 'isTooLarge' | 'textDocument'>;
 
+/** The token pieces of one version of an open document: VS Code asks for full and range tokens of the same version. */
+interface VersionPieces {
+  version: number;
+  text: string;
+  pieces: TokenPieces;
+  lines: LineIndex;
+}
+const piecesByDocument = new WeakMap<OpenText, VersionPieces>();
+
+/** A plain document's pieces need no tree: the wasm parser is loaded only for a text the text reader declines. */
+async function piecesOf(document: OpenText): Promise<VersionPieces> {
+  const text = document.text;
+  const version = document.textDocument.version;
+  const cached = piecesByDocument.get(document);
+  if (cached && cached.version === version && cached.text === text) return cached;
+  let pieces = new TokenPieces(text.length);
+  if (!collectPlainTokens(text, pieces)) {
+    pieces = new TokenPieces(text.length);
+    collectTreeTokens(await loadNginxParser(), text, pieces);
+  }
+  const entry = { version, text, pieces, lines: new LineIndex(text) };
+  // Only the latest version is kept; a text changed during the parser's load is not stored as this version's.
+  if (document.text === text) piecesByDocument.set(document, entry);
+  return entry;
+}
+
 async function semanticTokensOf(document: OpenText, range?: LspRange): Promise<SemanticTokens> {
   const lines = document.textDocument;
   const offsets = range && { startOffset: lines.offsetAt(range.start), endOffset: lines.offsetAt(range.end) };
-  // A plain document's tokens need no tree: the wasm parser is loaded only for a text the text reader declines.
-  const text = document.text;
-  const tokens = collectPlainSemanticTokens(text, offsets) ?? collectSemanticTokens(await loadNginxParser(), text, offsets);
-  return { data: encodeSemanticTokens(tokens) };
+  const entry = await piecesOf(document);
+  return { data: encodeSemanticTokens(toLineTokens(entry.pieces.replay(offsets), entry.lines)) };
 }
 
 /**
