@@ -54,6 +54,26 @@ describe('the wasm parser, loaded when needed', () => {
     expect(await client.request<Stats>('nginxKeepalive/stats')).toMatchObject({ parserLoaded: true, liveTrees: 1 });
   });
 
+  it('is not loaded for a plain document\'s semantic tokens, and is for a template\'s', async () => {
+    const text = `# upstreams\n${UPSTREAM.replace('    include conf.d/*.conf;\n', '    if ($host ~ "^a$") {\n        set $x "y$host";\n    }\n')}`;
+    const dir = tree({ 'nginx.conf': text });
+    const client = await LspClient.start({ workspace: dir });
+    const plain = client.open(path.join(dir, 'nginx.conf'), text);
+    const full = await client.request<{ data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri: plain.uri } });
+    const range = { start: { line: 4, character: 0 }, end: { line: 7, character: 0 } };
+    const ranged = await client.request<{ data: number[] }>('textDocument/semanticTokens/range', { textDocument: { uri: plain.uri }, range });
+    // The comment, the directive names, `$host`, the strings, `$x`, the number of `keepalive`-less server lines.
+    expect(full.data.length / 5).toBeGreaterThan(10);
+    expect(ranged.data.length).toBeGreaterThan(0);
+    expect(ranged.data.length).toBeLessThan(full.data.length);
+    expect(await client.request<Stats>('nginxKeepalive/stats')).toMatchObject({ parserLoaded: false, liveTrees: 0 });
+
+    const template = client.open(path.join(dir, 'app.conf.sigil'), TEMPLATE);
+    const templated = await client.request<{ data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri: template.uri } });
+    expect(templated.data.length).toBeGreaterThan(0);
+    expect(await client.request<Stats>('nginxKeepalive/stats')).toMatchObject({ parserLoaded: true });
+  });
+
   it('is loaded for a closed include the reader declines, and the findings are check\'s', async () => {
     const dir = tree({ 'nginx.conf': UPSTREAM, 'conf.d/app.conf': LUA_SITE });
     const client = await LspClient.start({ workspace: dir });

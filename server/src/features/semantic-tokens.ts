@@ -40,15 +40,16 @@ export const MAX_TOKENIZED_LENGTH = 4 * 1024 * 1024;
 const PARSE_TIMEOUT_MS = 2_000;
 const MAX_TOKENS = 1_000_000;
 
-interface RawToken {
+export interface RawToken {
   start: number;
   end: number;
   type: SemanticTokenType;
 }
 
-type Offsets = { startOffset: number; endOffset: number };
+export type Offsets = { startOffset: number; endOffset: number };
 
-const NUMBER = /^\d+(?:\.\d+)?(?:ms|[smhdwyMkKgG])?$/;
+/** A plain number, with nginx's size and time suffixes: a word of one literal so read is a number token. */
+export const NUMBER = /^\d+(?:\.\d+)?(?:ms|[smhdwyMkKgG])?$/;
 const TEMPLATE_DELIMITERS = new Set(['{{', '{{-', '}}', '-}}', '{%', '{%-', '{%+', '%}', '-%}', '+%}']);
 const PIPELINE_TYPES: Record<PipelineTokenKind, SemanticTokenType> = {
   variable: 'variable',
@@ -61,17 +62,76 @@ const PIPELINE_TYPES: Record<PipelineTokenKind, SemanticTokenType> = {
   macro: 'macro',
 };
 
-class TokenCollector {
+/** The tokens pushed so far, within `range`: a string's adjacent parts join, as the editor sees one string. */
+export class RawTokens {
   readonly tokens: RawToken[] = [];
 
-  constructor(private readonly range: Offsets) {}
+  constructor(readonly range: Offsets) {}
 
-  private push(start: number, end: number, type: SemanticTokenType): void {
+  push(start: number, end: number, type: SemanticTokenType): void {
     if (end <= start || end <= this.range.startOffset || start >= this.range.endOffset) return;
     const last = this.tokens.at(-1);
     // A string's quotes and literal parts are one token as far as the editor is concerned.
     if (last && type === 'string' && last.type === 'string' && last.end === start) last.end = end;
     else if (this.tokens.length < MAX_TOKENS) this.tokens.push({ start, end, type });
+  }
+}
+
+/**
+ * Every piece pushed for the whole text, in order, kept to replay for any range: a version's tokens are reused for
+ * the full and the range requests alike, each getting exactly what a fresh collection for its range would.
+ */
+export class TokenPieces extends RawTokens {
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private readonly types: SemanticTokenType[] = [];
+  /** True while each piece starts at or after the previous one's end: then a range's first piece is searched. */
+  private ordered = true;
+
+  constructor(length: number) {
+    super({ startOffset: 0, endOffset: length });
+  }
+
+  override push(start: number, end: number, type: SemanticTokenType): void {
+    if (end <= start) return;
+    const count = this.starts.length;
+    if (count > 0 && start < this.ends[count - 1]!) this.ordered = false;
+    this.starts.push(start);
+    this.ends.push(end);
+    this.types.push(type);
+  }
+
+  /** The tokens of `range` (default all), as RawTokens(range) would have them from the same pushes. */
+  replay(range?: Offsets): RawToken[] {
+    const out = new RawTokens(range ?? this.range);
+    const { starts, ends, types } = this;
+    let i = 0;
+    if (range && this.ordered) {
+      // The first piece ending after the range's start (ends ascend when pieces do not overlap).
+      let high = ends.length;
+      while (i < high) {
+        const mid = (i + high) >>> 1;
+        if (ends[mid]! <= range.startOffset) i = mid + 1;
+        else high = mid;
+      }
+    }
+    for (; i < starts.length; i++) {
+      if (range && this.ordered && starts[i]! >= range.endOffset) break;
+      out.push(starts[i]!, ends[i]!, types[i]!);
+    }
+    return out.tokens;
+  }
+}
+
+class TokenCollector {
+  constructor(private readonly raw: RawTokens) {}
+
+  private get range(): Offsets {
+    return this.raw.range;
+  }
+
+  private push(start: number, end: number, type: SemanticTokenType): void {
+    this.raw.push(start, end, type);
   }
 
   /** Visits the cursor's node and its subtree; leaves the cursor where it found it. */
@@ -94,7 +154,7 @@ class TokenCollector {
       case 'word':
         return this.word(cursor);
       case 'lua_code':
-        return this.luaTemplateActions(startIndex, cursor.nodeText);
+        return luaTemplateActions(this.raw, startIndex, cursor.nodeText);
     }
     this.eachChild(cursor, () => this.visit(cursor));
   }
@@ -121,32 +181,6 @@ class TokenCollector {
     });
   }
 
-  /**
-   * A Lua body is opaque to the grammar, but templates (ingress-nginx's) put actions in it too: paint those the way
-   * the grammar's actions are painted, and leave the Lua alone.
-   */
-  private luaTemplateActions(offset: number, lua: string): void {
-    for (const [start, end] of actionRanges(lua)) {
-      // Go actions and Jinja (or Liquid) tags; not `{# #}`, whose `{#` is also Lua (a table holding a length, `{#t}`).
-      const kind = lua[start + 1];
-      if (kind === '#') continue;
-      const closer = kind === '%' ? '%}' : '}}';
-      const open = /^[-+]/.test(lua.slice(start + 2, start + 3)) ? 3 : 2;
-      const closed = lua.endsWith(closer, end);
-      const close = closed && /[-+]$/.test(lua.slice(0, end - 2)) && end - start >= open + 3 ? 3 : closed ? 2 : 0;
-      const inner = lua.slice(start + open, end - close);
-      if (inner.trimStart().startsWith('/*')) {
-        this.push(offset + start, offset + end, 'comment');
-        continue;
-      }
-      this.push(offset + start, offset + start + open, 'macro');
-      for (const token of lexPipeline(inner)) {
-        this.push(offset + start + open + token.start, offset + start + open + token.end, PIPELINE_TYPES[token.kind]);
-      }
-      this.push(offset + end - close, offset + end, 'macro');
-    }
-  }
-
   private templatePart(cursor: TreeCursor): void {
     const type = cursor.nodeType;
     if (TEMPLATE_DELIMITERS.has(type) || type === 'template_keyword') {
@@ -158,8 +192,35 @@ class TokenCollector {
   }
 }
 
+/**
+ * A Lua body is opaque to the grammar, but templates (ingress-nginx's) put actions in it too: paint those the way
+ * the grammar's actions are painted, and leave the Lua alone.
+ */
+export function luaTemplateActions(out: RawTokens, offset: number, lua: string): void {
+  for (const [start, end] of actionRanges(lua)) {
+    // Go actions and Jinja (or Liquid) tags; not `{# #}`, whose `{#` is also Lua (a table holding a length, `{#t}`).
+    const kind = lua[start + 1];
+    if (kind === '#') continue;
+    const closer = kind === '%' ? '%}' : '}}';
+    const open = /^[-+]/.test(lua.slice(start + 2, start + 3)) ? 3 : 2;
+    const closed = lua.endsWith(closer, end);
+    const close = closed && /[-+]$/.test(lua.slice(0, end - 2)) && end - start >= open + 3 ? 3 : closed ? 2 : 0;
+    const inner = lua.slice(start + open, end - close);
+    if (inner.trimStart().startsWith('/*')) {
+      out.push(offset + start, offset + end, 'comment');
+      continue;
+    }
+    out.push(offset + start, offset + start + open, 'macro');
+    for (const token of lexPipeline(inner)) {
+      out.push(offset + start + open + token.start, offset + start + open + token.end, PIPELINE_TYPES[token.kind]);
+    }
+    out.push(offset + end - close, offset + end, 'macro');
+  }
+}
+
+
 /** Splits tokens at line breaks (LSP tokens are single-line) and drops any that would overlap the previous one. */
-function toLineTokens(raw: readonly RawToken[], lines: LineIndex): SemanticToken[] {
+export function toLineTokens(raw: readonly RawToken[], lines: LineIndex): SemanticToken[] {
   const result: SemanticToken[] = [];
   let lastEnd = 0;
   for (const token of [...raw].sort((a, b) => a.start - b.start)) {
@@ -189,17 +250,23 @@ function parseBounded(parser: NginxParser, text: string): Tree | undefined {
 /** `range` limits the tokens to those touching it (a `semanticTokens/range` request); default the whole text. */
 export function collectSemanticTokens(parser: NginxParser, text: string, range?: Offsets): SemanticToken[] {
   if (text.length > MAX_TOKENIZED_LENGTH) return [];
+  const out = new RawTokens(range ?? { startOffset: 0, endOffset: text.length });
+  collectTreeTokens(parser, text, out);
+  return toLineTokens(out.tokens, new LineIndex(text));
+}
+
+/** Pushes the tokens of `text`'s tree into `out` (none when the parse times out). */
+export function collectTreeTokens(parser: NginxParser, text: string, out: RawTokens): void {
+  if (text.length > MAX_TOKENIZED_LENGTH) return;
   const tree = parseBounded(parser, text);
-  if (!tree) return [];
+  if (!tree) return;
   try {
-    const collector = new TokenCollector(range ?? { startOffset: 0, endOffset: text.length });
     const cursor = tree.walk();
     try {
-      collector.visit(cursor);
+      new TokenCollector(out).visit(cursor);
     } finally {
       cursor.delete();
     }
-    return toLineTokens(collector.tokens, new LineIndex(text));
   } finally {
     tree.delete();
   }

@@ -1,7 +1,7 @@
 // The language features on the wire: hover, completion (lsp/completion.ts), go to definition, find references,
 // document symbols and semantic tokens, answered from the latest snapshot of the document (semantic tokens from its
-// text alone, without waiting for an analysis) by the headless functions in features/. This file only converts
-// between the protocol (URIs, line/UTF-16 positions) and the model (paths, offsets).
+// text alone, by one scan when it is plain nginx, without waiting for an analysis) by the headless functions in
+// features/. This file only converts between the protocol (URIs, line/UTF-16 positions) and the model (paths, offsets).
 import {
   SymbolKind,
   type CancellationToken,
@@ -15,8 +15,9 @@ import {
 import type { FeatureLocation } from '../features/context.js';
 import { hoverAt } from '../features/hover.js';
 import { definitionsAt, referencesAt } from '../features/navigation.js';
-import { lineIndexOf, type LspPosition, type LspRange } from '../features/positions.js';
-import { collectSemanticTokens, encodeSemanticTokens, SEMANTIC_TOKEN_TYPES } from '../features/semantic-tokens.js';
+import { LineIndex, lineIndexOf, type LspPosition, type LspRange } from '../features/positions.js';
+import { collectPlainTokens } from '../features/plain-semantic-tokens.js';
+import { collectTreeTokens, encodeSemanticTokens, SEMANTIC_TOKEN_TYPES, TokenPieces, toLineTokens } from '../features/semantic-tokens.js';
 import { documentSymbols, type OutlineKind, type OutlineSymbol } from '../features/symbols.js';
 import { loadNginxParser } from '../parser/loader.js';
 import { uriOfPath } from './paths.js';
@@ -100,11 +101,37 @@ function withSnapshot<T, S = DocumentSnapshot>(
 /** An open document's text, for the features that read nothing else (semantic tokens parse the text alone). */
 export type OpenText = Pick<OpenDocument, 'text' | 'isTooLarge' | 'textDocument'>;
 
+/** The token pieces of one version of an open document: VS Code asks for full and range tokens of the same version. */
+interface VersionPieces {
+  version: number;
+  text: string;
+  pieces: TokenPieces;
+  lines: LineIndex;
+}
+const piecesByDocument = new WeakMap<OpenText, VersionPieces>();
+
+/** A plain document's pieces need no tree: the wasm parser is loaded only for a text the text reader declines. */
+async function piecesOf(document: OpenText): Promise<VersionPieces> {
+  const text = document.text;
+  const version = document.textDocument.version;
+  const cached = piecesByDocument.get(document);
+  if (cached && cached.version === version && cached.text === text) return cached;
+  let pieces = new TokenPieces(text.length);
+  if (!collectPlainTokens(text, pieces)) {
+    pieces = new TokenPieces(text.length);
+    collectTreeTokens(await loadNginxParser(), text, pieces);
+  }
+  const entry = { version, text, pieces, lines: new LineIndex(text) };
+  // Only the latest version is kept; a text changed during the parser's load is not stored as this version's.
+  if (document.text === text) piecesByDocument.set(document, entry);
+  return entry;
+}
+
 async function semanticTokensOf(document: OpenText, range?: LspRange): Promise<SemanticTokens> {
   const lines = document.textDocument;
   const offsets = range && { startOffset: lines.offsetAt(range.start), endOffset: lines.offsetAt(range.end) };
-  const tokens = collectSemanticTokens(await loadNginxParser(), document.text, offsets);
-  return { data: encodeSemanticTokens(tokens) };
+  const entry = await piecesOf(document);
+  return { data: encodeSemanticTokens(toLineTokens(entry.pieces.replay(offsets), entry.lines)) };
 }
 
 /**

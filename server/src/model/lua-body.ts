@@ -47,7 +47,7 @@ export function luaBodyEnd(text: string, from: number): number {
 }
 
 /** Past a Lua string at `start` (scan_lua_quoted): its closing quote, or where a line break or the text ends it. */
-function luaQuotedEnd(text: string, start: number): number {
+export function luaQuotedEnd(text: string, start: number): number {
   const quote = text.charCodeAt(start);
   const length = text.length;
   let i = start + 1;
@@ -64,7 +64,7 @@ function luaQuotedEnd(text: string, start: number): number {
  * Past what scan_lua_bracket takes at the `[` at `start`: a long bracket `[==[ … ]==]` with its body (to the text's
  * end when unclosed), or else the `[` and the `=`s after it.
  */
-function luaBracketEnd(text: string, start: number): number {
+export function luaBracketEnd(text: string, start: number): number {
   const length = text.length;
   let i = start + 1;
   let level = 0;
@@ -87,7 +87,7 @@ function luaBracketEnd(text: string, start: number): number {
   }
 }
 
-function lineEndFrom(text: string, from: number): number {
+export function lineEndFrom(text: string, from: number): number {
   const newline = text.indexOf(COMMENT_END_CHAR, from);
   return newline === -1 ? text.length : newline;
 }

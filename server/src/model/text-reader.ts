@@ -47,7 +47,7 @@ import { nginxReadsAsWords, PlainNginxCheck } from './plain-nginx-check.js';
 import type { Argument, ConfigFile, Directive, TemplateGuard, Variable } from './types.js';
 
 /** Deeper nesting is left to the tree walk, which needs no call stack for it (this reader recurses per block). */
-const MAX_DEPTH = 200;
+export const MAX_DEPTH = 200;
 
 /** The shared empty list, once: it is every simple directive's children and most arguments' variables. */
 const NONE: never[] = noItems();
