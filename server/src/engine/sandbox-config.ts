@@ -7,23 +7,21 @@
 // Pure: no process runs here; the CLI writes `files` and runs nginx (cli/prove/). Host names are never resolved: a
 // literal target is replaced by the stub whatever it names.
 import path from 'node:path';
-import { lookupDirective } from '../analysis/effective-lookup.js';
 import { passes, type Pass } from '../analysis/passes.js';
-import { effectiveHeaderSet, forwardsUpgrade } from '../analysis/proxy-state.js';
-import { websocketOnly } from '../analysis/websocket-only.js';
 import type { Workspace, WorkspaceRoot } from '../model/workspace.js';
 import type { ConfigFile, ContextName, Directive } from '../model/types.js';
 import {
-  applyEdits, CACHE_PATHS, childContext, EMBEDDED_CODE, isRemoved, mirroredPath, quote, serverName, tempPaths, where, type Edit,
+  applyEdits, CACHE_PATHS, childContext, EMBEDDED_CODE, isRemoved, mirroredPath, quote, tempPaths, where, type Edit,
   type ServerState,
 } from './sandbox-edits.js';
 import { checksBeforePass, NO_FILES } from './sandbox-files.js';
 import { droppedKey, moduleLine, taintedLocations } from './sandbox-modules.js';
-import { planLocation, type PlannedLocation } from './sandbox-plan.js';
+import { carriesWebsocket, planLocation, type PlannedLocation } from './sandbox-plan.js';
 import {
-  ALL_MODULES, listenFlags, ofMissingModule, stubKind, stubPass, tlsDirective, unreachable, upstreamKinds, type NginxModules,
+  ALL_MODULES, ofMissingModule, stubKind, stubPass, unreachable, upstreamKinds, type NginxModules,
   type PassReach, type StubKind, type StubPorts,
 } from './sandbox-protocols.js';
+import { SandboxListeners, upstreamMembers, type SandboxEdits } from './sandbox-servers.js';
 import { TargetEdits, variableTargets, type VariableTarget } from './sandbox-variables.js';
 
 export type { PlannedLocation } from './sandbox-plan.js';
@@ -75,7 +73,7 @@ export interface Sandbox {
 
 const OTHER_PASSES = new Set(['fastcgi_pass', 'uwsgi_pass', 'scgi_pass', 'grpc_pass', 'memcached_pass']);
 
-class Rewriter {
+class Rewriter implements SandboxEdits {
   readonly edits = new Map<ConfigFile, Edit[]>();
   readonly notes: string[] = [];
   private readonly passByDirective: Map<Directive, Pass>;
@@ -84,8 +82,8 @@ class Rewriter {
   /** The stub each upstream{}'s members become: the kind of the first pass naming it. */
   private readonly upstreamKinds: ReadonlyMap<Directive, StubKind>;
   private readonly modules: NginxModules;
-  /** `http2 on` at http level (nginx 1.25.1+): every server's listener speaks HTTP/2. */
-  private http2Default = false;
+  /** Each server{}'s port, TLS and HTTP/2 (engine/sandbox-servers.ts). */
+  private readonly listeners: SandboxListeners;
   /** Passes through variables: what each evaluates to, and the edits that point it at its stub. */
   private readonly variables: ReadonlyMap<Directive, VariableTarget>;
   private readonly targetEdits = new TargetEdits();
@@ -101,6 +99,9 @@ class Rewriter {
     private readonly options: SandboxOptions,
   ) {
     this.modules = options.modules ?? ALL_MODULES;
+    this.listeners = new SandboxListeners(this, {
+      modules: this.modules, certificate: options.certificate, nextPort: () => options.nextPort(),
+    });
     const all = passes(workspace);
     this.passByDirective = new Map(all.map((pass) => [pass.directive, pass]));
     this.variables = variableTargets(workspace, all, (pass, scheme) => {
@@ -130,7 +131,7 @@ class Rewriter {
    * Replaces `at` (default: the directive) by `text`, keeping as many line breaks as it held: every line of the copy
    * is the original's line, so what `nginx -t` says of the copy points at the user's file and line.
    */
-  private edit(directive: Directive, text: string, at?: { start: number; end: number }): Edit {
+  edit(directive: Directive, text: string, at?: { start: number; end: number }): Edit {
     const list = this.edits.get(directive.file) ?? [];
     const start = at?.start ?? directive.span.startOffset;
     const end = at?.end ?? directive.span.endOffset;
@@ -141,7 +142,7 @@ class Rewriter {
     return made;
   }
 
-  private insertInBlock(directive: Directive, text: string): Edit | undefined {
+  insertInBlock(directive: Directive, text: string): Edit | undefined {
     if (!directive.blockSpan) return undefined;
     const at = directive.blockSpan.startOffset + 1;
     return this.edit(directive, ` ${text} `, { start: at, end: at });
@@ -162,7 +163,7 @@ class Rewriter {
       else if (name === 'include') this.include(root, directive, context, server);
       // A pass of a missing module is planned (skipped with why) and becomes `return 502` below.
       else if (ofMissingModule(name, this.modules) && !OTHER_PASSES.has(name)) this.edit(directive, '');
-      else if (name === 'ssl' || name === 'http2' || name.startsWith('ssl_')) this.serverTls(directive, server);
+      else if (name === 'ssl' || name === 'http2' || name.startsWith('ssl_')) this.listeners.tls(directive, server);
       else if (isRemoved(name)) this.edit(directive, '');
       else if (EMBEDDED_CODE.test(name)) {
         this.edit(directive, '');
@@ -189,17 +190,8 @@ class Rewriter {
         this.notes.push(`${where(directive)}: ${name} left out: prove's request stands for a file that exists, so it reaches the pass`);
       } else if (name === 'upstream' && directive.blockSpan) this.upstream(directive);
       else if (name === 'server' && context === 'http' && directive.blockSpan) this.server(root, directive);
-      else if (name === 'listen') {
-        // Outside a server{} read here (a snippet's), nothing says which port: removed, never left as written.
-        if (!server || server.listened) this.edit(directive, '');
-        else {
-          const flags = listenFlags(directive.args);
-          server.tls ||= flags.tls && this.modules.ssl;
-          server.http2 ||= flags.http2 && this.modules.http2;
-          server.listen = this.edit(directive, `listen 127.0.0.1:${server.port};`);
-          server.listened = true;
-        }
-      } else if (name === 'proxy_pass' || OTHER_PASSES.has(name)) this.pass(directive, server);
+      else if (name === 'listen') this.listeners.listen(directive, server);
+      else if (name === 'proxy_pass' || OTHER_PASSES.has(name)) this.pass(directive, server);
       else if (directive.blockSpan) this.walk(root, directive.children, childContext(directive), server);
     }
   }
@@ -219,69 +211,15 @@ class Rewriter {
     }
   }
 
-  /** Every member is the stub: the first server becomes it, the others and included members go. */
+  /** Every member becomes the stub of the kind its passes speak (engine/sandbox-servers.ts). */
   private upstream(directive: Directive): void {
-    const port = this.port(this.upstreamKinds.get(directive) ?? 'http');
-    let first = true;
-    for (const child of directive.children) {
-      if (child.name === 'server') {
-        this.edit(child, first ? `server 127.0.0.1:${port};` : '');
-        first = false;
-      } else if (['include', 'resolver', 'resolver_timeout'].includes(child.name) || EMBEDDED_CODE.test(child.name)) {
-        // balancer_by_lua picks its own peers: left out with the members it would choose from.
-        this.edit(child, '');
-      }
-    }
-    if (first) this.insertInBlock(directive, `server 127.0.0.1:${port};`);
+    upstreamMembers(this, directive, this.port(this.upstreamKinds.get(directive) ?? 'http'));
   }
 
   private server(root: WorkspaceRoot, directive: Directive): void {
-    const state: ServerState = {
-      port: this.options.nextPort(), name: serverName(directive), listened: false, tls: false, http2: this.http2Default, grpc: false, plans: [],
-    };
-    // nginx's default listen is *:80 (or 8000): the server gets its port here, and a listen an include brings goes.
-    if (!directive.children.some((child) => child.name === 'listen')) {
-      state.listen = this.insertInBlock(directive, `listen 127.0.0.1:${state.port};`);
-      state.listened = true;
-    }
+    const state = this.listeners.open(directive);
     this.walk(root, directive.children, 'server', state);
-    // gRPC clients speak HTTP/2 only: a server with a grpc_pass listens with http2 in the copy whatever it says.
-    const http2 = state.http2 || (state.grpc && this.modules.http2);
-    const flags = `${state.tls ? ' ssl' : ''}${http2 ? ' http2' : ''}`;
-    if (state.listen) state.listen.text = state.listen.text.replace(';', `${flags};`);
-    if (state.tls) {
-      const { cert, key } = this.options.certificate;
-      this.insertInBlock(directive, `ssl_certificate ${quote(cert)}; ssl_certificate_key ${quote(key)};`);
-    }
-    // A cleartext HTTP/2 port (before nginx 1.25.1) speaks nothing else: every request to it is sent over HTTP/2.
-    for (const plan of state.plans) {
-      plan.tls = state.tls;
-      plan.protocol = plan.grpc || (http2 && !state.tls) ? 'HTTP/2' : 'HTTP/1.1';
-    }
-  }
-
-  /** `ssl on`, `http2 on` (they mark the server's listener) and the ssl_* settings (engine/sandbox-protocols.ts). */
-  private serverTls(directive: Directive, server: ServerState | undefined): void {
-    const name = directive.name;
-    const on = directive.args[0]?.value === 'on';
-    if (name === 'ssl' || name === 'http2') {
-      this.edit(directive, '');
-      if (name === 'ssl' && server) server.tls ||= on;
-      else if (name === 'http2' && server) server.http2 ||= on;
-      else if (name === 'http2' && !server) this.http2Default ||= on;
-      return;
-    }
-    const policy = tlsDirective(name);
-    if (policy === 'remove') this.edit(directive, '');
-    else if (policy === 'ca') this.edit(directive, `${name} ${quote(this.options.certificate.cert)};`);
-  }
-
-  /** The analysis's answer: the pass forwards the client's Upgrade (`$http_upgrade`), or is WebSocket-only. */
-  private carriesWebsocket(pass: Pass): boolean {
-    if (pass.name !== 'proxy_pass') return false;
-    const lookup = lookupDirective(this.workspace, pass.scope, 'proxy_set_header');
-    if (forwardsUpgrade(effectiveHeaderSet(lookup.kind === 'found' ? lookup : undefined))) return true;
-    return websocketOnly(this.workspace, pass.scope, { nginxVersion: undefined });
+    this.listeners.close(directive, state);
   }
 
   /** The local nginx's copy of the module, else the line goes (its directives then fail nginx -t, see `dropped`). */
@@ -295,7 +233,7 @@ class Rewriter {
 
   private pass(directive: Directive, server: ServerState | undefined): void {
     const pass = this.passByDirective.get(directive);
-    const websocket = pass !== undefined && this.carriesWebsocket(pass);
+    const websocket = pass !== undefined && carriesWebsocket(this.workspace, pass);
     const variables = this.variables.get(directive);
     const unreached = unreachable(pass, this.reach, this.upstreamKinds, this.modules);
     const plan = server ? planLocation(directive, pass, server, websocket, unreached, variables) : undefined;

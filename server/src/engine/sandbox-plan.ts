@@ -2,7 +2,11 @@
 // server_name, path from a prefix or `=` location, or one generated from a regex location's pattern), or why none
 // is sent. proxy_pass (http://, https://), fastcgi_pass, uwsgi_pass, scgi_pass and grpc_pass are measured, to an
 // upstream{}, an address or a unix: socket; everything else is skipped with its reason.
+import { lookupDirective } from '../analysis/effective-lookup.js';
 import type { Pass } from '../analysis/passes.js';
+import { effectiveHeaderSet, forwardsUpgrade } from '../analysis/proxy-state.js';
+import { websocketOnly } from '../analysis/websocket-only.js';
+import type { Workspace } from '../model/workspace.js';
 import type { Directive } from '../model/types.js';
 import { namedLocationRequest } from './named-location.js';
 import { regexRequestPath } from './regex-path.js';
@@ -46,6 +50,14 @@ export interface PlannedLocation {
 export interface PlanServer {
   port: number;
   name: string;
+}
+
+/** The analysis's answer: the pass forwards the client's Upgrade (`$http_upgrade`), or is WebSocket-only. */
+export function carriesWebsocket(workspace: Workspace, pass: Pass): boolean {
+  if (pass.name !== 'proxy_pass') return false;
+  const lookup = lookupDirective(workspace, pass.scope, 'proxy_set_header');
+  if (forwardsUpgrade(effectiveHeaderSet(lookup.kind === 'found' ? lookup : undefined))) return true;
+  return websocketOnly(workspace, pass.scope, { nginxVersion: undefined });
 }
 
 function enclosingLocation(directive: Directive): { location: Directive | undefined; inIf: boolean } {
