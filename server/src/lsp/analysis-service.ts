@@ -9,58 +9,22 @@
 // (OpenDocument.prepareModel), in the background, and meanwhile the worker analyzes the other dirty documents and
 // requests about them are answered between slices. Only requests about the documents of that unit wait for it.
 import path from 'node:path';
-import type { Diagnostic } from 'vscode-languageserver/node.js';
-import type { FileHost, SourceDocument } from '../util/types.js';
-import type { AnalyzeOptions } from '../engine/types.js';
 import type { ReusableAnalysis } from '../engine/finding-reuse.js';
-import type { ParserLike } from '../model/file-loader.js';
-import { withNginxParser, type NginxParser } from '../parser/loader.js';
+import { withNginxParser } from '../parser/loader.js';
 import { WholeParses } from './whole-parses.js';
 import { PendingWrites } from './pending-writes.js';
 import { settled } from './settle.js';
-import { isUnder } from '../model/read-scope.js';
 import { analyzeUnit, type UnitResult } from './analyze-unit.js';
-import { folderOfUnit, type AnalysisUnits } from './analysis-units.js';
+import type { AnalysisDeps } from './analysis-deps.js';
 import { analysisFailedDiagnostic, tooLargeDiagnostic } from './diagnostics.js';
 import { diagnosticsOf } from './diagnostic-reuse.js';
-import type { OpenDocuments } from './documents.js';
-import type { IncludeGraph } from './include-graph.js';
 import { refreshIncludeGraph } from './graph-refresh.js';
-import type { ModelStore } from './model-store.js';
 import { tooLargeReason, type OpenDocument } from './open-document.js';
-import type { SettingsStore } from './settings-store.js';
 import type { DocumentSnapshot } from './snapshot.js';
-import type { WorkspaceIndex } from './workspace-index.js';
+import { UnitLookups } from './unit-lookups.js';
 
-export interface AnalysisDeps {
-  documents: OpenDocuments;
-  models: ModelStore;
-  host: FileHost;
-  settings: SettingsStore;
-  index: WorkspaceIndex;
-  graph: IncludeGraph;
-  units: AnalysisUnits;
-  parser: ParserLike & Pick<NginxParser, 'parseInSlices'>;
-  /** Resolves once settings and the workspace index are loaded: nothing is analyzed with half the settings. */
-  ready: Promise<void>;
-  /**
-   * Sends (or keeps, for a client that pulls) an open document's diagnostics; a send answers its write's promise,
-   * which whenIdle waits for.
-   */
-  publish(document: OpenDocument, diagnostics: Diagnostic[]): Promise<unknown> | void;
-  logError(message: string): void;
-  /** Told when analyses become due and when none is left (node's idle collection, lsp/idle-collection.ts). */
-  activity?: ActivityListener;
-}
-
-export interface ActivityListener {
-  /** An analysis is due (a change, an open): work waiting for a pause is not run now. */
-  busy(): void;
-  /** Every due analysis is done: a pause starts. */
-  quiet(): void;
-  /** Garbage collections run in pauses so far (nginxKeepalive/stats). */
-  readonly collections?: number;
-}
+// server.ts makes the service and the listener it is given: both from one import.
+export type { ActivityListener } from './analysis-deps.js';
 
 interface DocumentState {
   snapshot: DocumentSnapshot | undefined;
@@ -68,7 +32,7 @@ interface DocumentState {
   unitFiles: Set<string>;
 }
 
-export class AnalysisService {
+export class AnalysisService extends UnitLookups {
   private readonly dirty = new Set<OpenDocument>();
   private readonly states = new Map<OpenDocument, DocumentState>();
   /** Each unit's latest analysis, which the next one of the same unit may reuse (engine/finding-reuse.ts). */
@@ -84,7 +48,8 @@ export class AnalysisService {
   /** Whole parses in slices under way in the background, started by the worker (see the header). */
   private readonly wholeParses: WholeParses;
 
-  constructor(private readonly deps: AnalysisDeps) {
+  constructor(deps: AnalysisDeps) {
+    super(deps);
     this.wholeParses = new WholeParses(deps.parser, deps.logError);
   }
 
@@ -139,31 +104,6 @@ export class AnalysisService {
     return this.deps.documents.get(uri) === document && snapshot?.version === document.version ? snapshot : undefined;
   }
 
-  /** The options analyses of a unit (or a root file) run with (fix-all reuses them). */
-  analyzeOptionsFor(key: string): AnalyzeOptions {
-    const { host, models, settings } = this.deps;
-    const folder = folderOfUnit(key);
-    const readRoots = this.readRootsFor(folder ?? key);
-    if (folder === undefined) return { ...settings.settingsFor(key, readRoots), readRoots, host, models };
-    const folderSettings = settings.settingsForFolder(folder, readRoots ?? [folder], this.deps.units.pathsOf(folder));
-    return { ...folderSettings, readRoots, host, models };
-  }
-
-  /** The unit the document is analyzed in (analysis-units.ts). */
-  rootFor(document: OpenDocument): string {
-    return this.deps.units.keyOf(document.path);
-  }
-
-  /** What a unit's analysis is given (fix-all runs on the same documents). */
-  documentsOf(key: string): SourceDocument[] | undefined {
-    return this.deps.units.documentsOf(key);
-  }
-
-  /** The name the document has in its unit (a link's: its target's, when the folder keeps that one). */
-  nameOf(document: OpenDocument): string {
-    return this.deps.units.nameOf(document.path);
-  }
-
   /** The snapshot of the document's current version if it has one now; never starts an analysis. */
   currentSnapshot(uri: string): DocumentSnapshot | undefined {
     const document = this.deps.documents.get(uri);
@@ -181,11 +121,6 @@ export class AnalysisService {
   rootOfFile(file: string): string {
     this.refreshGraph();
     return this.deps.units.keyOf(file);
-  }
-
-  /** The name a file has in its unit (a link's: its target's, when the folder keeps that one). */
-  nameOfFile(file: string): string {
-    return this.deps.units.nameOf(file);
   }
 
   /** Resolves once no open document waits to be analyzed and the diagnostics sent are written to the client. */
@@ -347,12 +282,5 @@ export class AnalysisService {
   /** Rebuilds the include graph when it may be out of date; documents whose unit changed are re-analyzed. */
   private refreshGraph(): void {
     this.markDirty(refreshIncludeGraph(this.deps, this.editedSinceGraph));
-  }
-
-  /** The workspace folders, plus the root's directory when it lies outside them (a file opened from elsewhere). */
-  private readRootsFor(root: string): string[] | undefined {
-    const folders = this.deps.index.folders;
-    if (folders.length === 0) return undefined;
-    return folders.some((folder) => isUnder(root, folder)) ? [...folders] : [...folders, path.dirname(root)];
   }
 }

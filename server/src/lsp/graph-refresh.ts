@@ -1,7 +1,7 @@
 // Brings the language server's include graph up to date before an analysis: a document edited since the graph was
 // built may have changed its include lines (then the graph is rebuilt from the workspace index and the open
 // documents); what changed is which unit each open document belongs to, so those documents are analyzed again.
-import type { AnalysisDeps } from './analysis-service.js';
+import type { AnalysisDeps } from './analysis-deps.js';
 import { groupsByFolder, includeKeyOf } from './include-graph.js';
 import type { OpenDocument } from './open-document.js';
 

@@ -7,7 +7,7 @@
 // while keys keep arriving.
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import type { ActivityListener } from './analysis-service.js';
+import type { ActivityListener } from './analysis-deps.js';
 
 /** How long no analysis must run before collecting: longer than the gap between two keystrokes of a typist. */
 export const IDLE_COLLECTION_DELAY_MS = 400;
