@@ -9,15 +9,15 @@ import {
   Bail,
   BACKSLASH,
   CLOSE_BRACE,
-  CLOSE_PAREN,
   commentEnd,
   COMMENT_END_CHAR,
+  conditionEnd,
+  type ConditionPieces,
   directiveNameEnd,
   DOLLAR,
   DOUBLE_QUOTE,
   fragmentEnd,
   HASH,
-  isQuoteCode,
   isSpaceCode,
   isTokenStartCode,
   LUA_BLOCK_SUFFIX,
@@ -42,6 +42,11 @@ class PlainTokenScanner {
   private at: number;
   /** The Lua bodies read, each as its start and end (the closing `}`), as the text reader keeps them. */
   readonly luaBodies: number[] = [];
+  /** A condition's strings and variables, pushed where conditionEnd finds them (made once, not per condition). */
+  private readonly conditionPieces: ConditionPieces = {
+    string: (start) => this.string(start),
+    variable: (start, end) => this.out.push(start, end, 'variable'),
+  };
 
   constructor(
     private readonly text: string,
@@ -190,38 +195,9 @@ class PlainTokenScanner {
 
   /** An `if` condition (conditionEnd): its strings and variables pushed; the scanner left at the block's `{`. */
   private condition(): void {
-    const text = this.text;
     this.at = this.gap(this.at);
-    if (text.charCodeAt(this.at) !== OPEN_PAREN) throw new Bail();
-    let i = this.at + 1;
-    let afterSpace = true;
-    for (;;) {
-      const c = text.charCodeAt(i);
-      if (Number.isNaN(c) || c === SEMICOLON || c === OPEN_BRACE) throw new Bail();
-      if (isSpaceCode(c)) {
-        i++;
-        afterSpace = true;
-      } else if (isQuoteCode(c) && afterSpace) {
-        i = this.string(i);
-      } else if (startsVariable(text, i)) {
-        const end = variableEnd(text, i);
-        this.out.push(i, end, 'variable');
-        i = end;
-        afterSpace = true;
-      } else if (c === CLOSE_PAREN) {
-        let j = i + 1;
-        while (isSpaceCode(text.charCodeAt(j))) j++;
-        if (text.charCodeAt(j) === OPEN_BRACE && text.charCodeAt(j + 1) !== OPEN_BRACE) {
-          this.at = this.gap(i + 1);
-          return;
-        }
-        afterSpace = j > i + 1;
-        i = j;
-      } else {
-        i += c === BACKSLASH && i + 1 < text.length ? 2 : 1;
-        afterSpace = false;
-      }
-    }
+    if (this.text.charCodeAt(this.at) !== OPEN_PAREN) throw new Bail();
+    this.at = this.gap(conditionEnd(this.text, this.at, this.conditionPieces));
   }
 
   /** A Lua block's body: opaque, but for template actions in it, painted as the tree walk paints its lua_code. */

@@ -199,11 +199,19 @@ export function stringEnd(text: string, start: number, onVariable?: (start: numb
   }
 }
 
+/** What a caller that paints a condition (features/plain-semantic-tokens.ts) does with its strings and variables. */
+export interface ConditionPieces {
+  /** Reads the quoted string starting at `start` as stringEnd does, and returns its end. */
+  string(start: number): number;
+  /** A variable outside strings. */
+  variable(start: number, end: number): void;
+}
+
 /**
  * The end of an `if` condition starting at its `(`: past the `)` that white space and the block's `{` follow
  * (scan_condition_text). A quote opens a string only at the start of a run of text or after white space.
  */
-export function conditionEnd(text: string, start: number): number {
+export function conditionEnd(text: string, start: number, pieces?: ConditionPieces): number {
   let i = start + 1;
   let afterSpace = true;
   for (;;) {
@@ -213,9 +221,11 @@ export function conditionEnd(text: string, start: number): number {
       i++;
       afterSpace = true;
     } else if (isQuoteCode(c) && afterSpace) {
-      i = stringEnd(text, i);
+      i = pieces ? pieces.string(i) : stringEnd(text, i);
     } else if (startsVariable(text, i)) {
-      i = variableEnd(text, i);
+      const end = variableEnd(text, i);
+      pieces?.variable(i, end);
+      i = end;
       afterSpace = true;
     } else if (c === CLOSE_PAREN) {
       let j = i + 1;
