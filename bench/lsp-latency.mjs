@@ -47,7 +47,7 @@ function block(index) {
 }
 
 /** A config of about `lines` lines (or `bytes` bytes). */
-function generateConfig({ lines, bytes }) {
+export function generateConfig({ lines, bytes }) {
   const out = ['events {}', 'http {'];
   let size = 0;
   for (let index = 0; lines ? out.length < lines - 2 : size < bytes; index++) {

@@ -53,12 +53,23 @@ const bundle = path.join(__dirname, "${bundleName}");
 // esbuild writes ASCII only (its default charset), so latin1 reads the same text without UTF-8 decoding.
 const source = readFileSync(bundle, "latin1");
 
+// V8 rejects a cache made under other flags than its own, so runs with node flags of their own (the server as VS Code
+// starts it, with --max-semi-space-size=4; a profiled run) keep their cache apart (a hash of the flags in its name):
+// sharing one, each kind of run rejected and overwrote the other's, and compiled from source every other start.
+function flagsTag() {
+  const flags = process.execArgv.join(" ") + " " + (process.env.NODE_OPTIONS || "");
+  if (flags.trim() === "") return "";
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < flags.length; i++) hash = Math.imul(hash ^ flags.charCodeAt(i), 0x01000193);
+  return "-" + (hash >>> 0).toString(16).padStart(8, "0");
+}
+
 function cacheFile() {
   if (process.env.NK_NO_CODE_CACHE === "1") return undefined;
   try {
     // HOME first, as os.homedir() reads it: node:os is not loaded for it.
     const base = process.env.XDG_CACHE_HOME || path.join(process.env.HOME || require("node:os").homedir(), ".cache");
-    return path.join(base, "nginx-keepalive", "code-cache", \`${name}-${bundleHash}-\${process.version}-\${process.arch}.bin\`);
+    return path.join(base, "nginx-keepalive", "code-cache", \`${name}-${bundleHash}-\${process.version}-\${process.arch}\${flagsTag()}.bin\`);
   } catch {
     return undefined;
   }

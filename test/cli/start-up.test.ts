@@ -40,6 +40,26 @@ describe('the code cache', () => {
     expect(readFileSync(files[0]!).equals(written)).toBe(true);
   });
 
+  it('is kept apart for runs with node flags of their own: each kind of run reads its own, neither rewrites', () => {
+    // V8 rejects a cache made under other flags: one shared file was overwritten by each kind of run in turn.
+    const dir = tree({ 'nginx.conf': CONFIG });
+    const cacheHome = tree({});
+    const plain = { XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: '' };
+    const flagged = { XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: '--max-semi-space-size=4' };
+    const first = runCli(dir, ['check', 'nginx.conf'], plain);
+    expect(runCli(dir, ['check', 'nginx.conf'], flagged)).toEqual(first);
+    const files = cacheFiles(cacheHome).sort();
+    expect(files.map((file) => path.basename(file))).toEqual([
+      expect.stringMatching(new RegExp(`^cli-[0-9a-f]{16}-${process.version.replace(/\./g, '\\.')}-${process.arch}-[0-9a-f]{8}\\.bin$`)),
+      expect.stringMatching(/^cli-[0-9a-f]{16}-[^-]+-[^-]+\.bin$/),
+    ]);
+    const stamps = () => files.map((file) => statSync(file).mtimeMs);
+    const before = stamps();
+    expect(runCli(dir, ['check', 'nginx.conf'], plain)).toEqual(first);
+    expect(runCli(dir, ['check', 'nginx.conf'], flagged)).toEqual(first);
+    expect(stamps()).toEqual(before);
+  });
+
   it('is rejected and written again when it is corrupt, with the same report', () => {
     const dir = tree({ 'nginx.conf': CONFIG });
     const cacheHome = tree({});

@@ -1,8 +1,12 @@
 // Once typing in a large document pauses, the server collects its garbage (lsp/idle-collection.ts): V8 alone kept
 // what the keystrokes' analyses left behind (the server's RSS stayed ~190 MB with a 1 MB document open, ~33 MB of it
 // live). Over real stdio: type into a large document, then wait for the collection the pause brings.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Script } from 'node:vm';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { IdleCollection } from '../../server/src/lsp/idle-collection.js';
 import { useTempTrees } from '../cli/helpers.js';
 import { LspClient } from '../support/lsp-client.js';
 
@@ -77,4 +81,34 @@ describe('collection when typing pauses', () => {
     const next = client.change(doc.uri, [{ range: { start: at, end: at }, text: 'y' }]);
     expect((await client.diagnosticsFor(doc.uri, next)).version).toBe(next);
   }, 60_000);
+});
+
+describe("the collector's V8 flag", () => {
+  it('is unset again once the collector is made: a code cache written after a collection fits a fresh process', () => {
+    // The loader (scripts/cli-loader.mjs) writes the server's code cache at exit, or after 10 s: often after a
+    // collection. V8 stamps a cache with a hash of its flags, and a fresh process rejects one stamped with others.
+    const dir = tree({});
+    const source = 'function answer() { return 42; } answer();';
+    /** Whether a fresh node accepts the code cache of `source` made now, in this process. */
+    const acceptedByFreshProcess = (name: string): boolean => {
+      const file = path.join(dir, name);
+      writeFileSync(file, new Script(source, { filename: name }).createCachedData());
+      const check = `const d = require('node:fs').readFileSync(${JSON.stringify(file)}); ` +
+        `process.stdout.write(String(new (require('node:vm').Script)(${JSON.stringify(source)}, { cachedData: d }).cachedDataRejected));`;
+      return execFileSync(process.execPath, ['-e', check], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } }) === 'false';
+    };
+    // Made before any collection, as a check on the test: this process's flags are a fresh node's.
+    expect(acceptedByFreshProcess('before.bin')).toBe(true);
+    vi.useFakeTimers();
+    try {
+      // No delay, no growth needed: the first pause collects.
+      const collection = new IdleCollection(0, 0);
+      collection.quiet();
+      vi.runAllTimers();
+      expect(collection.collections).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(acceptedByFreshProcess('after.bin')).toBe(true);
+  });
 });

@@ -20,7 +20,12 @@ function collector(): () => void {
   if (typeof exposed === 'function') return exposed;
   // The flag takes effect for contexts created after it is set: a fresh context's global `gc` is V8's collector.
   v8.setFlagsFromString('--expose-gc');
-  return vm.runInNewContext('gc') as () => void;
+  const gc = vm.runInNewContext('gc') as () => void;
+  // And is unset again at once (the function stays): V8 stamps a code cache with a hash of its flags and rejects one
+  // made under other flags, so a server that collected before its code cache was written (at exit, or after 10 s:
+  // scripts/cli-loader.mjs) left one that every later start rejected and compiled its bundle from source again.
+  v8.setFlagsFromString('--no-expose-gc');
+  return gc;
 }
 
 export class IdleCollection implements ActivityListener {
