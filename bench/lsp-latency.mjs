@@ -93,10 +93,10 @@ function percentile(sorted, fraction) {
 
 export class Session {
   /** `pull`: the client announces textDocument/diagnostic, as VS Code does, and asks for each version's diagnostics. */
-  constructor(workspace, server = SERVER, { pull = false, nodeFlags = [] } = {}) {
+  constructor(workspace, server = SERVER, { pull = false, nodeFlags = [], env = {} } = {}) {
     this.pull = pull;
     this.started = performance.now();
-    this.child = spawn(process.execPath, [...nodeFlags, server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.child = spawn(process.execPath, [...nodeFlags, server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
     this.reader = new StreamMessageReader(this.child.stdout);
     this.connection = createMessageConnection(this.reader, new StreamMessageWriter(this.child.stdin));
     this.waiters = [];
@@ -228,11 +228,11 @@ async function nodeStartMs() {
   return times.sort((a, b) => a - b)[2];
 }
 
-/** The node flags client/src/server-flags.ts gives the server the VS Code extension starts. */
-async function extensionNodeFlags() {
-  const { modules, cleanup } = await importTs('server-flags', "export { SERVER_NODE_FLAGS } from './client/src/server-flags.ts';");
+/** The node flags and environment client/src/server-flags.ts gives the server the VS Code extension starts. */
+async function extensionServerStart() {
+  const { modules, cleanup } = await importTs('server-flags', "export { SERVER_ENV, SERVER_NODE_FLAGS } from './client/src/server-flags.ts';");
   cleanup();
-  return [...modules.SERVER_NODE_FLAGS];
+  return { nodeFlags: [...modules.SERVER_NODE_FLAGS], env: { ...modules.SERVER_ENV } };
 }
 
 export function summarise(text, times) {
@@ -282,8 +282,8 @@ export async function measureLspLatency({ edits = 60, server = SERVER } = {}) {
     await session.stop();
 
     // The same 1 MB typing with the server started as the VS Code extension starts it (its node flags).
-    const nodeFlags = await extensionNodeFlags();
-    const asVsCode = new Session(workspace, server, { nodeFlags });
+    const { nodeFlags, env } = await extensionServerStart();
+    const asVsCode = new Session(workspace, server, { nodeFlags, env });
     await asVsCode.initialize();
     const vsCodeUri = await asVsCode.open(files.mega, megabyte);
     const vsCodeTimes = await asVsCode.type(vsCodeUri, megabyte, edits);
@@ -308,7 +308,7 @@ export async function measureLspLatency({ edits = 60, server = SERVER } = {}) {
       oneMegabyteListen: summarise(megabyte, listenTimes),
       oneMegabyteHeader: summarise(megabyte, headerTimes),
       rssBytesWithOneMegabyteOpen: rssBytes,
-      asVsCode: { nodeFlags, oneMegabyte: summarise(megabyte, vsCodeTimes), rssBytes: vsCodeStats.rssBytes, ...keepaliveEdits },
+      asVsCode: { nodeFlags, env, oneMegabyte: summarise(megabyte, vsCodeTimes), rssBytes: vsCodeStats.rssBytes, ...keepaliveEdits },
       heapUsedBytesWithOneMegabyteOpen: heapUsedBytes,
       externalBytesWithOneMegabyteOpen: externalBytes,
       pull: {

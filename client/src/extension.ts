@@ -6,7 +6,7 @@ import { LanguageClient, TransportKind, type ServerOptions } from 'vscode-langua
 import { activateClient, clientOptions } from './activate.js';
 import { CONFIGURATION_SECTION, OUTPUT_CHANNEL } from './ids.js';
 import { registerProveCommand } from './prove-command.js';
-import { SERVER_NODE_FLAGS } from './server-flags.js';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-flags.js';
 
 let client: LanguageClient | undefined;
 
@@ -15,7 +15,7 @@ function serverOptions(context: vscode.ExtensionContext): ServerOptions {
   const server = {
     module: context.asAbsolutePath('dist/server.js'),
     transport: TransportKind.ipc,
-    options: { execArgv: [...SERVER_NODE_FLAGS] },
+    options: { execArgv: [...SERVER_NODE_FLAGS], env: { ...process.env, ...SERVER_ENV } },
   };
   return { run: server, debug: server };
 }

@@ -7,7 +7,7 @@ import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_NODE_FLAGS } from '../../client/src/server-flags.js';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../../client/src/server-flags.js';
 import { addedLines, blockEnd } from './support/added-lines.js';
 import { images, openEditorSession, repoRoot, type EditorSession } from './support/session.js';
 import {
@@ -84,12 +84,18 @@ describe('the VSIX in code-server (a real VS Code)', () => {
   });
 
 
-  it('starts its language server with the node flags of client/src/server-flags.ts', () => {
+  it('starts its language server with the node flags and environment of client/src/server-flags.ts', () => {
     // After the first test the server is running: the extension forked it from the installed VSIX.
-    const processes = spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).stdout.split('\n');
+    const processes = spawnSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' }).stdout.split('\n');
     const servers = processes.filter((line) => line.includes('dist/server.js') && line.includes('--node-ipc'));
     expect(servers.length).toBeGreaterThan(0);
-    for (const line of servers) expect(line.split(' ')).toEqual(expect.arrayContaining([...SERVER_NODE_FLAGS]));
+    for (const line of servers) {
+      const [pid, ...args] = line.trim().split(' ');
+      expect(args).toEqual(expect.arrayContaining([...SERVER_NODE_FLAGS]));
+      // /proc/<pid>/environ: the environment the process was started with, NUL-separated.
+      const environment = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      expect(environment).toEqual(expect.arrayContaining(Object.entries(SERVER_ENV).map(([name, value]) => `${name}=${value}`)));
+    }
   });
   it('applies the preferred quick fix from the Ctrl+. menu', async () => {
     const before = readFileSync(workspaceFile, 'utf8');
