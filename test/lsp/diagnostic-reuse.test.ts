@@ -27,6 +27,8 @@ const TEXT = [
   '    server {',
   '        server_name other.example.com; location /b/ { proxy_pass http://app; }',
   '    }',
+  // A directive nginx does not know, whose finding's JSON is not ASCII.
+  '    grüße on;',
   '}',
   '',
 ].join('\n');
@@ -77,6 +79,10 @@ describe('diagnostics after a keystroke', () => {
     diagnosticsOf(document, first.findings);
     const second = await typed(document, first, 'server_name other', 'é');
     const diagnostics = diagnosticsOf(document, second.findings);
+    // Both kinds of kept JSON: ASCII (kept as the string) and not (kept as its UTF-8 bytes).
+    const ascii = (diagnostic: unknown) => /^[\x00-\x7f]*$/.test(JSON.stringify(diagnostic));
+    expect(diagnostics.some(ascii)).toBe(true);
+    expect(diagnostics.some((diagnostic) => !ascii(diagnostic))).toBe(true);
     const uri = 'file:///a%00b/%E2%9C%93 "quoted".conf';
     const notification = { jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri, version: 3, diagnostics } };
     const report = { jsonrpc: '2.0', id: 7, result: { kind: 'full', resultId: 'r1', items: diagnostics } };

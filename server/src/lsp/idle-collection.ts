@@ -57,7 +57,17 @@ export class IdleCollection implements ActivityListener {
     this.timer = undefined;
     if (v8.getHeapStatistics().used_heap_size - this.afterLast < this.minGrowthBytes) return;
     this.collect ??= collector();
-    this.collect();
+    // Compacting: a regular full collection frees dead objects but keeps every page that still holds a live one, and
+    // typing leaves the old generation's pages a third empty (1 MB open: 44 MB of pages for 29 MB live, as VS Code
+    // starts the server). Moving the survivors together gives those pages back (44 -> 30 MB). The flag is read at
+    // each collection, so it is set for this one alone; unset again, it leaves V8's flag hash as it was (the code
+    // cache's stamp: see collector()).
+    v8.setFlagsFromString('--compact-on-every-full-gc');
+    try {
+      this.collect();
+    } finally {
+      v8.setFlagsFromString('--no-compact-on-every-full-gc');
+    }
     this.collections++;
     this.afterLast = v8.getHeapStatistics().used_heap_size;
   }
