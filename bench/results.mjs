@@ -65,7 +65,7 @@ function throughputTable(t) {
 
 function coldTable(c) {
   return {
-    title: `Cold per-file runs: one process per file, ${c.count} files (as a pre-commit hook runs)`,
+    title: `Cold per-file runs: one process per file, ${c.count} files (as a pre-commit hook runs), median of ${c.rounds ?? 1} rotated rounds`,
     head: ['tool', 'ms per file (wall)', 'ms per file (CPU)'],
     rows: c.rows.map((row) => [row.ours ? `**${row.name}**` : row.name, ms(row.perFileMs), ms(row.cpuPerFileMs)]),
     notes: [],

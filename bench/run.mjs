@@ -72,7 +72,7 @@ try {
   }
   if (wants('cold')) {
     console.error('bench: cold per-file runs');
-    results.cold = coldPerFile({ files: results.throughput.allFiles, peers: peers.ready, count: quick ? 10 : 50 });
+    results.cold = coldPerFile({ files: results.throughput.allFiles, peers: peers.ready, count: quick ? 10 : 50, rounds: quick ? 1 : runs });
     if (!wants('throughput')) delete results.throughput;
   }
   if (wants('scaling')) {

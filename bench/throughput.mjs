@@ -84,7 +84,13 @@ export function corpusThroughput({ workDir, peers, runs, copies = 10 }) {
 /** Shell-quotes one word for bash. */
 const quote = (word) => `'${String(word).replace(/'/g, `'\\''`)}'`;
 
-export function coldPerFile({ files, peers, count }) {
+/**
+ * One process per file on `count` of the files, for each tool: the loop over them is timed `rounds` times, the tools
+ * in a rotated order each round, and the median round kept. The one-file goal compares our row with `node -e 0`'s, so
+ * both must see the same host: one round each, run one after the other, differed by 30-60 ms per file on a host
+ * whose speed drifts from minute to minute.
+ */
+export function coldPerFile({ files, peers, count, rounds = 3 }) {
   const chosen = sample(files, count);
   const tools = [
     { name: 'nginx-keepalive', ours: true, argv: (file) => ourTools(1)[0].one(file) },
@@ -92,12 +98,24 @@ export function coldPerFile({ files, peers, count }) {
     { name: 'node -e 0', floor: true, argv: () => [process.execPath, '-e', '0'] },
     ...peers.map((peer) => ({ name: peer.name, version: peer.version, argv: (file) => peer.one(peer.dir, file) })),
   ];
+  const loops = tools.map((tool) => {
+    const command = tool.argv('{}').map((word) => (word === '{}' ? '"$f"' : quote(word))).join(' ');
+    return ['bash', '-c', `for f in "$@"; do ${command} >/dev/null 2>&1; done`, 'cold', ...chosen];
+  });
+  const taken = tools.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (let step = 0; step < tools.length; step++) {
+      const index = (step + round) % tools.length;
+      taken[index].push(timeCommand(loops[index]));
+    }
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   return {
     count: chosen.length,
-    rows: tools.map((tool) => {
-      const command = tool.argv('{}').map((word) => (word === '{}' ? '"$f"' : quote(word))).join(' ');
-      const loop = `for f in "$@"; do ${command} >/dev/null 2>&1; done`;
-      const { wall, cpu } = timeCommand(['bash', '-c', loop, 'cold', ...chosen]);
+    rounds,
+    rows: tools.map((tool, index) => {
+      const wall = median(taken[index].map((time) => time.wall));
+      const cpu = median(taken[index].map((time) => time.cpu));
       return { name: tool.name, ours: tool.ours === true, floor: tool.floor === true, perFileMs: (wall / chosen.length) * 1000, cpuPerFileMs: (cpu / chosen.length) * 1000, wall };
     }),
   };
