@@ -109,7 +109,6 @@ export function coldPerFile({ files, peers, count, rounds = 3 }) {
       taken[index].push(timeCommand(loops[index]));
     }
   }
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   return {
     count: chosen.length,
     rounds,

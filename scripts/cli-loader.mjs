@@ -35,8 +35,9 @@
  * - --wasm-tiering-budget (default 1800000, x40 here): how much a WebAssembly function runs before V8 compiles it again
  *   with TurboFan. A file the text reader declines (a Dokku sigil, a template) loads the tree-sitter parser, and on
  *   one such small file TurboFan's compiles of the parser's functions were most of the run's cost: Dokku's sigil took
- *   ~200 ms beyond `node -e 0`, ~20 ms with no tier-up at all (--liftoff-only). A larger budget keeps that gain and
- *   still optimizes a long parse (a 1 MB template: the same time as with the default, 10-20 % slower with none).
+ *   ~150 ms beyond `node -e 0` (253 ms wall, 303 ms CPU), ~55 ms with this budget, about what no tier-up at all
+ *   (--liftoff-only) gives. The budget still lets a long parse be optimized (a 1 MB template: the same time as with
+ *   the default, 10-20 % slower with no tier-up).
  */
 export const CLI_V8_FLAGS = ['--interrupt-budget=270336', '--max-inlined-bytecode-size-cumulative=230', '--wasm-tiering-budget=72000000'];
 

@@ -134,7 +134,7 @@ describe('the language server', () => {
 describe('a one-file check', () => {
   it("calls no ICU-backed API in its bundle or the language server's", () => {
     // The first localeCompare, Intl object or toLocale* call of a process loads ICU data out of node's binary:
-    // ~14 ms of a one-file check and ~4 MB of resident memory (engine/analyze.ts compares rule ids by code unit).
+    // ~14 ms of a one-file check and megabytes of resident memory (engine/analyze.ts compares rule ids by code unit).
     for (const bundle of ['cli-main.cjs', 'server-main.cjs']) {
       const text = readFileSync(path.join(path.dirname(CLI), bundle), 'latin1');
       expect(text.match(/\.localeCompare\(|\bIntl\.|\.toLocale[A-Za-z]*\(/g), bundle).toBeNull();
