@@ -3,7 +3,8 @@
 // squiggles, the Ctrl+. menu) must match the CLI's findings, and the fixes must reach the file on disk.
 // Screenshots for docs/editors.md land in docs/images/.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +49,14 @@ function cliFixAll(original: string): { text: string; findings: string[] } {
   return { text: readFileSync(file, 'utf8'), findings: cliFindings(file) };
 }
 
+/** VS Code's IPC sockets in the machine's temporary directory (the session must make its own elsewhere). */
+function vscodeSocketsInTmp(): string[] {
+  return readdirSync(os.tmpdir()).filter((name) => name.startsWith('vscode-') && name.endsWith('.sock'));
+}
+let socketsBefore: string[] = [];
+
 beforeAll(async () => {
+  socketsBefore = vscodeSocketsInTmp();
   session = await openEditorSession({ files: { [SIGIL]: readFileSync(path.join(repoRoot, 'examples/dokku', SIGIL), 'utf8') } });
   page = session.page;
   workspaceFile = path.join(session.workspace, SIGIL);
@@ -56,6 +64,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await session?.close();
+  // code-server is SIGKILLed, so it never removes its sockets: they must have been made under the session's root.
+  expect(vscodeSocketsInTmp().filter((name) => !socketsBefore.includes(name))).toEqual([]);
 });
 
 describe('the VSIX in code-server (a real VS Code)', () => {

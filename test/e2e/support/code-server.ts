@@ -28,7 +28,11 @@ export function makeDirs(root: string, extraSettings: Record<string, unknown> = 
   const dirs = { userData: path.join(root, 'user-data'), extensions: path.join(root, 'extensions') };
   const xdgConfig = path.join(root, 'xdg-config');
   const xdgData = path.join(root, 'xdg-data');
+  // VS Code and its git extension make IPC sockets in XDG_RUNTIME_DIR or the temporary directory, and a SIGKILLed
+  // code-server never removes them: both point under `root`, which the session deletes.
+  const scratch = path.join(root, 'tmp');
   for (const dir of [path.join(dirs.userData, 'User'), dirs.extensions, xdgConfig, xdgData]) mkdirSync(dir, { recursive: true });
+  mkdirSync(scratch, { mode: 0o700 });
   const settings = {
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,
@@ -47,7 +51,7 @@ export function makeDirs(root: string, extraSettings: Record<string, unknown> = 
     ...extraSettings,
   };
   writeFileSync(path.join(dirs.userData, 'User/settings.json'), JSON.stringify(settings, null, 2));
-  return { ...dirs, env: { ...process.env, XDG_CONFIG_HOME: xdgConfig, XDG_DATA_HOME: xdgData } };
+  return { ...dirs, env: { ...process.env, XDG_CONFIG_HOME: xdgConfig, XDG_DATA_HOME: xdgData, XDG_RUNTIME_DIR: scratch, TMPDIR: scratch } };
 }
 
 export function installExtension(bin: string, dirs: CodeServerDirs, vsix: string): string {
