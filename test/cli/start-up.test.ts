@@ -60,6 +60,25 @@ describe('the code cache', () => {
     expect(stamps()).toEqual(before);
   });
 
+  it("replaces earlier builds' caches when it is written, and keeps other node versions', flags' and bundles'", () => {
+    const dir = tree({ 'nginx.conf': CONFIG });
+    const cacheHome = tree({});
+    const env = { XDG_CACHE_HOME: cacheHome };
+    const first = runCli(dir, ['check', 'nginx.conf'], env);
+    const [own] = cacheFiles(cacheHome);
+    const cacheDir = path.dirname(own!);
+    const hash = /^cli-([0-9a-f]{16})-/.exec(path.basename(own!))![1]!;
+    const earlier = ['cli-0123456789abcdef-v20.0.0-x64.bin', 'cli-fedcba9876543210-v20.0.0-x64-0a1b2c3d.bin'];
+    const kept = [`cli-${hash}-v18.0.0-x64.bin`, `cli-${hash}-v20.0.0-x64-0a1b2c3d.bin`, 'cli-worker-0123456789abcdef-v20.0.0-x64.bin', 'notes.txt'];
+    for (const name of [...earlier, ...kept]) writeFileSync(path.join(cacheDir, name), 'x');
+    expect(runCli(dir, ['check', 'nginx.conf'], env)).toEqual(first);
+    // Nothing was written: the others are all still there.
+    expect(cacheFiles(cacheHome).map((file) => path.basename(file)).sort()).toEqual([...earlier, ...kept, path.basename(own!)].sort());
+    writeFileSync(own!, Buffer.alloc(4096, 7));
+    expect(runCli(dir, ['check', 'nginx.conf'], env)).toEqual(first);
+    expect(cacheFiles(cacheHome).map((file) => path.basename(file)).sort()).toEqual([...kept, path.basename(own!)].sort());
+  });
+
   it('is rejected and written again when it is corrupt, with the same report', () => {
     const dir = tree({ 'nginx.conf': CONFIG });
     const cacheHome = tree({});
