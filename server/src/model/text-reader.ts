@@ -3,89 +3,62 @@
 //
 // Only the plain part of the language: a text with a template opener (`{{`, or Jinja's `{%` and `{#`) anywhere but
 // in a `*_by_lua_block` body (whose extent is read as the scanner's scan_lua_code finds it), a `${` that is not a
-// variable, a NUL, or anything the grammar would not accept is left to the tree (readPlainStatements returns undefined). Tokens are read as the grammar's scanner reads them, with the
-// character classes of plain-tokens.ts, which test/model/reader-grammar.test.ts holds to the grammar's own.
+// variable, a NUL, or anything the grammar would not accept is left to the tree (readPlainStatements returns
+// undefined). Tokens are read as the grammar's scanner reads them (plain-token-reader.ts), with the character classes
+// of plain-tokens.ts, which test/model/reader-grammar.test.ts holds to the grammar's own. This file builds the
+// statements from them.
 //
 // The answer depends on the text alone, never on a tree: a text declined once is declined again, so build.ts asks at
 // most once per text. The reader accepts no text whose tree has an error, so the file loader skips the parse for a
 // text it accepts; test/property/text-reader.test.ts holds it to that and to building the tree walk's model.
 import type { TokenSource } from './arguments.js';
-import { resolveEscapes } from './arguments.js';
 import {
   Bail,
-  CHAR_CLASS,
   CLOSE_BRACE,
-  conditionEnd,
-  directiveNameEnd,
   DOLLAR,
   DOUBLE_QUOTE,
-  fragmentEnd,
   isQuoteCode,
-  isSpaceCode,
-  isTokenStartCode,
   LUA_BLOCK_SUFFIX,
   OPEN_BRACE,
-  OPEN_PAREN,
   opensTemplateAction,
   SEMICOLON,
   SINGLE_QUOTE,
   skipSpaceAndComments,
-  SPACE_BIT,
-  startsVariable,
-  stringEnd,
   TEMPLATE_OPENERS,
   UNUSUAL_SPACE,
-  variableEnd,
-  variableNameAt,
 } from './plain-tokens.js';
-import { noItems } from './exact-array.js';
 import { luaBodyEnd, openersOnlyIn } from './lua-body.js';
 import { interned } from './interned.js';
-import { indentAt, OffsetSpan, type LineIndex } from './line-index.js';
+import { indentAt, OffsetSpan } from './line-index.js';
 import { EMPTY_SPAN } from './span.js';
-import { nginxReadsAsWords, PlainNginxCheck } from './plain-nginx-check.js';
-import type { Argument, ConfigFile, Directive, TemplateGuard, Variable } from './types.js';
+import { PlainNginxCheck } from './plain-nginx-check.js';
+import { NONE, PlainTokenReader } from './plain-token-reader.js';
+import type { Argument, ConfigFile, Directive, TemplateGuard } from './types.js';
 
 /** Deeper nesting is left to the tree walk, which needs no call stack for it (this reader recurses per block). */
 export const MAX_DEPTH = 200;
 
-/** The shared empty list, once: it is every simple directive's children and most arguments' variables. */
-const NONE: never[] = noItems();
-
 /**
- * Reads one text. Allocation per token is kept to what the model keeps: the token just read is `tokenStart` to `at`,
- * its variables and a statement's arguments and children gather in scratch lists reused from token to token (by
- * depth for the children), each copied out at its exact length once complete.
+ * Reads one text. Allocation per token is kept to what the model keeps: a statement's arguments and children gather
+ * in scratch lists reused from statement to statement (by depth for the children), each copied out at its exact
+ * length once complete, as the token reader does with a token's variables.
  */
-class PlainReader {
-  private at: number;
-  private readonly text: string;
-  private tokenStart = 0;
-  private readonly variables: Variable[] = [];
-  private variableCount = 0;
+class PlainReader extends PlainTokenReader {
   private readonly args: Argument[] = [];
   private readonly lists: Directive[][] = [];
   /** The deepest block level holding a statement (0: the file's top level), for the nesting limit (build.ts). */
   deepest = 0;
   /** The Lua bodies read, each as its start and end (the closing `}`), in text order. */
   readonly luaBodies: number[] = [];
-  private readonly lines: LineIndex;
-  private readonly onStringVariable = (from: number, to: number): void => {
-    this.variables[this.variableCount++] = this.variable(from, to);
-  };
 
   constructor(
     private readonly file: ConfigFile,
-    private readonly source: TokenSource,
+    source: TokenSource,
     /** Every directive of a file without template actions shares the one empty guard list, as in the tree walk. */
     private readonly guards: TemplateGuard[] = [],
-    /** Told each statement's first word and end, to find nginx's first error on the way (plain-nginx-check.ts). */
-    private readonly check?: PlainNginxCheck,
+    check?: PlainNginxCheck,
   ) {
-    this.text = source.text;
-    this.lines = source.lines;
-    this.at = this.text.startsWith('\uFEFF') ? 1 : 0;
-    if (this.at === 1) check?.doubt();
+    super(source, check);
   }
 
   /** Statements up to the end of the file (parent undefined) or to the `}` closing `parent`'s block. */
@@ -196,105 +169,7 @@ class PlainReader {
       args[count++] = this.argument(at, this.at);
     }
   }
-
-  /** The token from `start` to `end` as an argument, with the variables gathered while reading it. */
-  private argument(start: number, end: number): Argument {
-    const text = this.text;
-    const raw = text.slice(start, end);
-    const first = text.charCodeAt(start);
-    const quoted = first === DOUBLE_QUOTE ? '"' : first === SINGLE_QUOTE ? "'" : false;
-    const value = resolveEscapes(quoted ? text.slice(start + 1, end - 1) : raw);
-    const count = this.variableCount;
-    const variables = count === 0 ? NONE : this.variables.slice(0, count);
-    return { raw, value, quoted, span: new OffsetSpan(start, end, this.lines), variables, templated: false };
-  }
-
-  /**
-   * A directive name: a string, an identifier (a directive_name, which stops before a variable), or a word. True for
-   * an identifier.
-   */
-  private nameToken(): boolean {
-    const text = this.text;
-    const start = this.at;
-    const c = text.charCodeAt(start);
-    if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
-      this.stringToken();
-      return false;
-    }
-    const end = directiveNameEnd(text, start);
-    if (end > start) {
-      this.tokenStart = start;
-      this.variableCount = 0;
-      this.at = end;
-      return true;
-    }
-    this.wordToken();
-    return false;
-  }
-
-  /** A bare word: fragments and variables glued together, up to white space, `;` or a block's `{`. */
-  private wordToken(): void {
-    const text = this.text;
-    const length = text.length;
-    const start = this.at;
-    this.tokenStart = start;
-    this.variableCount = 0;
-    let at = start;
-    for (;;) {
-      const c = text.charCodeAt(at);
-      if (c === DOLLAR && startsVariable(text, at)) {
-        const end = variableEnd(text, at);
-        this.variables[this.variableCount++] = this.variable(at, end);
-        at = end;
-      } else {
-        const end = fragmentEnd(text, at);
-        // A word's first fragment cannot start with a comment, a quote or `}` (those are other tokens).
-        if (end === at || (at === start && isTokenStartCode(c))) throw new Bail();
-        at = end;
-      }
-      if (at >= length) break;
-      const next = text.charCodeAt(at);
-      if (next === SEMICOLON || (next < 128 && (CHAR_CLASS[next]! & SPACE_BIT) !== 0)) break;
-      if (next === OPEN_BRACE) {
-        if (opensTemplateAction(text, at)) throw new Bail();
-        break;
-      }
-    }
-    this.at = at;
-  }
-
-  private variable(start: number, end: number): Variable {
-    return { name: variableNameAt(this.text, start, end), span: new OffsetSpan(start, end, this.lines) };
-  }
-
-  /** A quoted string with its variables. */
-  private stringToken(): void {
-    const text = this.text;
-    this.tokenStart = this.at;
-    this.variableCount = 0;
-    this.at = stringEnd(text, this.at, this.onStringVariable);
-    // nginx wants white space, `;` or `{` after a closing quote (or takes a `)`): anything else, it decides.
-    const next = text.charCodeAt(this.at);
-    if (this.check && !(isSpaceCode(next) || next === SEMICOLON || next === OPEN_BRACE)) this.check.doubt();
-  }
-
-  /** An `if` condition's text, `(` to `)`; the reader stops at the block's `{`. */
-  private condition(): string {
-    const text = this.text;
-    this.at = skipSpaceAndComments(text, this.at);
-    if (text.charCodeAt(this.at) !== OPEN_PAREN) throw new Bail();
-    const start = this.at;
-    const end = conditionEnd(text, start);
-    this.at = skipSpaceAndComments(text, end);
-    const condition = text.slice(start, end);
-    // nginx reads a quote, `#` or `}` starting a token as a string, a comment or a block's end; the condition, as text.
-    if (this.check && UNSURE_IN_CONDITION.test(condition) && !nginxReadsAsWords(text.slice(start, this.at))) this.check.doubt();
-    return condition;
-  }
 }
-
-/** In an `if` condition, what nginx may read otherwise than the reader does (see plain-nginx-check.ts). */
-const UNSURE_IN_CONDITION = /["'#}]/;
 
 /** The file's directives read from its text, or undefined when the text is not plain enough (see the file comment). */
 export function readPlainStatements(file: ConfigFile, source: TokenSource): Directive[] | undefined {
