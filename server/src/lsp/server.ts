@@ -1,7 +1,6 @@
 // The language server: LSP messages in, calls to the headless core out. Everything here translates; judgement lives
 // in analyze() and fixAll(). Handlers are guarded (guard.ts): an exception is logged and answered, never fatal.
 import {
-  CodeActionKind,
   createConnection,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
@@ -9,7 +8,6 @@ import {
   MessageType,
   RequestType0,
   ShowMessageNotification,
-  TextDocumentSyncKind,
   type Connection,
   type DidChangeConfigurationParams,
   type DidChangeWatchedFilesParams,
@@ -24,12 +22,11 @@ import { VERSION } from '../engine/version.js';
 import { CONFIG_FILE_NAME } from '../engine/config-file.js';
 import { createFsHost } from '../util/fs-host.js';
 import { DirectoryListings } from '../util/directory-listings.js';
-import { lazyNginxParser } from '../parser/loader.js';
-import { AnalysisService, type ActivityListener } from './analysis-service.js';
+import type { ActivityListener, AnalysisService } from './analysis-service.js';
 import { readClientFeatures, type ClientFeatures } from './client-capabilities.js';
-import { codeActions, FIX_ALL_KIND, resolveFixAll, type CodeActionContext } from './code-actions.js';
-import { DiagnosticDelivery, registerDiagnosticRequests } from './diagnostic-delivery.js';
-import { Feedback, FEEDBACK_COMMANDS, feedbackCapabilities } from './feedback.js';
+import { codeActions, resolveFixAll, type CodeActionContext } from './code-actions.js';
+import { registerDiagnosticRequests, type DiagnosticDelivery } from './diagnostic-delivery.js';
+import { Feedback } from './feedback.js';
 import { OpenDocuments, openDocumentsHost, overlayHost } from './documents.js';
 import { SETTINGS_SECTION } from './editor-settings.js';
 import { readFolderSettings } from './folder-settings.js';
@@ -41,17 +38,15 @@ import {
 } from './fix-workspace-command.js';
 import { GLOB_CACHE_MAX_AGE_MS, GlobCache } from './glob-cache.js';
 import { describeError, guardNotification, guardRequest } from './guard.js';
-import { IncludeGraph } from './include-graph.js';
-import { AnalysisUnits } from './analysis-units.js';
-import { languageFeatureCapabilities, registerLanguageFeatures } from './language-features.js';
+import { registerLanguageFeatures } from './language-features.js';
 import { registerFormatting } from './formatting.js';
-import { ModelStore } from './model-store.js';
 import { pathOfUri } from './paths.js';
 import { knownRuleIds, SettingsStore } from './settings-store.js';
 import { EffectiveSettingsLog, effectiveSettingsLines } from './settings-log.js';
 import { applyFileEvents, watchers } from './watched-files.js';
-import { WorkspaceEditBuilder } from './workspace-edit.js';
-import { WorkspaceDiagnostics } from './workspace-diagnostics.js';
+import type { WorkspaceEditBuilder } from './workspace-edit.js';
+import type { WorkspaceDiagnostics } from './workspace-diagnostics.js';
+import { serverCapabilities, startServices } from './server-services.js';
 import { registerDocumentSync } from './document-sync.js';
 import { installMessageEncoding } from './message-encoding.js';
 import { serverStats, STATS_REQUEST, type ServerStats } from './server-stats.js';
@@ -166,72 +161,14 @@ class LanguageServer {
     this.folders = foldersOf(params);
     const options = params.initializationOptions as Record<string, unknown> | null | undefined;
     this.pushedSettings = options?.[SETTINGS_SECTION] ?? options;
-    this.edits = new WorkspaceEditBuilder(this.documents, this.features.documentChanges);
-    // Loaded when a document first needs it (a template, text the reader declines): most never do.
-    const parser = lazyNginxParser();
-    const maxFileSize = (file: string) => this.settings.editorFor(file).maxFileSize;
-    const models = new ModelStore(this.documents, parser, maxFileSize);
-    const graph = new IncludeGraph();
-    const info = (message: string) => this.connection.console.info(message);
-    const units = new AnalysisUnits({ ...{ index: this.index, documents: this.documents, host: this.host, disk: this.disk }, graph, maxFileSize, log: info });
-    this.analyses = new AnalysisService({
-      documents: this.documents,
-      models,
-      host: this.host,
-      settings: this.settings,
-      index: this.index,
-      graph,
-      units,
-      parser,
-      ready: this.ready,
-      publish: (document, diagnostics) => {
-        const sent = this.delivery.publishOpen(document, diagnostics);
-        this.feedback.analyzed(document);
-        return sent;
-      },
-      logError: (message) => this.connection.console.error(message),
-      activity: this.activity,
+    const services = startServices({
+      ...{ connection: this.connection, features: this.features, capabilities: params.capabilities, documents: this.documents },
+      ...{ settings: this.settings, index: this.index, host: this.host, disk: this.disk, ready: this.ready, activity: this.activity },
+      folders: () => this.folders,
     });
-    const console = this.connection.console;
-    this.workspaceDiagnostics = new WorkspaceDiagnostics({
-      ...{ index: this.index, documents: this.documents, analyses: this.analyses, settings: this.settings, host: this.host },
-      ready: this.ready,
-      log: (message) => console.info(message),
-      logError: (message) => console.error(message),
-    });
-    const log = { error: (message: string) => console.error(message) };
-    const { documents, analyses, features } = this;
-    this.feedback = new Feedback(
-      {
-        connection: this.connection,
-        snapshot: (uri) => analyses.snapshot(uri),
-        currentSnapshot: (uri) => analyses.currentSnapshot(uri),
-        editorFor: (file) => this.settings.editorFor(file),
-        isOpen: (uri) => documents.get(uri) !== undefined,
-        openDocuments: () => documents.all().length,
-        targetFor: (file) => {
-          const open = documents.atPath(file);
-          return analyses.analyzeOptionsFor(open ? analyses.rootFor(open) : file).nginxTarget;
-        },
-        folders: () => this.folders,
-        // Open documents' analyses and the workspace pass, each file once.
-        filesChecked: () => new Set([...analyses.checkedFiles(), ...this.workspaceDiagnostics.checkedFiles()]).size,
-      },
-      params.capabilities,
-    );
-    this.delivery = new DiagnosticDelivery({ connection: this.connection, features, documents, analyses, workspace: this.workspaceDiagnostics, log });
-    return {
-      capabilities: {
-        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: true },
-        executeCommandProvider: { commands: [FIX_ALL_IN_WORKSPACE_COMMAND, ...FEEDBACK_COMMANDS] },
-        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
-        ...languageFeatureCapabilities,
-        ...feedbackCapabilities,
-        ...this.delivery.capabilities,
-      },
-      serverInfo: { name: 'nginx-keepalive', version: VERSION },
-    };
+    ({ analyses: this.analyses, workspaceDiagnostics: this.workspaceDiagnostics, feedback: this.feedback } = services);
+    ({ delivery: this.delivery, edits: this.edits } = services);
+    return { capabilities: serverCapabilities(this.delivery), serverInfo: { name: 'nginx-keepalive', version: VERSION } };
   }
 
   private async initialized(): Promise<void> {
