@@ -3,7 +3,7 @@
 // modules, the worker pool, the GitLab format's hashing) are not loaded. The output never
 // depends on the cache: a missing, corrupt or unwritable one gives the same report.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LspClient } from '../support/lsp-client.js';
@@ -60,7 +60,7 @@ describe('the code cache', () => {
     expect(stamps()).toEqual(before);
   });
 
-  it("replaces earlier builds' caches when it is written, and keeps other node versions', flags' and bundles'", () => {
+  it("removes all but the three newest other builds' caches when it is written; other versions', flags' and bundles' stay", () => {
     const dir = tree({ 'nginx.conf': CONFIG });
     const cacheHome = tree({});
     const env = { XDG_CACHE_HOME: cacheHome };
@@ -68,15 +68,28 @@ describe('the code cache', () => {
     const [own] = cacheFiles(cacheHome);
     const cacheDir = path.dirname(own!);
     const hash = /^cli-([0-9a-f]{16})-/.exec(path.basename(own!))![1]!;
-    const earlier = ['cli-0123456789abcdef-v20.0.0-x64.bin', 'cli-fedcba9876543210-v20.0.0-x64-0a1b2c3d.bin'];
-    const kept = [`cli-${hash}-v18.0.0-x64.bin`, `cli-${hash}-v20.0.0-x64-0a1b2c3d.bin`, 'cli-worker-0123456789abcdef-v20.0.0-x64.bin', 'notes.txt'];
-    for (const name of [...earlier, ...kept]) writeFileSync(path.join(cacheDir, name), 'x');
+    // Five other builds, written a day apart (the first the oldest); the second has two caches (a flagged run's too).
+    const builds = ['0000000000000001', '0000000000000002', '0000000000000003', '0000000000000004', '0000000000000005'];
+    const day = 24 * 3600;
+    const now = Date.now() / 1000;
+    const others = builds.flatMap((build, at) => {
+      const names = [`cli-${build}-v20.0.0-x64.bin`, ...(at === 1 ? [`cli-${build}-v20.0.0-x64-0a1b2c3d.bin`] : [])];
+      for (const name of names) {
+        writeFileSync(path.join(cacheDir, name), 'x');
+        utimesSync(path.join(cacheDir, name), now - (10 - at) * day, now - (10 - at) * day);
+      }
+      return names;
+    });
+    const kept = [`cli-${hash}-v18.0.0-x64.bin`, `cli-${hash}-v20.0.0-x64-0a1b2c3d.bin`, 'cli-worker-0000000000000001-v20.0.0-x64.bin', 'notes.txt'];
+    for (const name of kept) writeFileSync(path.join(cacheDir, name), 'x');
+    const names = () => cacheFiles(cacheHome).map((file) => path.basename(file)).sort();
     expect(runCli(dir, ['check', 'nginx.conf'], env)).toEqual(first);
-    // Nothing was written: the others are all still there.
-    expect(cacheFiles(cacheHome).map((file) => path.basename(file)).sort()).toEqual([...earlier, ...kept, path.basename(own!)].sort());
+    // Read, not written: nothing was removed.
+    expect(names()).toEqual([...others, ...kept, path.basename(own!)].sort());
     writeFileSync(own!, Buffer.alloc(4096, 7));
     expect(runCli(dir, ['check', 'nginx.conf'], env)).toEqual(first);
-    expect(cacheFiles(cacheHome).map((file) => path.basename(file)).sort()).toEqual([...kept, path.basename(own!)].sort());
+    const newest = others.filter((name) => !name.includes(builds[0]!) && !name.includes(builds[1]!));
+    expect(names()).toEqual([...newest, ...kept, path.basename(own!)].sort());
   });
 
   it('is rejected and written again when it is corrupt, with the same report', () => {
