@@ -135,6 +135,12 @@ function lspTable(lsp) {
   const rows = [
     ...typing('5,000 lines', lsp.fiveThousandLines, goals.p50FiveThousandLinesMs),
     ...typing(`${mb(lsp.oneMegabyte.bytes ?? 1e6)} file`, lsp.oneMegabyte, goals.p50OneMegabyteMs),
+    ...(lsp.oneMegabyteServer
+      ? [[
+          `of which the server's part (to the first byte of its ${mb(lsp.oneMegabyteServer.answerBytes)} answer), p50 / p95`,
+          `${ms(lsp.oneMegabyteServer.p50Ms)} / ${ms(lsp.oneMegabyteServer.p95Ms)} ms`, '', '',
+        ]]
+      : []),
     ...(lsp.oneMegabyteListen
       ? [
           ...typing(`${mb(lsp.oneMegabyte.bytes ?? 1e6)} file, a listen port`, lsp.oneMegabyteListen, goals.p50OneMegabyteMs),
