@@ -1,11 +1,13 @@
 // Runs the real nginx binary (Debian's package) for tests: `nginx -t` on a config, or a running server on loopback.
-// Everything lives in a temporary prefix: pid file, error log, temp paths, so nothing touches /var or /run.
+// Everything lives in a temporary prefix: pid file, logs, temp and cache paths, so nothing touches /var, /run or /tmp
+// (nginx reads a confined copy of each config: nginx-confine.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NginxContext } from './expectations.js';
+import { confineConfig } from './nginx-confine.js';
 
 export const NGINX_BIN = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
 export const NGINX_MODULES_DIR = '/usr/lib/nginx/modules';
@@ -58,8 +60,12 @@ export function makePrefix(): NginxPrefix {
 /** The global directives given with -g, so configs need not (and must not) set pid or the main error_log. */
 function commandLine(prefix: string, confPath: string, extra: string[]): string[] {
   const globals = `daemon off; pid ${path.join(prefix, 'nginx.pid')}; error_log ${path.join(prefix, 'logs', 'error.log')};`;
+  return [...prefixOptions(prefix, confPath), '-g', globals, ...extra];
+}
+
+function prefixOptions(prefix: string, confPath: string): string[] {
   // -e: the error log nginx writes to before it has read the config (otherwise /var/log/nginx/error.log).
-  return ['-p', `${prefix}/`, '-e', path.join(prefix, 'logs', 'startup.log'), '-c', confPath, '-g', globals, ...extra];
+  return ['-p', `${prefix}/`, '-e', path.join(prefix, 'logs', 'startup.log'), '-c', confPath];
 }
 
 export interface NginxMessage {
@@ -93,27 +99,63 @@ export function parseNginxMessages(output: string): NginxMessage[] {
 }
 
 /**
- * Runs nginx with `args` and its output going to a file in the prefix, not to pipes: configs log to /dev/stdout or
- * /dev/stderr (container style), and Linux cannot open() those when they are the socket pairs Node uses for pipes.
+ * Runs `nginx -t` on a confined copy of `confPath` (nginx-confine.ts), its output going to a file in the prefix, not
+ * to pipes: configs log to /dev/stdout or /dev/stderr (container style), and Linux cannot open() those when they are
+ * the socket pairs Node uses for pipes. `args` gets the copy's path and whether the config sets `pid` itself.
  */
-function runNginxTest(args: string[], prefix: NginxPrefix): NginxTestResult {
+function runNginxTest(confPath: string, prefix: NginxPrefix, args: (conf: string, setsPid: boolean) => string[]): NginxTestResult {
+  const confined = confineConfig(confPath, prefix.dir);
   const outFile = path.join(prefix.dir, 'logs', 'nginx-t.out');
   const out = openSync(outFile, 'w');
   let status: number | null;
   try {
-    const result = spawnSync(requireNginx(), args, { stdio: ['ignore', out, out] });
+    const command = [requireNginx(), ...args(confined.confPath, confined.setsPid)];
+    const traced = writeTrace ? ['strace', '-f', '-qq', '-e', 'trace=openat,open,creat,mkdir,mkdirat', '-o', writeTrace.file, ...command] : command;
+    const result = spawnSync(traced[0]!, traced.slice(1), { stdio: ['ignore', out, out] });
     if (result.error) throw result.error;
     status = result.status;
+    if (writeTrace) writeTrace.outside.push(...writesOutside(readFileSync(writeTrace.file, 'utf8'), prefix.dir));
   } finally {
     closeSync(out);
   }
-  const output = readFileSync(outFile, 'utf8');
+  const output = confined.restore(readFileSync(outFile, 'utf8'));
   return { ok: status === 0, output, errors: parseNginxMessages(output) };
+}
+
+let writeTrace: { file: string; outside: string[] } | undefined;
+
+/**
+ * Runs `work` with every `nginx -t` in it under strace, and returns the paths nginx opened for writing or created
+ * outside its prefix (nginx's own output paths aside). For the test that proves the confinement.
+ */
+export function nginxWritesOutsidePrefix(work: () => void): string[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'nk-trace-'));
+  writeTrace = { file: path.join(dir, 'strace.txt'), outside: [] };
+  try {
+    work();
+    return [...new Set(writeTrace.outside)].sort();
+  } finally {
+    writeTrace = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function writesOutside(trace: string, prefixDir: string): string[] {
+  const paths: string[] = [];
+  for (const line of trace.split('\n')) {
+    const call = /\b(openat|open|creat|mkdir|mkdirat)\((?:AT_FDCWD, )?"([^"]*)"(.*)$/.exec(line);
+    if (!call) continue;
+    const [, name, file, rest] = call;
+    const writes = name!.startsWith('mkdir') || name === 'creat' || /O_(WRONLY|RDWR|CREAT)/.test(rest!);
+    if (!writes || file!.startsWith(`${prefixDir}/`) || /^\/(dev\/(stdout|stderr|null)|proc\/self\/fd\/\d+)$/.test(file!)) continue;
+    paths.push(file!);
+  }
+  return paths;
 }
 
 /** Runs `nginx -t` on a config file (absolute path) inside a prefix. */
 export function nginxTestFile(confPath: string, prefix: NginxPrefix): NginxTestResult {
-  return runNginxTest(commandLine(prefix.dir, confPath, ['-t', '-q']), prefix);
+  return runNginxTest(confPath, prefix, (conf) => commandLine(prefix.dir, conf, ['-t', '-q']));
 }
 
 /** Runs `nginx -t` on config text (a whole main config); the text may use `prefix.httpTempPaths`. */
@@ -179,16 +221,16 @@ export function copyDebianConfFiles(dir: string): void {
 }
 
 /**
- * Runs `nginx -t` on a whole main config as it is, for configs from the wild: unlike nginxTestFile, no `pid` or
- * `error_log` is imposed with -g (the config may set its own, and a second one is an error); only the startup log and
- * relative paths go to the prefix. The modules are loaded with -g before the config is read. nginx -t opens the log
- * files the config names, wherever they are.
+ * Runs `nginx -t` on a whole main config as it is, for configs from the wild: unlike nginxTestFile, no `error_log` is
+ * imposed with -g, nor `pid` when the config sets one (a second one is an error); what they name is moved into the
+ * prefix by the confined copy. The modules are loaded with -g before the config is read.
  */
 export function nginxTestAsIs(confPath: string, prefix: NginxPrefix, modules: readonly string[] = []): NginxTestResult {
-  const globals = loadModuleLines(modules).replace(/\n/g, ' ');
-  const args = ['-p', `${prefix.dir}/`, '-e', path.join(prefix.dir, 'logs', 'startup.log'), '-c', confPath, '-t', '-q'];
-  if (globals) args.push('-g', globals);
-  return runNginxTest(args, prefix);
+  return runNginxTest(confPath, prefix, (conf, setsPid) => {
+    // The config's own pid is moved into the prefix; without one, nginx -t would create its built-in /run/nginx.pid.
+    const globals = [loadModuleLines(modules).replace(/\n/g, ' '), setsPid ? '' : `pid ${path.join(prefix.dir, 'nginx.pid')};`].join(' ').trim();
+    return [...prefixOptions(prefix.dir, conf), '-t', '-q', ...(globals ? ['-g', globals] : [])];
+  });
 }
 
 /** A free TCP port on 127.0.0.1 (asked from the kernel, then released). */
