@@ -1,6 +1,7 @@
 // Renders Dokku nginx.conf.sigil templates for tests, with the small Go program in render-sigil/ (Go's text/template
 // plus sigil's functions; gliderlabs/sigil itself is not available offline). The program is built once per version
-// of its source into the temp directory and shared by every test file; the Go standard library is all it needs.
+// of its source into node_modules/.cache (inside the project, not the system's temp directory, where it would stay
+// after the run) and shared by every test file; the Go standard library is all it needs.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'render-sigil', 'main.go');
+const CACHE = path.resolve(path.dirname(SOURCE), '..', '..', '..', 'node_modules', '.cache');
 
 let built: string | undefined;
 
@@ -17,7 +19,7 @@ export function sigilRenderer(): string {
   if (built) return built;
   const source = readFileSync(SOURCE);
   const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
-  const dir = path.join(tmpdir(), `nk-render-sigil-${hash}`);
+  const dir = path.join(CACHE, `nk-render-sigil-${hash}`);
   const binary = path.join(dir, 'render-sigil');
   if (!existsSync(binary)) {
     mkdirSync(dir, { recursive: true });
