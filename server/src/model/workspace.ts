@@ -1,75 +1,22 @@
 // The workspace: every file the documents reach, which of them are roots, and the include edges between them.
-import type { FileHost, PathMapping, SourceDocument, Span } from '../util/types.js';
-import type { ConfigFile, ContextName, Directive, ModelCache } from './types.js';
+import type { FileHost, SourceDocument } from '../util/types.js';
+import type { ConfigFile, ContextName, Directive } from './types.js';
+import type {
+  EffectiveScope, EffectiveVisitor, IncludeProblem, IncludeProblemKind, Workspace, WorkspaceOptions, WorkspaceRoot,
+} from './workspace-types.js';
 import { VIRTUAL_READ_SCOPE } from './virtual-host.js';
-import { inferRootContext, rootContextOf, type ContextBasis } from './context.js';
+import { inferRootContext, rootContextOf } from './context.js';
 import path from 'node:path';
 import { resolvedPath } from '../util/paths.js';
 import { shortened } from '../util/shortened.js';
-import { DEFAULT_INCLUDE_LIMITS, expandRoot, type ExpansionScope, type IncludeLimits } from './expand.js';
+import { DEFAULT_INCLUDE_LIMITS, expandRoot, type ExpansionScope } from './expand.js';
 import { FileLoader, type ParserLike } from './file-loader.js';
 import { includePrefixes, includeTarget, resolveInclude, type IncludeResolution, type IncludeSearch } from './includes.js';
 import { createReadScope, type ReadScope } from './read-scope.js';
 
-export interface WorkspaceRoot {
-  file: ConfigFile;
-  /** The context of the root file's top level. */
-  context: ContextName;
-  /** How it is known (model/context.ts); a fix relying on an `unknown` one is withheld. Default: inferred. */
-  basis?: ContextBasis;
-  /** Directories relative include paths are tried against, in order (see model/includes.ts). */
-  prefixes: string[];
-  /** Include edges as resolved under this root: include directive -> the files it pulls in, in nginx's order. */
-  includes: Map<Directive, ConfigFile[]>;
-}
-
-/** `outside`: the include leads outside the read roots and path-map targets, so it was deliberately not followed. */
-export type IncludeProblemKind = 'missing' | 'cycle' | 'limit' | 'outside';
-
-export interface IncludeProblem {
-  file: ConfigFile;
-  /** The include directive the problem is reported at. */
-  directive: Directive;
-  /** The include's path argument (the directive when it has none). */
-  span: Span;
-  /** A headline under 100 characters. */
-  message: string;
-  /** The particulars: full paths, where it looked, what to map. */
-  detail?: string;
-  kind: IncludeProblemKind;
-}
-
-export interface Workspace {
-  /** Every parsed file: the documents first, then included files in the order they were reached. */
-  files: ConfigFile[];
-  roots: WorkspaceRoot[];
-  /** Include edges of all roots together (a directive reached under two roots has the union of its targets). */
-  includes: Map<Directive, ConfigFile[]>;
-  includeProblems: IncludeProblem[];
-  /** The bounds the includes were expanded with; walkEffective replays them. */
-  limits: IncludeLimits;
-}
-
-export interface WorkspaceOptions {
-  /** Absolute `from` prefixes mapped onto directories; `to` must already be absolute. */
-  pathMap?: readonly PathMapping[];
-  /**
-   * Absolute files or directories includes may be read from, besides the path-map targets and the documents
-   * themselves. Defaults to the documents' directories.
-   */
-  readRoots?: readonly string[];
-  limits?: IncludeLimits;
-  models?: ModelCache;
-  /** Top-level contexts given for documents checked on their own, by absolute path (AnalyzeOptions.contexts). */
-  contexts?: Readonly<Record<string, ContextName>>;
-}
-
-/** What the walker tells its visitor about where a directive effectively sits. */
-export interface EffectiveScope extends ExpansionScope {
-  root: WorkspaceRoot;
-}
-
-export type EffectiveVisitor = (directive: Directive, scope: EffectiveScope) => boolean | void;
+export type {
+  EffectiveScope, EffectiveVisitor, IncludeProblem, IncludeProblemKind, Workspace, WorkspaceOptions, WorkspaceRoot,
+} from './workspace-types.js';
 
 interface RootExpansion {
   root: WorkspaceRoot;
