@@ -34,23 +34,20 @@ import { upstreams, type Upstream } from '../analysis/upstreams.js';
 import { outsideHttp } from '../analysis/scopes.js';
 import { hasModernKeepaliveDefaults } from '../analysis/versions.js';
 import type { ResolvedOptions, TextEdit } from '../util/types.js';
-import type { Directive, TemplateGuard } from '../model/types.js';
+import type { TemplateGuard } from '../model/types.js';
 import type { Workspace } from '../model/workspace.js';
 import { mergeEdits } from '../fixes/edit-set.js';
 import { defaultOnEdits, defaultOnText, settingName } from '../fixes/template-opt-in.js';
 import { formatControl } from '../model/template-guards.js';
 import { refusal } from '../fixes/placement.js';
 import { insertAfterMembers } from '../fixes/upstream-members.js';
-import { upstreamUsersEdits } from '../fixes/upstream-users.js';
-import { clearConnectionPossible, http11Plan } from '../fixes/proxy-reuse.js';
+import { connectionValueEdits, upstreamUsersEdits, usersPart } from '../fixes/upstream-users.js';
+import { http11Plan } from '../fixes/proxy-reuse.js';
+import { websocketOnly } from '../analysis/websocket-only.js';
 import { keepConnPlan } from '../fixes/keep-conn.js';
-import { emptyArmFix } from '../fixes/connection-map.js';
-import { closingMapsOf } from '../analysis/upgrade-maps.js';
 import { connectionState, httpVersionState, keepConnState } from '../analysis/proxy-state.js';
-import { upgradeForEveryRequest, websocketOnly } from '../analysis/websocket-only.js';
 import { writtenAt } from '../analysis/message-parts.js';
 import { hiddenReason } from '../fixes/target-identity.js';
-import { upgradeLiteralEdits } from '../fixes/upgrade-literal.js';
 import type { Rule, RuleMessage, RuleState } from '../analysis/rule-api.js';
 import { shortened } from '../util/shortened.js';
 
@@ -205,48 +202,6 @@ function usersUnknown(workspace: Workspace, users: readonly Pass[], options: Res
     if (keepConn === 'unknown' && !keepConnPlan(workspace, pass)) return hidden('fastcgi_keep_conn');
   }
   return undefined;
-}
-
-/** `, and HTTP/1.1 for 2 passes`: what the fix changes besides the upstream, so its title names every place. */
-function usersPart(workspace: Workspace, users: readonly Pass[], options: ResolvedOptions): string {
-  const count = (predicate: (pass: Pass) => boolean) => new Set(users.filter(predicate).map((pass) => pass.scope)).size;
-  // The plans the edit builders follow, not the edits: upstreamUsersEdits() builds those once already.
-  const http11 = count((pass) => http11Plan(workspace, pass, options) !== undefined);
-  const connection = count(
-    (pass) =>
-      clearConnectionPossible(workspace, pass, options) ||
-      closingMapsOf(pass.scope).length > 0 ||
-      (pass.protocol === 'http' && upgradeForEveryRequest(workspace, pass.scope, options) !== undefined),
-  );
-  const keepConn = count((pass) => keepConnPlan(workspace, pass) !== undefined);
-  const places = (n: number) => `${n} location${n === 1 ? '' : 's'}`;
-  const parts = [
-    http11 > 0 ? `HTTP/1.1 in ${places(http11)}` : '',
-    connection > 0 ? `a keepalive-safe Connection header in ${places(connection)}` : '',
-    keepConn > 0 ? `fastcgi_keep_conn on in ${places(keepConn)}` : '',
-  ].filter((part) => part !== '');
-  return parts.length === 0 ? '' : `, with ${parts.join(', ')}`;
-}
-
-/**
- * What its proxy users send as Connection that keepalive would make wrong: the `'' close` arm of a map (it closes
- * every kept connection) and a literal `upgrade` outside a WebSocket-only location (ordinary requests ask to upgrade:
- * analysis/websocket-only.ts), each fixed as its own rule does.
- */
-function connectionValueEdits(workspace: Workspace, users: readonly Pass[], options: ResolvedOptions): TextEdit[] {
-  const edits: TextEdit[] = [];
-  const literals = new Set<Directive>();
-  for (const pass of users) {
-    for (const { arm } of closingMapsOf(pass.scope)) {
-      const edit = emptyArmFix(arm);
-      if (edit) edits.push(edit);
-    }
-    const literal = pass.protocol === 'http' ? upgradeForEveryRequest(workspace, pass.scope, options) : undefined;
-    if (!literal || literals.has(literal.header.directive)) continue;
-    literals.add(literal.header.directive);
-    for (const edit of upgradeLiteralEdits(workspace, literal.header, literal.addsUpgrade, options)?.edits ?? []) edits.push(edit);
-  }
-  return edits;
 }
 
 function reportable(state: KeepaliveState, options: ResolvedOptions): state is UpstreamKeepaliveState['keepalive'] {
