@@ -85,7 +85,7 @@ describe('a config that names paths outside the prefix', () => {
 });
 
 const CONTEXTS: readonly string[] = ['main', 'http', 'server', 'location'];
-const WRITERS = /^\s*(pid|error_log|access_log|\w+_temp_path|\w+_cache_path)\s/m;
+const WRITERS = /^[ \t]*(pid|error_log|access_log|\w+_temp_path|\w+_cache_path)[ \t]/m;
 const accepted = entries.filter((e) => e.nginx_t === 'ok' && e.nginx_t_stubs === '' && CONTEXTS.includes(e.nginx_t_context));
 
 describe('the corpus configs nginx accepted, run as the corpus tests run them', () => {
