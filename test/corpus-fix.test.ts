@@ -17,7 +17,7 @@ import { fixAll } from '../server/src/engine/fix-all.js';
 import type { FileHost, Finding } from '../server/src/util/types.js';
 import { entries, mustParseClean, type CorpusEntry } from './corpus/manifest.js';
 import type { NginxContext } from './support/expectations.js';
-import { copyDebianConfFiles, makePrefix, nginxTestAsIs, nginxTestFile, requireNginx, wrapInclude, type NginxPrefix } from './support/nginx.js';
+import { copyDebianConfFiles, makePrefix, nginxTestCorpusCopy, requireNginx } from './support/nginx.js';
 
 /** Files nginx -t accepted without stubs that need something this machine does not have. */
 const EXCLUDED: Record<string, string> = {
@@ -54,14 +54,6 @@ interface FixedCopy {
   after: { ok: boolean; output: string };
 }
 
-/** `nginx -t` of the copy: a full config as it is, a snippet included at its context by a wrapper beside it. */
-function nginxTestCopy(copy: string, context: NginxContext, prefix: NginxPrefix): { ok: boolean; output: string } {
-  if (context === 'main') return nginxTestAsIs(copy, prefix, MODULES);
-  const wrapper = path.join(prefix.dir, 'nk-wrapper.conf');
-  writeFileSync(wrapper, wrapInclude(copy, context, prefix, MODULES));
-  return nginxTestFile(wrapper, prefix);
-}
-
 /** Copies the file into a fresh nginx prefix, tests it, fixes it in place, and tests the fixed copy. */
 async function fixCopy(entry: CorpusEntry): Promise<FixedCopy> {
   const prefix = makePrefix();
@@ -71,7 +63,7 @@ async function fixCopy(entry: CorpusEntry): Promise<FixedCopy> {
     const copy = path.join(prefix.dir, context === 'main' ? 'nginx.conf' : 'snippet.conf');
     const text = readFileSync(entry.absPath, 'utf8');
     writeFileSync(copy, text);
-    const before = nginxTestCopy(copy, context, prefix);
+    const before = nginxTestCorpusCopy(copy, context, prefix, MODULES);
     // Read roots default to the copy's directory: includes of /etc/nginx/... are not followed, so only the copy changes.
     const result = await fixAll([{ path: copy, text }]);
     const changed: string[] = [];
@@ -81,7 +73,7 @@ async function fixCopy(entry: CorpusEntry): Promise<FixedCopy> {
       writeFileSync(absolute, fixed);
       changed.push(path.relative(prefix.dir, absolute));
     }
-    const after = nginxTestCopy(copy, context, prefix);
+    const after = nginxTestCorpusCopy(copy, context, prefix, MODULES);
     return { changed, passes: result.passes, remaining: result.remaining, before, after };
   } finally {
     prefix.remove();

@@ -15,7 +15,7 @@ import { withoutLuaIndentation } from '../server/src/model/lua-lines.js';
 import { loadNginxParser, type NginxParser } from '../server/src/parser/loader.js';
 import { entries, mustParseClean } from './corpus/manifest.js';
 import type { NginxContext } from './support/expectations.js';
-import { copyDebianConfFiles, makePrefix, nginxTestAsIs, nginxTestFile, requireNginx, wrapInclude, type NginxPrefix } from './support/nginx.js';
+import { copyDebianConfFiles, makePrefix, nginxTestCorpusCopy, requireNginx } from './support/nginx.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 
@@ -92,14 +92,6 @@ describe.each(STYLES)('format over the corpus and fixtures (%s)', (_name, option
 const NGINX_CONTEXTS: readonly string[] = ['main', 'http', 'server', 'location'];
 const accepted = entries.filter((e) => e.nginx_t === 'ok' && e.nginx_t_stubs === '' && NGINX_CONTEXTS.includes(e.nginx_t_context));
 
-/** `nginx -t` of the copy: a full config as it is, a snippet included at its context by a wrapper beside it. */
-function nginxTestCopy(copy: string, context: NginxContext, prefix: NginxPrefix): { ok: boolean; output: string } {
-  if (context === 'main') return nginxTestAsIs(copy, prefix, ['http_lua']);
-  const wrapper = path.join(prefix.dir, 'nk-wrapper.conf');
-  writeFileSync(wrapper, wrapInclude(copy, context, prefix, ['http_lua']));
-  return nginxTestFile(wrapper, prefix);
-}
-
 describe('formatted corpus files nginx accepted still pass nginx -t', () => {
   it(`checks the ${accepted.length} files accepted without stubs`, { timeout: 120_000 }, () => {
     requireNginx();
@@ -121,9 +113,9 @@ describe('formatted corpus files nginx accepted still pass nginx -t', () => {
         const copy = path.join(prefix.dir, context === 'main' ? 'nginx.conf' : 'snippet.conf');
         writeFileSync(copy, text);
         // Files that need what this machine lacks (a module, a directory) fail here before formatting: not counted.
-        if (!nginxTestCopy(copy, context, prefix).ok) continue;
+        if (!nginxTestCorpusCopy(copy, context, prefix, ['http_lua']).ok) continue;
         writeFileSync(copy, result.text);
-        const after = nginxTestCopy(copy, context, prefix);
+        const after = nginxTestCorpusCopy(copy, context, prefix, ['http_lua']);
         tested++;
         if (!after.ok) failures.push(`${entry.file}:\n${after.output}`);
       }

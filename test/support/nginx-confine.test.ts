@@ -1,15 +1,13 @@
 // nginx -t as the tests run it writes nothing outside its prefix (strace over nginx), on the real configs that name
 // /var/log, /run and /tmp paths, and keeps nginx's verdict and its messages' paths and lines.
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS_DIR, entries } from '../corpus/manifest.js';
 import type { NginxContext } from './expectations.js';
-import {
-  copyDebianConfFiles, makePrefix, nginxTestAsIs, nginxTestFile, nginxWritesOutsidePrefix, requireNginx, wrapInclude,
-  type NginxPrefix, type NginxTestResult,
-} from './nginx.js';
+import { copyDebianConfFiles, makePrefix, nginxTestAsIs, nginxTestCorpusCopy, requireNginx, type NginxTestResult } from './nginx.js';
+import { nginxWritesOutsidePrefix } from './nginx-confine.js';
 
 let scratch: string;
 beforeAll(() => {
@@ -97,7 +95,11 @@ describe('the corpus configs nginx accepted, run as the corpus tests run them', 
       for (const entry of naming) {
         const prefix = makePrefix();
         try {
-          const result = runAsCorpusTestsDo(entry.file, entry.nginx_t_context as NginxContext, prefix);
+          copyDebianConfFiles(prefix.dir);
+          const context = entry.nginx_t_context as NginxContext;
+          const copy = path.join(prefix.dir, context === 'main' ? 'nginx.conf' : 'snippet.conf');
+          copyFileSync(path.join(CORPUS_DIR, entry.file), copy);
+          const result = nginxTestCorpusCopy(copy, context, prefix, ['http_lua']);
           // laradock's OpenResty config keeps its temp paths in /var/run/openresty, which Debian does not have; a
           // few need modules Debian does not package (headers-more, set-misc, echo).
           const excused = entry.file.includes('laradock__openresty') || result.errors[0]?.message.startsWith('unknown directive');
@@ -111,14 +113,3 @@ describe('the corpus configs nginx accepted, run as the corpus tests run them', 
     expect(outside).toEqual([]);
   });
 });
-
-function runAsCorpusTestsDo(file: string, context: NginxContext, prefix: NginxPrefix): NginxTestResult {
-  copyDebianConfFiles(prefix.dir);
-  const copy = path.join(prefix.dir, context === 'main' ? 'nginx.conf' : 'snippet.conf');
-  copyFileSync(path.join(CORPUS_DIR, file), copy);
-  if (context === 'main') return nginxTestAsIs(copy, prefix, ['http_lua']);
-  const wrapper = path.join(prefix.dir, 'nk-wrapper.conf');
-  mkdirSync(prefix.dir, { recursive: true });
-  writeFileSync(wrapper, wrapInclude(copy, context, prefix, ['http_lua']));
-  return nginxTestFile(wrapper, prefix);
-}

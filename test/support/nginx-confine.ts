@@ -9,7 +9,9 @@
 // log in a missing directory still fails as it would. The copy sits in a shadow of the config's directory (a symlink
 // to each entry beside it), because nginx reads relative includes and certificates from the main config's directory.
 // Files the config includes by a literal path are confined the same way; glob includes are read as they are.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+// nginxWritesOutsidePrefix() runs nginx under strace to prove it.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { applyEdits, quote, type Edit } from '../../server/src/engine/sandbox-edits.js';
 import { parseFile } from '../../server/src/model/file-loader.js';
@@ -18,10 +20,11 @@ import { loadNginxParser } from '../../server/src/parser/loader.js';
 
 const parser = await loadNginxParser();
 
-const TEMP_PATH = /^(client_body|proxy|fastcgi|uwsgi|scgi)_temp_path$/;
+/** The http temp paths nginx creates (its built-in ones are under /var/lib/nginx). */
+export const TEMP_KINDS: readonly string[] = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'];
+const TEMP_PATHS = new Set(TEMP_KINDS.map((kind) => `${kind}_temp_path`));
 const CACHE_PATH = /^(proxy|fastcgi|uwsgi|scgi)_cache_path$/;
 const WRITTEN = new Set(['pid', 'lock_file', 'error_log', 'access_log']);
-const TEMP_KINDS = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'];
 /** Where nginx's output goes when a config logs to it (runNginxTest points stdout and stderr at a file in the prefix). */
 const OUTPUT_PATHS = /^\/(dev\/(stdout|stderr|null)|proc\/self\/fd\/\d+)$/;
 const MAX_INCLUDE_DEPTH = 8;
@@ -78,26 +81,27 @@ class Confiner {
     private readonly writeCopy: (original: string, text: string) => string,
   ) {}
 
-  file(file: string, depth: number): { text: string; setsPid: boolean } {
+  file(file: string, depth: number): { text: string; changed: boolean; setsPid: boolean } {
     const text = readFileSync(file, 'utf8');
     const config = parseFile(parser, file, text);
     const edits: Edit[] = [];
     for (const directive of config.directives) this.directive(directive, edits, depth);
     const setsPid = config.directives.some((directive) => directive.name === 'pid');
-    return { text: applyEdits(text, edits), setsPid };
+    const confined = applyEdits(text, edits);
+    return { text: confined, changed: confined !== text, setsPid };
   }
 
   private directive(directive: Directive, edits: Edit[], depth: number): void {
     const first = directive.args[0];
     const name = directive.name;
-    if (first && (WRITTEN.has(name) || TEMP_PATH.test(name) || CACHE_PATH.test(name))) {
+    if (first && (WRITTEN.has(name) || TEMP_PATHS.has(name) || CACHE_PATH.test(name))) {
       const moved = this.moved(first.value, first.variables.length > 0);
       if (moved) edits.push({ start: first.span.startOffset, end: first.span.endOffset, text: quote(moved) });
     } else if (first && name === 'include' && depth < MAX_INCLUDE_DEPTH && !/[*?[]/.test(first.value)) {
       const target = path.resolve(this.confDir, first.value);
       if (existsSync(target) && statSync(target).isFile()) {
         const included = this.file(target, depth + 1);
-        if (included.text !== readFileSync(target, 'utf8')) {
+        if (included.changed) {
           edits.push({ start: first.span.startOffset, end: first.span.endOffset, text: quote(this.writeCopy(target, included.text)) });
         }
       }
@@ -126,5 +130,40 @@ class Confiner {
     );
     if (!own.has('access_log')) settings.push(` access_log ${path.join(this.prefixDir, 'logs', 'access.log')};`);
     return settings.join('');
+  }
+}
+
+let writeTrace: { file: string; outside: string[] } | undefined;
+
+/**
+ * Runs `work` with every `nginx -t` in it under strace, and returns the paths nginx opened for writing or created
+ * outside its prefix (nginx's own output paths aside). For the test that proves the confinement.
+ */
+export function nginxWritesOutsidePrefix(work: () => void): string[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'nk-trace-'));
+  writeTrace = { file: path.join(dir, 'strace.txt'), outside: [] };
+  try {
+    work();
+    return [...new Set(writeTrace.outside)].sort();
+  } finally {
+    writeTrace = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `command` under strace when nginxWritesOutsidePrefix() is running, else as it is. */
+export function tracedIfAsked(command: string[]): string[] {
+  return writeTrace ? ['strace', '-f', '-qq', '-e', 'trace=openat,open,creat,mkdir,mkdirat', '-o', writeTrace.file, ...command] : command;
+}
+
+/** After a traced run: notes what it wrote outside `prefixDir`. */
+export function recordTracedWrites(prefixDir: string): void {
+  if (!writeTrace) return;
+  for (const line of readFileSync(writeTrace.file, 'utf8').split('\n')) {
+    const call = /\b(openat|open|creat|mkdir|mkdirat)\((?:AT_FDCWD, )?"([^"]*)"(.*)$/.exec(line);
+    if (!call) continue;
+    const [, name, file, rest] = call;
+    const writes = name!.startsWith('mkdir') || name === 'creat' || /O_(WRONLY|RDWR|CREAT)/.test(rest!);
+    if (writes && !file!.startsWith(`${prefixDir}/`) && !OUTPUT_PATHS.test(file!)) writeTrace.outside.push(file!);
   }
 }

@@ -7,7 +7,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NginxContext } from './expectations.js';
-import { confineConfig } from './nginx-confine.js';
+import { confineConfig, recordTracedWrites, TEMP_KINDS, tracedIfAsked } from './nginx-confine.js';
 
 export const NGINX_BIN = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
 export const NGINX_MODULES_DIR = '/usr/lib/nginx/modules';
@@ -51,7 +51,7 @@ export interface NginxPrefix {
 export function makePrefix(): NginxPrefix {
   const dir = mkdtempSync(path.join(tmpdir(), 'nk-nginx-'));
   for (const sub of ['logs', 'tmp']) mkdirSync(path.join(dir, sub));
-  const httpTempPaths = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+  const httpTempPaths = TEMP_KINDS
     .map((kind) => `${kind}_temp_path ${path.join(dir, 'tmp', kind)};`)
     .join(' ');
   return { dir, httpTempPaths, remove: () => rmSync(dir, { recursive: true, force: true }) };
@@ -109,48 +109,16 @@ function runNginxTest(confPath: string, prefix: NginxPrefix, args: (conf: string
   const out = openSync(outFile, 'w');
   let status: number | null;
   try {
-    const command = [requireNginx(), ...args(confined.confPath, confined.setsPid)];
-    const traced = writeTrace ? ['strace', '-f', '-qq', '-e', 'trace=openat,open,creat,mkdir,mkdirat', '-o', writeTrace.file, ...command] : command;
-    const result = spawnSync(traced[0]!, traced.slice(1), { stdio: ['ignore', out, out] });
+    const command = tracedIfAsked([requireNginx(), ...args(confined.confPath, confined.setsPid)]);
+    const result = spawnSync(command[0]!, command.slice(1), { stdio: ['ignore', out, out] });
     if (result.error) throw result.error;
     status = result.status;
-    if (writeTrace) writeTrace.outside.push(...writesOutside(readFileSync(writeTrace.file, 'utf8'), prefix.dir));
+    recordTracedWrites(prefix.dir);
   } finally {
     closeSync(out);
   }
   const output = confined.restore(readFileSync(outFile, 'utf8'));
   return { ok: status === 0, output, errors: parseNginxMessages(output) };
-}
-
-let writeTrace: { file: string; outside: string[] } | undefined;
-
-/**
- * Runs `work` with every `nginx -t` in it under strace, and returns the paths nginx opened for writing or created
- * outside its prefix (nginx's own output paths aside). For the test that proves the confinement.
- */
-export function nginxWritesOutsidePrefix(work: () => void): string[] {
-  const dir = mkdtempSync(path.join(tmpdir(), 'nk-trace-'));
-  writeTrace = { file: path.join(dir, 'strace.txt'), outside: [] };
-  try {
-    work();
-    return [...new Set(writeTrace.outside)].sort();
-  } finally {
-    writeTrace = undefined;
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function writesOutside(trace: string, prefixDir: string): string[] {
-  const paths: string[] = [];
-  for (const line of trace.split('\n')) {
-    const call = /\b(openat|open|creat|mkdir|mkdirat)\((?:AT_FDCWD, )?"([^"]*)"(.*)$/.exec(line);
-    if (!call) continue;
-    const [, name, file, rest] = call;
-    const writes = name!.startsWith('mkdir') || name === 'creat' || /O_(WRONLY|RDWR|CREAT)/.test(rest!);
-    if (!writes || file!.startsWith(`${prefixDir}/`) || /^\/(dev\/(stdout|stderr|null)|proc\/self\/fd\/\d+)$/.test(file!)) continue;
-    paths.push(file!);
-  }
-  return paths;
 }
 
 /** Runs `nginx -t` on a config file (absolute path) inside a prefix. */
@@ -231,6 +199,14 @@ export function nginxTestAsIs(confPath: string, prefix: NginxPrefix, modules: re
     const globals = [loadModuleLines(modules).replace(/\n/g, ' '), setsPid ? '' : `pid ${path.join(prefix.dir, 'nginx.pid')};`].join(' ').trim();
     return [...prefixOptions(prefix.dir, conf), '-t', '-q', ...(globals ? ['-g', globals] : [])];
   });
+}
+
+/** `nginx -t` of a corpus file copied into the prefix: a full config as it is, a snippet included at its context. */
+export function nginxTestCorpusCopy(copy: string, context: NginxContext, prefix: NginxPrefix, modules: readonly string[]): NginxTestResult {
+  if (context === 'main') return nginxTestAsIs(copy, prefix, modules);
+  const wrapper = path.join(prefix.dir, 'nk-wrapper.conf');
+  writeFileSync(wrapper, wrapInclude(copy, context, prefix, modules));
+  return nginxTestFile(wrapper, prefix);
 }
 
 /** A free TCP port on 127.0.0.1 (asked from the kernel, then released). */
