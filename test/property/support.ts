@@ -218,11 +218,14 @@ export function memoryHost(docs: readonly SourceDocument[]): FileHost {
   };
 }
 
-/** The model as plain data: parent and file links dropped, so two builds compare with toEqual. */
+/**
+ * The model as plain data, so two builds compare with toEqual: the parent link dropped, the file link replaced by
+ * whether it is this model (a statement an edited model took over must say it is in the new one).
+ */
 export function plainModel(file: ConfigFile) {
   const directive = (d: Directive): unknown => {
-    const { parent: _parent, file: _file, children, ...rest } = d;
-    return { ...rest, children: children.map(directive) };
+    const { parent: _parent, file: owner, children, ...rest } = d;
+    return { ...rest, inThisModel: owner === file, children: children.map(directive) };
   };
   const { directives, ...rest } = file;
   return { ...rest, directives: directives.map(directive) };

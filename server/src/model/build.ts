@@ -4,6 +4,7 @@ import { collectSyntaxProblems } from './syntax-problems.js';
 import { findStructureProblems } from './structure-problems.js';
 import { parseContextName } from './context.js';
 import { LineIndex } from './line-index.js';
+import { withLines } from './file-lines.js';
 import { limitNesting, MAX_NESTING_DEPTH } from './nesting-limit.js';
 import { EMPTY_SPAN } from './span.js';
 import { TEMPLATE_OPENERS } from './plain-tokens.js';
@@ -103,7 +104,7 @@ function readPlainModel(path: string, text: string, lines: LineIndex): ConfigFil
   const reading = readPlainFile(file, { text, lines, hasErrors: false });
   if (!reading) return undefined;
   file.directives = reading.directives;
-  return addModelProblems(file, lines, reading);
+  return withLines(addModelProblems(file, lines, reading), lines);
 }
 
 /** The model of a parsed file by walking its tree: any file, plain or not, with errors or without. */
@@ -115,7 +116,7 @@ function walkTreeModel(path: string, text: string, tree: Tree, lines: LineIndex)
   file.directives = statements.directives;
   file.isTemplate = containsTemplateAction(tree, text, statements.sawTemplateAction);
   if (file.isTemplate) file.templateDialect = dialect;
-  return addModelProblems(file, lines);
+  return withLines(addModelProblems(file, lines), lines);
 }
 
 /**

@@ -4,8 +4,9 @@
 // by the caller. The result equals the model a fresh read of the new text builds (test/property/incremental-
 // analysis.test.ts holds it to that after any sequence of edits).
 //
-// The previous model is taken over: its statements get the new file, and the spans after the edit are carried over
-// in place (OffsetSpan.carry: a new object per span was most of what a keystroke in a large file allocated). Findings
+// The previous model is taken over: its statements get the new file through the holder they share (directive-node.ts),
+// and the spans after the edit are carried over in place, a unit at a time by moving its frame (line-index.ts
+// SpanFrame), so a keystroke costs the edited block and the units after it, not every span of a large file. Findings
 // of the previous analysis hold some of those spans: ModelEdit.carried() tells them apart from spans still in the
 // previous text's offsets. The caller must not read the previous model afterwards; the language server drops it as
 // soon as the new one is built.
@@ -14,7 +15,9 @@ import { LineIndex, OffsetSpan, indentAt } from './line-index.js';
 import { MAX_NESTING_DEPTH, limitNesting } from './nesting-limit.js';
 import { findStructureProblems } from './structure-problems.js';
 import { nginxFirstError } from './nginx-first-error.js';
-import { isPlainStretch, readPlainStatementAt } from './text-reader.js';
+import { isPlainStretch, readPlainStatementAt, UNIT_CONTAINERS } from './text-reader.js';
+import { DirectiveNode, FileHome } from './directive-node.js';
+import { linesOf, withLines } from './file-lines.js';
 import { ownStrings } from './interned.js';
 import type { Span } from '../util/types.js';
 import type { ConfigFile, Directive } from './types.js';
@@ -92,8 +95,6 @@ function differsOnlyInert(before: Directive, after: Directive): boolean {
   return true;
 }
 
-/** Blocks whose statements are read one by one: an edit inside one of those statements re-reads that statement. */
-const CONTAINERS = new Set(['http', 'stream', 'mail', 'events']);
 
 /**
  * What changed since the previous model's text, in that text's offsets: characters from `start` to `oldEnd` were
@@ -148,7 +149,7 @@ function editedBlock(file: ConfigFile, stretch: ChangedStretch): Directive[] | u
   let block = blockHolding(file.directives, stretch);
   while (block) {
     path.push(block);
-    if (!CONTAINERS.has(block.name)) return path;
+    if (!UNIT_CONTAINERS.has(block.name)) return path;
     const inner = blockHolding(block.children, stretch);
     if (!inner) return undefined;
     block = inner;
@@ -180,8 +181,9 @@ function moveSpans(directive: Directive, delta: number, lines: LineIndex, move: 
 }
 
 /**
- * Gives every statement the new file; moves those after `edited` (and the ends of its ancestors' blocks) by `delta`;
- * a statement whose line begins inside the edited block gets its indent again (only one sharing the block's last line).
+ * Moves the statements after `edited` (and the ends of its ancestors' blocks) by `delta`; a statement whose line
+ * begins inside the edited block gets its indent again (only one sharing the block's last line). Their file comes
+ * from the holder the model's statements share (directive-node.ts): nothing before the edit is visited.
  */
 interface CarryOver {
   file: ConfigFile;
@@ -196,20 +198,43 @@ interface CarryOver {
 }
 
 function carryOver(list: readonly Directive[], carry: CarryOver): void {
-  const { file, edited, editedEnd, editedLineEnd, delta, lines, move } = carry;
+  const { edited, editedEnd, delta, lines } = carry;
   for (const directive of list) {
-    directive.file = file;
     if (directive === edited) continue;
     const start = directive.span.startOffset;
     if (start >= editedEnd - delta) {
-      moveSpans(directive, delta, lines, move);
-      if (directive.span.startOffset <= editedLineEnd) directive.indent = indentAt(file.text, lines, directive.span.startOffset);
+      carryAfter(directive, carry);
     } else if (directive.span.endOffset > edited.span.startOffset) {
       // An ancestor: it starts before the edited block and ends after it.
       directive.span = lines.span(start, directive.span.endOffset + delta);
       directive.blockSpan = lines.span(directive.blockSpan!.startOffset, directive.blockSpan!.endOffset + delta);
+      carryOver(directive.children, carry);
     }
-    carryOver(directive.children, carry);
+  }
+}
+
+/**
+ * Carries a statement after the edit: a unit read with a frame of its own (line-index.ts SpanFrame) by moving that
+ * frame, which moves every span in it at once; any other statement span by span.
+ */
+function carryAfter(directive: Directive, carry: CarryOver): void {
+  const { delta, lines } = carry;
+  const frame = directive.span instanceof OffsetSpan ? directive.span.unitFrame() : undefined;
+  if (frame) frame.carry(delta, lines);
+  else moveSpans(directive, delta, lines, carry.move);
+  const onEditedLine = directive.span.startOffset <= carry.editedLineEnd;
+  if (onEditedLine) directive.indent = indentAt(carry.file.text, lines, directive.span.startOffset);
+  // A unit's own statements moved with its frame; a container's are units of their own.
+  if (!frame || UNIT_CONTAINERS.has(directive.name)) for (const child of directive.children) carryAfter(child, carry);
+  else if (onEditedLine) reindent(directive.children, carry);
+}
+
+/** Gives the statements of `list` (and of their blocks) beginning on the edited block's last line their indent again. */
+function reindent(list: readonly Directive[], carry: CarryOver): void {
+  for (const directive of list) {
+    if (directive.span.startOffset > carry.editedLineEnd) return;
+    directive.indent = indentAt(carry.file.text, carry.lines, directive.span.startOffset);
+    reindent(directive.children, carry);
   }
 }
 
@@ -223,14 +248,17 @@ export function updatedModel(previous: ConfigFile, text: string, stretch: Change
   const path = editedBlock(previous, stretch);
   if (!path) return undefined;
   const old = path[path.length - 1]!;
+  const home = DirectiveNode.homeOf(old);
+  if (!home) return undefined;
   const parent = path[path.length - 2];
   const start = old.span.startOffset;
   const end = old.span.endOffset + stretch.delta;
   if (end > text.length || !isPlainStretch(text, start, end)) return undefined;
-  const lines = new LineIndex(text);
+  const before = linesOf(previous);
+  const lines = before ? LineIndex.edited(before, text, stretch.start, stretch.oldEnd, stretch.delta) : new LineIndex(text);
   const file: ConfigFile = { ...previous, text, directives: previous.directives.slice(), syntaxProblems: [], eol: detectEol(text) };
   const source = { text, lines, hasErrors: false };
-  const read = readPlainStatementAt(file, source, { offset: start, parent, depth: path.length - 1, guards: old.guards });
+  const read = readPlainStatementAt(home, source, { offset: start, parent, depth: path.length - 1, guards: old.guards });
   if (!read || read.end !== end || read.directive.name !== old.name) return undefined;
   const edited = read.directive;
   ownStrings(edited);
@@ -248,6 +276,9 @@ export function updatedModel(previous: ConfigFile, text: string, stretch: Change
   siblings[siblings.indexOf(old)] = edited;
   const newline = text.indexOf('\n', end);
   const editedLineEnd = newline === -1 ? text.length : newline;
+  // The statements the models share now belong to the new one; the block the edit replaced stays the previous one's.
+  DirectiveNode.rehome(old, new FileHome(previous));
+  home.file = file;
   carryOver(file.directives, { file, edited, editedEnd: end, editedLineEnd, delta: stretch.delta, lines, move });
-  return file;
+  return withLines(file, lines);
 }

@@ -10,15 +10,29 @@ export class LineIndex {
   private readonly starts: Int32Array;
   /** The line of the last lookup: a model is built in document order, so the next offset is usually near it. */
   private hint = 0;
+  /** The frame of every span of this text that is not in a unit of its own (SpanFrame). */
+  readonly frame: SpanFrame = new SpanFrame(this, false);
 
-  constructor(text: string) {
-    // Counted first, then filled: no interim array of a number per line.
-    let lines = 1;
-    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines++;
-    const starts = new Int32Array(lines);
-    let line = 1;
-    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts[line++] = at + 1;
-    this.starts = starts;
+  constructor(text: string, starts?: Int32Array) {
+    this.starts = starts ?? lineStarts(text, 0, text.length, 1, 1);
+  }
+
+  /**
+   * The index of `text`: the text `previous` indexes with its `start`..`oldEnd` replaced by a stretch `delta` longer.
+   * Lines starting before the change are kept and those after it moved; only the new stretch is searched for breaks
+   * (searching all of a large file at every keystroke was most of what its index cost).
+   */
+  static edited(previous: LineIndex, text: string, start: number, oldEnd: number, delta: number): LineIndex {
+    const old = previous.starts;
+    // A line starts after a break: one starting up to `start` follows a break before the change, one after `oldEnd`
+    // a break after it.
+    const kept = previous.lineOf(start) + 1;
+    const movedFrom = previous.lineOf(oldEnd) + 1;
+    const starts = lineStarts(text, start, oldEnd + delta, kept + old.length - movedFrom, kept);
+    starts.set(old.subarray(0, kept));
+    const firstMoved = starts.length - (old.length - movedFrom);
+    for (let line = movedFrom; line < old.length; line++) starts[firstMoved + line - movedFrom] = old[line]! + delta;
+    return new LineIndex(text, starts);
   }
 
   position(offset: number): Position {
@@ -32,7 +46,7 @@ export class LineIndex {
   }
 
   span(startOffset: number, endOffset: number): Span {
-    return new OffsetSpan(startOffset, endOffset, this);
+    return new OffsetSpan(startOffset, endOffset, this.frame);
   }
 
   private lineOf(offset: number): number {
@@ -49,6 +63,19 @@ export class LineIndex {
     this.hint = low;
     return low;
   }
+}
+
+/**
+ * The starts of the lines after the breaks in `text` from `from` to `to`, at `first` on in an array with `extra` more
+ * places. Counted first, then filled: no interim array of a number per line.
+ */
+function lineStarts(text: string, from: number, to: number, extra: number, first: number): Int32Array {
+  let count = 0;
+  for (let at = text.indexOf('\n', from); at !== -1 && at < to; at = text.indexOf('\n', at + 1)) count++;
+  const starts = new Int32Array(extra + count);
+  let line = first;
+  for (let at = text.indexOf('\n', from); at !== -1 && at < to; at = text.indexOf('\n', at + 1)) starts[line++] = at + 1;
+  return starts;
 }
 
 /**
@@ -102,41 +129,80 @@ const SPACES = Array.from({ length: UNIFORM_INDENTS }, (_, n) => ' '.repeat(n));
 const TABS = Array.from({ length: UNIFORM_INDENTS }, (_, n) => '\t'.repeat(n));
 
 /**
+ * What a span's offsets are relative to: the index of the text it reads positions from, and how far the text moved
+ * since the span was read. Each statement the incremental model re-reads as a whole (a statement of the file or of an
+ * http, stream, mail or events block: a unit) has a frame of its own, shared by every span in it, so an edit before
+ * it moves the unit by moving its frame alone (incremental-model.ts). Every other span has its index's frame.
+ */
+export class SpanFrame {
+  shift = 0;
+
+  constructor(
+    public lines: LineIndex,
+    /** A unit's own frame (moved as a whole), not its index's shared one (never moved). */
+    readonly unit: boolean,
+  ) {}
+
+  /** Moves every span of the frame by `delta` into the text `lines` indexes, once (see OffsetSpan.carry). */
+  carry(delta: number, lines: LineIndex): void {
+    if (this.lines === lines) return;
+    this.shift += delta;
+    this.lines = lines;
+  }
+}
+
+/**
  * A model's span: two offsets and the file's line index, with the line and column computed only when output asks
  * (a model holds several spans per directive, and a position object per end was most of its heap). Positions come
  * from the index of the text the span was read from, so a span kept unchanged across an edit before it stays right.
- * Its positions are getters: a copy made across a thread (structured clone) keeps only the offsets, so whatever
- * crosses one is turned into a plain span first (`plainSpan`).
+ * Its offsets and positions are getters: a copy made across a thread (structured clone) keeps none of them, so
+ * whatever crosses one is turned into a plain span first (`plainSpan`).
  */
 export class OffsetSpan implements Span {
   constructor(
-    public startOffset: number,
-    public endOffset: number,
-    private lines: LineIndex,
+    /** The offsets as read, before the frame's shift. */
+    private start0: number,
+    private end0: number,
+    private frame: SpanFrame,
   ) {}
 
+  get startOffset(): number {
+    return this.start0 + this.frame.shift;
+  }
+
+  get endOffset(): number {
+    return this.end0 + this.frame.shift;
+  }
+
   /**
-   * Moves the span by `delta` into the text `lines` indexes, once: an edit before it carries the model over to the
-   * new text (incremental-model.ts), which is cheaper than a new span per statement after the edit of a large file.
+   * Moves this span alone by `delta` into the text `lines` indexes, once: an edit before it carries the model over to
+   * the new text (incremental-model.ts), which is cheaper than a new span per statement after the edit of a large
+   * file. The span leaves its frame for the new index's.
    */
   carry(delta: number, lines: LineIndex): void {
-    if (this.lines === lines) return;
-    this.startOffset += delta;
-    this.endOffset += delta;
-    this.lines = lines;
+    const frame = this.frame;
+    if (frame.lines === lines) return;
+    this.start0 += frame.shift + delta;
+    this.end0 += frame.shift + delta;
+    this.frame = lines.frame;
   }
 
   /** Whether the span's positions are read from `lines` (it was read from, or carried into, that text). */
   readsFrom(lines: LineIndex): boolean {
-    return this.lines === lines;
+    return this.frame.lines === lines;
+  }
+
+  /** The frame of a unit the span was read in, if it was (see SpanFrame). */
+  unitFrame(): SpanFrame | undefined {
+    return this.frame.unit ? this.frame : undefined;
   }
 
   get start(): Position {
-    return this.lines.position(this.startOffset);
+    return this.frame.lines.position(this.startOffset);
   }
 
   get end(): Position {
-    return this.lines.position(this.endOffset);
+    return this.frame.lines.position(this.endOffset);
   }
 }
 

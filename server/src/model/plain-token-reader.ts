@@ -27,7 +27,7 @@ import {
   variableNameAt,
 } from './plain-tokens.js';
 import { noItems } from './exact-array.js';
-import { OffsetSpan, type LineIndex } from './line-index.js';
+import { OffsetSpan, type LineIndex, type SpanFrame } from './line-index.js';
 import { nginxReadsAsWords, type PlainNginxCheck } from './plain-nginx-check.js';
 import type { Argument, Variable } from './types.js';
 
@@ -48,6 +48,8 @@ export class PlainTokenReader {
   private readonly variables: Variable[] = [];
   private variableCount = 0;
   protected readonly lines: LineIndex;
+  /** The frame of the spans read now: the unit's being read (text-reader.ts), else the index's. */
+  protected frame: SpanFrame;
   private readonly onStringVariable = (from: number, to: number): void => {
     this.variables[this.variableCount++] = this.variable(from, to);
   };
@@ -59,6 +61,7 @@ export class PlainTokenReader {
   ) {
     this.text = source.text;
     this.lines = source.lines;
+    this.frame = source.lines.frame;
     this.at = this.text.startsWith('\uFEFF') ? 1 : 0;
     if (this.at === 1) check?.doubt();
   }
@@ -72,7 +75,7 @@ export class PlainTokenReader {
     const value = resolveEscapes(quoted ? text.slice(start + 1, end - 1) : raw);
     const count = this.variableCount;
     const variables = count === 0 ? NONE : this.variables.slice(0, count);
-    return { raw, value, quoted, span: new OffsetSpan(start, end, this.lines), variables, templated: false };
+    return { raw, value, quoted, span: new OffsetSpan(start, end, this.frame), variables, templated: false };
   }
 
   /**
@@ -130,7 +133,7 @@ export class PlainTokenReader {
   }
 
   private variable(start: number, end: number): Variable {
-    return { name: variableNameAt(this.text, start, end), span: new OffsetSpan(start, end, this.lines) };
+    return { name: variableNameAt(this.text, start, end), span: new OffsetSpan(start, end, this.frame) };
   }
 
   /** A quoted string with its variables. */

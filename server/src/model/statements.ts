@@ -27,6 +27,7 @@ import {
 } from './plain-tokens.js';
 import { indentAt } from './line-index.js';
 import { EMPTY_SPAN } from './span.js';
+import { DirectiveNode, FileHome } from './directive-node.js';
 import type { Argument, ConfigFile, Directive, TemplateDialect } from './types.js';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -68,6 +69,8 @@ class StatementWalk {
   private readonly fast: boolean;
   /** A template action was met (as a statement or in an argument): the file is a template. */
   sawTemplateAction = false;
+  /** The file the statements belong to, shared by them (directive-node.ts). */
+  private readonly home: FileHome;
 
   constructor(
     private readonly file: ConfigFile,
@@ -76,6 +79,7 @@ class StatementWalk {
     private readonly dialect: TemplateDialect,
   ) {
     this.fast = !source.hasErrors;
+    this.home = new FileHome(file);
   }
 
   /** Walks the whole tree; the cursor starts at the root. */
@@ -131,19 +135,8 @@ class StatementWalk {
   }
 
   private openDirective(list: ListFrame, start: number, end: number): DirectiveFrame {
-    const directive: Directive = {
-      name: '',
-      nameSpan: EMPTY_SPAN,
-      args: [],
-      span: EMPTY_SPAN,
-      blockSpan: undefined,
-      children: [],
-      condition: undefined,
-      parent: list.parent,
-      file: this.file,
-      guards: this.scopes.current(),
-      indent: indentAt(this.source.text, this.source.lines, start),
-    };
+    const indent = indentAt(this.source.text, this.source.lines, start);
+    const directive = new DirectiveNode('', EMPTY_SPAN, [], EMPTY_SPAN, undefined, [], undefined, list.parent, this.home, this.scopes.current(), indent);
     list.out.push(directive);
     return { kind: 'directive', directive, start, end, named: false, hasCondition: false };
   }

@@ -29,11 +29,18 @@ import {
 } from './plain-tokens.js';
 import { luaBodyEnd, openersOnlyIn } from './lua-body.js';
 import { interned } from './interned.js';
-import { indentAt, OffsetSpan } from './line-index.js';
+import { indentAt, OffsetSpan, SpanFrame } from './line-index.js';
 import { EMPTY_SPAN } from './span.js';
+import { DirectiveNode, FileHome } from './directive-node.js';
 import { PlainNginxCheck } from './plain-nginx-check.js';
 import { NONE, PlainTokenReader } from './plain-token-reader.js';
 import type { Argument, ConfigFile, Directive, TemplateGuard } from './types.js';
+
+/**
+ * Blocks whose statements the incremental model re-reads one by one (incremental-model.ts): a statement of the file
+ * or of one of these, all its ancestors among them, is a unit, whose spans share a frame of their own.
+ */
+export const UNIT_CONTAINERS: ReadonlySet<string> = new Set(['http', 'stream', 'mail', 'events']);
 
 /** Deeper nesting is left to the tree walk, which needs no call stack for it (this reader recurses per block). */
 export const MAX_DEPTH = 200;
@@ -50,9 +57,12 @@ class PlainReader extends PlainTokenReader {
   deepest = 0;
   /** The Lua bodies read, each as its start and end (the closing `}`), in text order. */
   readonly luaBodies: number[] = [];
+  /** Inside a unit (UNIT_CONTAINERS): its statements are in the unit's frame, not in frames of their own. */
+  private inUnit = false;
 
   constructor(
-    private readonly file: ConfigFile,
+    /** The file the statements read belong to (directive-node.ts). */
+    private readonly home: FileHome,
     source: TokenSource,
     /** Every directive of a file without template actions shares the one empty guard list, as in the tree walk. */
     private readonly guards: TemplateGuard[] = [],
@@ -94,6 +104,10 @@ class PlainReader extends PlainTokenReader {
     const text = this.text;
     const lines = this.lines;
     const start = this.at;
+    // A unit's statement: the spans in it get a frame of their own (line-index.ts SpanFrame), from its name on.
+    const outer = this.frame;
+    const unit = !this.inUnit;
+    if (unit) this.frame = new SpanFrame(lines, true);
     const identifier = this.nameToken();
     const nameStart = this.tokenStart;
     const nameEnd = this.at;
@@ -103,19 +117,11 @@ class PlainReader extends PlainTokenReader {
     if (check && (identifier ? text.charCodeAt(nameEnd) === DOLLAR : !isQuoteCode(text.charCodeAt(nameStart)) && raw.endsWith(LUA_BLOCK_SUFFIX))) {
       check.doubt();
     }
-    const directive: Directive = {
-      name: interned(identifier ? raw : this.argument(nameStart, nameEnd).value),
-      nameSpan: new OffsetSpan(nameStart, nameEnd, lines),
-      args: NONE,
-      span: EMPTY_SPAN,
-      blockSpan: undefined,
-      children: NONE,
-      condition: undefined,
-      parent,
-      file: this.file,
-      guards: this.guards,
-      indent: indentAt(text, lines, start),
-    };
+    const name = interned(identifier ? raw : this.argument(nameStart, nameEnd).value);
+    const nameSpan = new OffsetSpan(nameStart, nameEnd, this.frame);
+    const directive = new DirectiveNode(name, nameSpan, NONE, EMPTY_SPAN, undefined, NONE, undefined, parent, this.home, this.guards, indentAt(text, lines, start));
+    // Within a unit that is not a container, every statement is the unit's: none has a frame of its own.
+    if (unit && !UNIT_CONTAINERS.has(name)) this.inUnit = true;
     if (identifier && raw === 'if') directive.condition = this.condition();
     else directive.args = this.readArguments();
     // An identifier ending in `_by_lua_block` names a Lua block, whose body is not nginx syntax: its extent alone.
@@ -129,9 +135,13 @@ class PlainReader extends PlainTokenReader {
       this.at++;
       directive.children = this.statements(directive, depth + 1);
       this.at++;
-      directive.blockSpan = new OffsetSpan(open, this.at, lines);
+      directive.blockSpan = new OffsetSpan(open, this.at, this.frame);
     }
-    directive.span = new OffsetSpan(start, this.at, lines);
+    directive.span = new OffsetSpan(start, this.at, this.frame);
+    if (unit) {
+      this.frame = outer;
+      this.inUnit = false;
+    }
     return directive;
   }
 
@@ -146,7 +156,7 @@ class PlainReader extends PlainTokenReader {
     this.luaBodies.push(open + 1, close);
     this.check?.doubt();
     this.at = close + 1;
-    directive.blockSpan = new OffsetSpan(open, this.at, this.lines);
+    directive.blockSpan = new OffsetSpan(open, this.at, this.frame);
   }
 
   /** Arguments up to the `;` or the `{` of a block, where the reader stops. */
@@ -192,7 +202,7 @@ export function readPlainFile(file: ConfigFile, source: TokenSource): PlainReadi
   const opener = TEMPLATE_OPENERS.some((open) => text.includes(open));
   if (opener && !text.includes(LUA_BLOCK_SUFFIX)) return undefined;
   const nginx = new PlainNginxCheck();
-  const reader = new PlainReader(file, source, [], nginx);
+  const reader = new PlainReader(new FileHome(file), source, [], nginx);
   const directives = unlessDeclined(() => reader.statements(undefined, 0));
   if (!directives || (opener && !openersOnlyIn(text, reader.luaBodies))) return undefined;
   return { directives, deepest: reader.deepest, nginx };
@@ -215,11 +225,11 @@ function unlessDeclined<T>(read: () => T): T | undefined {
  * directives get `guards`: the file's one empty guard list.
  */
 export function readPlainStatementAt(
-  file: ConfigFile,
+  home: FileHome,
   source: TokenSource,
   at: { offset: number; parent: Directive | undefined; depth: number; guards: TemplateGuard[] },
 ): { directive: Directive; end: number } | undefined {
-  return unlessDeclined(() => new PlainReader(file, source, at.guards).statementAt(at.offset, at.parent, at.depth));
+  return unlessDeclined(() => new PlainReader(home, source, at.guards).statementAt(at.offset, at.parent, at.depth));
 }
 
 /** True when `text` between `start` and `end` has nothing that makes readPlainStatements decline a whole text. */

@@ -94,7 +94,8 @@ export interface Directive {
   /** The `if (...)` condition text as written, parentheses included. */
   condition?: string;
   parent: Directive | undefined;
-  file: ConfigFile;
+  /** Read-only: a model's statements share their file's holder (directive-node.ts). */
+  readonly file: ConfigFile;
   /** Template scopes that enclose this directive, outermost first. */
   guards: TemplateGuard[];
   /** The column where the directive's line starts its indentation (for edits that keep style). */
