@@ -87,8 +87,9 @@ export class SettingsStore {
    * default the file's directory).
    */
   settingsFor(file: string, readRoots?: readonly string[]): RuleSettings {
-    const settings = this.settingsForDirectory(path.dirname(file), readRoots, file);
+    // Looked up once per analysis: the lookup stats every directory up to the root, at every keystroke.
     const project = this.projectConfigFor(path.dirname(file));
+    const settings = this.settingsWith(project, path.dirname(file), readRoots, file);
     // The settings file's "contexts" for the root analyzed (a file's own comment still wins, in the model).
     if (project && project.contexts.length > 0) settings.contexts = settingsContexts([file], undefined, project);
     return settings;
@@ -99,15 +100,19 @@ export class SettingsStore {
    * folder, its "contexts" for each of `documents` (absolute paths).
    */
   settingsForFolder(folder: string, readRoots: readonly string[], documents: readonly string[]): RuleSettings {
-    const settings = this.settingsForDirectory(folder, readRoots);
     const project = this.projectConfigFor(folder);
+    const settings = this.settingsWith(project, folder, readRoots);
     if (project && project.contexts.length > 0) settings.contexts = settingsContexts(documents, undefined, project);
     return settings;
   }
 
   /** The settings of files in `directory` (a workspace folder's own for the folder's files). */
   settingsForDirectory(directory: string, readRoots: readonly string[] = [directory], file?: string): RuleSettings {
-    const project = this.projectConfigFor(directory);
+    return this.settingsWith(this.projectConfigFor(directory), directory, readRoots, file);
+  }
+
+  /** settingsForDirectory with the directory's settings file already looked up. */
+  private settingsWith(project: ProjectConfig | undefined, directory: string, readRoots: readonly string[] = [directory], file?: string): RuleSettings {
     const merge = mergeWithEditor(this.editorFor(file ?? directory), project, readRoots);
     if (project) this.reportRefused(project.path, merge.refused);
     const merged: RuleSettings = merge.settings;
