@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeWorkspace, type WorkspaceAnalysis } from '../../server/src/engine/analyze.js';
 import { INERT_ARGUMENT_DIRECTIVES, modelEditOf } from '../../server/src/model/incremental-model.js';
 import { OpenDocument } from '../../server/src/lsp/open-document.js';
+import { mentions } from '../../server/src/model/text-mentions.js';
 import { parseFile } from '../../server/src/model/file-loader.js';
 import type { ConfigFile, Directive, ModelCache } from '../../server/src/model/types.js';
 import { loadNginxParser, type NginxParser } from '../../server/src/parser/loader.js';
@@ -23,7 +24,7 @@ beforeAll(async () => {
 const FRAGMENTS = ['x', ' ', ';', '{', '}', '"', "'", '#', '$', '\n', '\r\n', 'é', '😀', 'keepalive 16;', 'proxy_http_version 1.1;',
   'proxy_set_header Connection "";', 'proxy_set_header Upgrade $http_upgrade;', 'proxy_pass http://app;', 'fastcgi_keep_conn on;',
   'upstream app { server 127.0.0.1:3000; }', 'location / {', 'location /a/ { proxy_pass http://app; }', 'server_name a.example;',
-  'include x.conf;', '# nginx-keepalive-disable-next-line', 'ip_hash;', 'map $http_upgrade $connection_upgrade { default upgrade; }'];
+  'include x.conf;', '# nginx-keepalive-disable-next-line', '# nginx-keepalive-ignore', 'inc', 'lude', 'ip_hash;', 'map $http_upgrade $connection_upgrade { default upgrade; }'];
 
 interface Edit {
   /**
@@ -121,6 +122,9 @@ async function checkEdits(seed: SeedFile, edits: ReadonlyArray<readonly [Edit, b
       model = document.currentModel(parser);
       const text = document.text;
       expect(plainModel(model)).toEqual(plainModel(parseFile(parser, file, text)));
+      // What the model says of its text, derived from the previous model's answer (text-mentions.ts).
+      expect(mentions(model, 'include')).toBe(text.includes('include'));
+      expect(mentions(model, 'nginx-keepalive-ignore')).toBe(text.includes('nginx-keepalive-ignore'));
       const doc = { path: file, text };
       const host = memoryHost([doc]);
       const models: ModelCache = { get: (asked, askedText) => (asked === file && askedText === text ? model : undefined) };

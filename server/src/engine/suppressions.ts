@@ -3,8 +3,9 @@
 // That is also why `unused-suppression` is reported here and not by its rule's check.
 import path from 'node:path';
 import { lineStartOf } from '../fixes/edits.js';
-import { parseSuppressionComments, type SuppressedRule, type SuppressionComment } from './suppression-comments.js';
+import { parseSuppressionComments, SUPPRESSION_MARKER, type SuppressedRule, type SuppressionComment } from './suppression-comments.js';
 import type { Finding, Severity, TextEdit } from '../util/types.js';
+import { mentions } from '../model/text-mentions.js';
 
 export const UNUSED_SUPPRESSION_RULE_ID = 'unused-suppression';
 
@@ -105,7 +106,8 @@ function problemsOf(suppressions: FileSuppressions, settings: SuppressionSetting
 export function applySuppressions(files: readonly TextFile[], findings: Finding[], settings: SuppressionSettings): Finding[] {
   const byFile = new Map<string, FileSuppressions>();
   for (const file of files) {
-    const comments = parseSuppressionComments(file.text);
+    // The marker searched once per model, not per analysis of a large file (text-mentions.ts).
+    const comments = mentions(file, SUPPRESSION_MARKER) ? parseSuppressionComments(file.text) : [];
     if (comments.length > 0) byFile.set(path.resolve(file.path), { file, comments, used: new Set() });
   }
   if (byFile.size === 0) return findings;

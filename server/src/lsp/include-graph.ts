@@ -8,6 +8,7 @@ import type { ParserLike } from '../model/file-loader.js';
 import { inferRootContext } from '../model/context.js';
 import { buildWorkspace } from '../model/workspace.js';
 import { deepestFolder } from './paths.js';
+import { mentions } from '../model/text-mentions.js';
 
 export interface GraphInputs {
   /**
@@ -85,7 +86,7 @@ export function mayInclude(text: string): boolean {
  * arguments; empty for a file that cannot include anything. Equal keys mean an edit cannot have changed the graph.
  */
 export function includeKeyOf(file: ConfigFile): string {
-  if (!mayInclude(file.text)) return '';
+  if (!mentions(file, 'include')) return '';
   const parts: string[] = [inferRootContext(file)];
   const visit = (directives: readonly Directive[]) => {
     for (const directive of directives) {

@@ -4,6 +4,7 @@
 import { contextOpenedBy } from './context.js';
 import { MAX_NESTING_DEPTH } from './nesting-limit.js';
 import type { ConfigFile, ContextName, Directive } from './types.js';
+import { mentions } from './text-mentions.js';
 
 export interface IncludeLimits {
   /** Included file instances per root (a file included twice counts twice). */
@@ -73,7 +74,7 @@ class Expansion {
     // With nobody to visit, only includes matter, and a directive is named `include` only where the text spells the
     // word (quotes come off around it, and the escapes nginx resolves make no letters): a file without it, most of
     // a tree's site files, is passed over without walking its statements.
-    if (!this.hooks.visit && !file.text.includes('include')) return;
+    if (!this.hooks.visit && !mentions(file, 'include')) return;
     this.chain.add(file);
     this.directives(file.directives, scope);
     this.chain.delete(file);
