@@ -95,7 +95,6 @@ function differsOnlyInert(before: Directive, after: Directive): boolean {
   return true;
 }
 
-
 /**
  * What changed since the previous model's text, in that text's offsets: characters from `start` to `oldEnd` were
  * replaced, and everything after moved by `delta`. Several edits compose into the one stretch covering them all;
