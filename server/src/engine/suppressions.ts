@@ -6,6 +6,7 @@ import { lineStartOf } from '../fixes/edits.js';
 import { parseSuppressionComments, SUPPRESSION_MARKER, type SuppressedRule, type SuppressionComment } from './suppression-comments.js';
 import type { Finding, Severity, TextEdit } from '../util/types.js';
 import { mentions } from '../model/text-mentions.js';
+import type { ConfigFile } from '../model/types.js';
 
 export const UNUSED_SUPPRESSION_RULE_ID = 'unused-suppression';
 
@@ -103,7 +104,7 @@ function problemsOf(suppressions: FileSuppressions, settings: SuppressionSetting
  * `# nginx-keepalive-ignore-file unused-suppression` in a template shared by setups that differ); a suppression of
  * unused-suppression is itself never reported as unused, which would only go round in circles.
  */
-export function applySuppressions(files: readonly TextFile[], findings: Finding[], settings: SuppressionSettings): Finding[] {
+export function applySuppressions(files: readonly ConfigFile[], findings: Finding[], settings: SuppressionSettings): Finding[] {
   const byFile = new Map<string, FileSuppressions>();
   for (const file of files) {
     // The marker searched once per model, not per analysis of a large file (text-mentions.ts).

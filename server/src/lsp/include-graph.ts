@@ -77,7 +77,8 @@ export class IncludeGraph {
   }
 }
 
-export function mayInclude(text: string): boolean {
+/** For an open document's text, which changes under the same object (a model's answer is remembered: text-mentions.ts). */
+function mayInclude(text: string): boolean {
   return text.includes('include');
 }
 

@@ -107,7 +107,7 @@ export class SettingsStore {
   }
 
   /** The settings of files in `directory` (a workspace folder's own for the folder's files). */
-  settingsForDirectory(directory: string, readRoots: readonly string[] = [directory], file?: string): RuleSettings {
+  settingsForDirectory(directory: string, readRoots?: readonly string[], file?: string): RuleSettings {
     return this.settingsWith(this.projectConfigFor(directory), directory, readRoots, file);
   }
 

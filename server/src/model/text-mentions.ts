@@ -7,14 +7,14 @@ import type { ConfigFile } from './types.js';
 /** The words asked about: none holds a blank, `;`, `{` or `}`, which derivedMention relies on. */
 export type MentionedWord = 'include' | 'nginx-keepalive-ignore';
 
-const answers = new WeakMap<object, Map<MentionedWord, boolean>>();
+const answers = new WeakMap<ConfigFile, Map<MentionedWord, boolean>>();
 
-/** `file.text.includes(word)`, remembered per model (any other text is searched). */
-export function mentions(file: { text: string }, word: MentionedWord): boolean {
+/** `file.text.includes(word)`, remembered per model (a model's text never changes; an open document's does). */
+export function mentions(file: ConfigFile, word: MentionedWord): boolean {
   let known = answers.get(file);
   const answer = known?.get(word);
   if (answer !== undefined) return answer;
-  const found = derivedMention(file as ConfigFile, word) ?? file.text.includes(word);
+  const found = derivedMention(file, word) ?? file.text.includes(word);
   if (!known) answers.set(file, (known = new Map()));
   known.set(word, found);
   return found;
