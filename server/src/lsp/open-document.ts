@@ -24,6 +24,12 @@ export function tooLargeReason(length: number, maxLength: number): string {
  */
 export const SLICED_PARSE_MIN_LENGTH = 32 * 1024;
 
+/**
+ * What changed in a document's text since diagnostics were last made of it (OpenDocument.changesSinceDiagnostics):
+ * nothing, the stretch every change since lies in, or not known (the whole text was replaced, or none were made yet).
+ */
+export type ChangesSince = ChangedStretch | 'unchanged' | 'unknown';
+
 export class OpenDocument {
   private document: TextDocument;
   /**
@@ -39,6 +45,7 @@ export class OpenDocument {
   /** The last model built, and what changed in the text since: the next model re-reads only the edited block. */
   private previousModel: ConfigFile | undefined;
   private changedStretch: ChangedStretch | undefined;
+  private sinceDiagnostics: ChangesSince = 'unknown';
   private disposed = false;
   /** The parse in slices under way (prepareModel), shared by everyone who waits for it. */
   private preparing: Promise<void> | undefined;
@@ -94,6 +101,7 @@ export class OpenDocument {
         this.previousModel = undefined;
         this.model = undefined;
         this.changedStretch = undefined;
+        this.sinceDiagnostics = 'unknown';
         this.lspRowsMatch = !change.text.includes('\r');
         TextDocument.update(this.document, [{ text: change.text }], version);
       }
@@ -171,7 +179,21 @@ export class OpenDocument {
     this.previousModel = undefined;
   }
 
+  /**
+   * What changed since the last call (lsp/diagnostic-reuse.ts, once per set of diagnostics made): the places of
+   * diagnostics outside the stretch move with it, and need not be looked up in the text again.
+   */
+  changesSinceDiagnostics(): ChangesSince {
+    const since = this.sinceDiagnostics;
+    this.sinceDiagnostics = 'unchanged';
+    return since;
+  }
+
   private noteChange(start: number, end: number, insertedLength: number, breaksLines: boolean): void {
+    if (this.sinceDiagnostics !== 'unknown') {
+      const stretch = this.sinceDiagnostics === 'unchanged' ? undefined : this.sinceDiagnostics;
+      this.sinceDiagnostics = composeChange(stretch, start, end, insertedLength, breaksLines);
+    }
     if (this.previousModel || this.model) this.changedStretch = composeChange(this.changedStretch, start, end, insertedLength, breaksLines);
   }
 
