@@ -178,3 +178,23 @@ describe('a moved finding', () => {
     expect(findingIdentity({ ...found })).not.toBe(findingIdentity(found));
   });
 });
+
+describe('a moved finding', () => {
+  it('has the fields of the finding it moves, in their order, through any number of moves', async () => {
+    const { attachLazyFix } = await import('../../server/src/engine/lazy-fix.js');
+    const span = (at: number) => ({ start: { line: 0, column: at }, end: { line: 0, column: at + 1 }, startOffset: at, endOffset: at + 1 });
+    const plain = { ruleId: 'proxy-http-version', severity: 'warning' as const, message: 'm', file: FILE, span: span(0) };
+    const full = { ...plain, detail: 'd', withheld: 'w', unsafeFix: true as const };
+    attachLazyFix(full, () => undefined);
+    for (const original of [plain, full]) {
+      const once = new MovedFinding(original, span(1), () => undefined);
+      const twice = new MovedFinding(once, span(2), () => undefined);
+      for (const moved of [once, twice]) {
+        expect(Object.keys(moved)).toEqual(Object.keys(original));
+        expect({ ...moved, span: original.span }).toEqual({ ...original });
+        expect(findingIdentity(moved)).toBe(findingIdentity(original));
+      }
+      expect(twice.span.startOffset).toBe(2);
+    }
+  });
+});

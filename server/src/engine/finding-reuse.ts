@@ -24,13 +24,30 @@ export class MovedFinding implements Finding {
   declare message: string;
   declare file: string;
   declare span: Span;
+  declare detail?: string;
+  declare withheld?: string;
+  declare unsafeFix?: true;
   declare fixable?: true;
   readonly #fixOf: (finding: Finding) => Fix | undefined;
   readonly #identity: object;
 
   constructor(finding: Finding, span: Span, fixOf: (finding: Finding) => Fix | undefined) {
-    Object.assign(this, finding);
-    this.span = span;
+    if (finding instanceof MovedFinding) {
+      // A move of a move (every keystroke after the first): its fields are a Finding's, copied one by one in the
+      // order findingOf() gives them, which took half the time Object.assign did for the thousands of a large file.
+      this.ruleId = finding.ruleId;
+      this.severity = finding.severity;
+      this.message = finding.message;
+      this.file = finding.file;
+      this.span = span;
+      if (finding.detail !== undefined) this.detail = finding.detail;
+      if (finding.withheld !== undefined) this.withheld = finding.withheld;
+      if (finding.unsafeFix) this.unsafeFix = true;
+      if (finding.fixable) this.fixable = true;
+    } else {
+      Object.assign(this, finding);
+      this.span = span;
+    }
     this.#fixOf = fixOf;
     this.#identity = findingIdentity(finding);
   }
