@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeWorkspace } from '../../server/src/engine/analyze.js';
 import { diagnosticsOf } from '../../server/src/lsp/diagnostic-reuse.js';
 import { toDiagnostic } from '../../server/src/lsp/diagnostics.js';
+import { docsUrl } from '../../server/src/engine/docs-url.js';
 import { encodeMessage, keptDiagnosticsId } from '../../server/src/lsp/message-encoding.js';
 import { resultIdOf } from '../../server/src/lsp/workspace-diagnostics.js';
 import { contentId } from '../../server/src/util/content-id.js';
@@ -97,5 +98,21 @@ describe('diagnostics after a keystroke', () => {
     expect(resultIdOf(diagnosticsOf(document, []))).toBe(contentId('[]'));
     expect(notification.params.diagnostics).toBe(diagnostics);
     expect(report.result.items).toBe(diagnostics);
+  });
+
+  it("share one frozen link to their rule's page per rule", async () => {
+    const document = new OpenDocument(`file://${FILE}`, FILE, 1, TEXT, () => 10_000_000);
+    const diagnostics = diagnosticsOf(document, (await analyzed(document)).findings);
+    const byRule = new Map<string, unknown>();
+    for (const diagnostic of diagnostics) {
+      const code = String(diagnostic.code);
+      expect(diagnostic.codeDescription).toEqual({ href: docsUrl(code) });
+      expect(Object.isFrozen(diagnostic.codeDescription)).toBe(true);
+      if (byRule.has(code)) expect(diagnostic.codeDescription).toBe(byRule.get(code));
+      byRule.set(code, diagnostic.codeDescription);
+    }
+    // Two of one rule at least (the proxy_pass of each server), and more than one rule.
+    expect(byRule.size).toBeGreaterThan(1);
+    expect(byRule.size).toBeLessThan(diagnostics.length);
   });
 });
