@@ -5,9 +5,9 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeWorkspace } from '../../server/src/engine/analyze.js';
+import { docsUrl } from '../../server/src/engine/docs-url.js';
 import { diagnosticsOf } from '../../server/src/lsp/diagnostic-reuse.js';
 import { toDiagnostic } from '../../server/src/lsp/diagnostics.js';
-import { docsUrl } from '../../server/src/engine/docs-url.js';
 import { encodeMessage, keptDiagnosticsId } from '../../server/src/lsp/message-encoding.js';
 import { resultIdOf } from '../../server/src/lsp/workspace-diagnostics.js';
 import { contentId } from '../../server/src/util/content-id.js';
