@@ -18,7 +18,6 @@ import { nginxFirstError } from './nginx-first-error.js';
 import { isPlainStretch, readPlainStatementAt, UNIT_CONTAINERS } from './text-reader.js';
 import { DirectiveNode, FileHome } from './directive-node.js';
 import { linesOf, withLines } from './file-lines.js';
-import { ownStrings } from './interned.js';
 import type { Span } from '../util/types.js';
 import type { ConfigFile, Directive } from './types.js';
 
@@ -260,7 +259,6 @@ export function updatedModel(previous: ConfigFile, text: string, stretch: Change
   const read = readPlainStatementAt(home, source, { offset: start, parent, depth: path.length - 1, guards: old.guards });
   if (!read || read.end !== end || read.directive.name !== old.name) return undefined;
   const edited = read.directive;
-  ownStrings(edited);
   if (limitNesting([edited], MAX_NESTING_DEPTH - (path.length - 1)).length > 0 || findStructureProblems([edited]).length > 0) return undefined;
   // What nginx's tokenizer rejects in the block (a quote the reader took otherwise): the whole file is read again.
   if (nginxFirstError(text.slice(start, end)) !== undefined) return undefined;

@@ -2,7 +2,6 @@
 // file's text is a new string (or, from 13 characters, a view that keeps the whole text alive), so without this a
 // corpus model held ~8,000 copies of "    " and ~2,000 of "location". The table is bounded, so unusual names
 // (a templated or misspelt one) cannot grow it without limit: past the bound a string is simply not interned.
-import type { Directive } from './types.js';
 const MAX_INTERNED = 4096;
 /** Longer strings are rarely repeated (an argument, not a name); not worth a table entry. */
 const MAX_INTERNED_LENGTH = 64;
@@ -29,20 +28,10 @@ function flatCopy(text: string): string {
 /** V8 copies a slice shorter than this; a longer one is a view that keeps the whole string it was sliced from. */
 const SHORTEST_VIEW = 13;
 
-const owned = (text: string): string => (text.length < SHORTEST_VIEW ? text : flatCopy(text));
-
 /**
- * Gives a block read from a new version of a document strings that own their characters. Its arguments are views of
- * that version's whole text, and the statements around it keep the views of the versions they were read from: a
- * document edited in many blocks kept one whole text alive per block (incremental-model.ts), now only the first.
+ * `text` as a string that owns its characters. The language server's incremental model reads an edited block's
+ * strings so (plain-token-reader.ts): they are views of that version's whole text, and the statements around the
+ * block keep the views of the versions they were read from, so a document edited in many blocks kept one whole text
+ * alive per block (incremental-model.ts), now only the first.
  */
-export function ownStrings(directive: Directive): void {
-  if (directive.condition !== undefined) directive.condition = owned(directive.condition);
-  for (const arg of directive.args) {
-    const raw = owned(arg.raw);
-    arg.value = arg.value === arg.raw ? raw : owned(arg.value);
-    arg.raw = raw;
-    for (const variable of arg.variables) variable.name = owned(variable.name);
-  }
-  for (const child of directive.children) ownStrings(child);
-}
+export const owned = (text: string): string => (text.length < SHORTEST_VIEW ? text : flatCopy(text));

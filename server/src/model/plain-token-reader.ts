@@ -27,6 +27,7 @@ import {
   variableNameAt,
 } from './plain-tokens.js';
 import { noItems } from './exact-array.js';
+import { owned } from './interned.js';
 import { OffsetSpan, type LineIndex, type SpanFrame } from './line-index.js';
 import { nginxReadsAsWords, type PlainNginxCheck } from './plain-nginx-check.js';
 import type { Argument, Variable } from './types.js';
@@ -58,6 +59,13 @@ export class PlainTokenReader {
     source: TokenSource,
     /** Told each statement's first word and end, to find nginx's first error on the way (plain-nginx-check.ts). */
     protected readonly check?: PlainNginxCheck,
+    /**
+     * Each string read owns its characters (interned.ts `owned`): an edited block's, read into a model that keeps
+     * it. They are made so when read, not replaced afterwards: V8 optimizes code on the premise that a field
+     * assigned once keeps its value, and replacing the strings of every argument at the first edit threw away the
+     * optimized parser and span code, which then warmed up again through the first keystrokes.
+     */
+    private readonly ownsStrings = false,
   ) {
     this.text = source.text;
     this.lines = source.lines;
@@ -69,10 +77,12 @@ export class PlainTokenReader {
   /** The token from `start` to `end` as an argument, with the variables gathered while reading it. */
   protected argument(start: number, end: number): Argument {
     const text = this.text;
-    const raw = text.slice(start, end);
+    const sliced = text.slice(start, end);
+    const raw = this.ownsStrings ? owned(sliced) : sliced;
     const first = text.charCodeAt(start);
     const quoted = first === DOUBLE_QUOTE ? '"' : first === SINGLE_QUOTE ? "'" : false;
-    const value = resolveEscapes(quoted ? text.slice(start + 1, end - 1) : raw);
+    const resolved = resolveEscapes(quoted ? text.slice(start + 1, end - 1) : sliced);
+    const value = resolved === sliced ? raw : this.ownsStrings ? owned(resolved) : resolved;
     const count = this.variableCount;
     const variables = count === 0 ? NONE : this.variables.slice(0, count);
     return { raw, value, quoted, span: new OffsetSpan(start, end, this.frame), variables, templated: false };
@@ -133,7 +143,8 @@ export class PlainTokenReader {
   }
 
   private variable(start: number, end: number): Variable {
-    return { name: variableNameAt(this.text, start, end), span: new OffsetSpan(start, end, this.frame) };
+    const name = variableNameAt(this.text, start, end);
+    return { name: this.ownsStrings ? owned(name) : name, span: new OffsetSpan(start, end, this.frame) };
   }
 
   /** A quoted string with its variables. */
@@ -158,6 +169,6 @@ export class PlainTokenReader {
     const condition = text.slice(start, end);
     // nginx reads a quote, `#` or `}` starting a token as a string, a comment or a block's end; the condition, as text.
     if (this.check && UNSURE_IN_CONDITION.test(condition) && !nginxReadsAsWords(text.slice(start, this.at))) this.check.doubt();
-    return condition;
+    return this.ownsStrings ? owned(condition) : condition;
   }
 }

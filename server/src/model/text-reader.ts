@@ -67,8 +67,10 @@ class PlainReader extends PlainTokenReader {
     /** Every directive of a file without template actions shares the one empty guard list, as in the tree walk. */
     private readonly guards: TemplateGuard[] = [],
     check?: PlainNginxCheck,
+    /** The strings read own their characters (plain-token-reader.ts): a block read into a kept model. */
+    ownsStrings = false,
   ) {
-    super(source, check);
+    super(source, check, ownsStrings);
   }
 
   /** Statements up to the end of the file (parent undefined) or to the `}` closing `parent`'s block. */
@@ -222,14 +224,14 @@ function unlessDeclined<T>(read: () => T): T | undefined {
  * The statement starting at `offset` of `source.text`, read as the statement of `parent`'s block at `depth` (the
  * language server's incremental model re-reads one edited block this way); undefined when the reader declines it.
  * The caller checks the text of that statement for what readPlainStatements checks the whole text for. Its
- * directives get `guards`: the file's one empty guard list.
+ * directives get `guards`: the file's one empty guard list. Its strings own their characters (interned.ts `owned`).
  */
 export function readPlainStatementAt(
   home: FileHome,
   source: TokenSource,
   at: { offset: number; parent: Directive | undefined; depth: number; guards: TemplateGuard[] },
 ): { directive: Directive; end: number } | undefined {
-  return unlessDeclined(() => new PlainReader(home, source, at.guards).statementAt(at.offset, at.parent, at.depth));
+  return unlessDeclined(() => new PlainReader(home, source, at.guards, undefined, true).statementAt(at.offset, at.parent, at.depth));
 }
 
 /** True when `text` between `start` and `end` has nothing that makes readPlainStatements decline a whole text. */
