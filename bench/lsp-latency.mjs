@@ -264,7 +264,7 @@ async function startUpMs(workspace, server, file, text) {
     node.push(await nodeAloneOnceMs());
     cold.push(await coldStartOnceMs(workspace, server, file, text));
   }
-  const median = (times) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+  const median = (times) => percentile(times.sort((a, b) => a - b), 0.5);
   return { nodeAloneMs: median(node), coldStartMs: median(cold) };
 }
 

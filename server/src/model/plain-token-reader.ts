@@ -62,8 +62,8 @@ export class PlainTokenReader {
     /**
      * Each string read owns its characters (interned.ts `owned`): an edited block's, read into a model that keeps
      * it. They are made so when read, not replaced afterwards: V8 optimizes code on the premise that a field
-     * assigned once keeps its value, and replacing the strings of every argument at the first edit threw away the
-     * optimized parser and span code, which then warmed up again through the first keystrokes.
+     * assigned once keeps its value, and replacing the strings of every argument at the first edit invalidated the
+     * optimized code that read them (seen with --trace-deopt).
      */
     private readonly ownsStrings = false,
   ) {
@@ -74,15 +74,20 @@ export class PlainTokenReader {
     if (this.at === 1) check?.doubt();
   }
 
+  /** `text` as the model keeps it: a copy owning its characters when the reader is told so (see the constructor). */
+  private kept(text: string): string {
+    return this.ownsStrings ? owned(text) : text;
+  }
+
   /** The token from `start` to `end` as an argument, with the variables gathered while reading it. */
   protected argument(start: number, end: number): Argument {
     const text = this.text;
     const sliced = text.slice(start, end);
-    const raw = this.ownsStrings ? owned(sliced) : sliced;
+    const raw = this.kept(sliced);
     const first = text.charCodeAt(start);
     const quoted = first === DOUBLE_QUOTE ? '"' : first === SINGLE_QUOTE ? "'" : false;
     const resolved = resolveEscapes(quoted ? text.slice(start + 1, end - 1) : sliced);
-    const value = resolved === sliced ? raw : this.ownsStrings ? owned(resolved) : resolved;
+    const value = resolved === sliced ? raw : this.kept(resolved);
     const count = this.variableCount;
     const variables = count === 0 ? NONE : this.variables.slice(0, count);
     return { raw, value, quoted, span: new OffsetSpan(start, end, this.frame), variables, templated: false };
@@ -144,7 +149,7 @@ export class PlainTokenReader {
 
   private variable(start: number, end: number): Variable {
     const name = variableNameAt(this.text, start, end);
-    return { name: this.ownsStrings ? owned(name) : name, span: new OffsetSpan(start, end, this.frame) };
+    return { name: this.kept(name), span: new OffsetSpan(start, end, this.frame) };
   }
 
   /** A quoted string with its variables. */
@@ -169,6 +174,6 @@ export class PlainTokenReader {
     const condition = text.slice(start, end);
     // nginx reads a quote, `#` or `}` starting a token as a string, a comment or a block's end; the condition, as text.
     if (this.check && UNSURE_IN_CONDITION.test(condition) && !nginxReadsAsWords(text.slice(start, this.at))) this.check.doubt();
-    return this.ownsStrings ? owned(condition) : condition;
+    return this.kept(condition);
   }
 }
