@@ -8,9 +8,8 @@ import { analyzeWorkspace } from '../../server/src/engine/analyze.js';
 import { docsUrl } from '../../server/src/engine/docs-url.js';
 import { diagnosticsOf } from '../../server/src/lsp/diagnostic-reuse.js';
 import { toDiagnostic } from '../../server/src/lsp/diagnostics.js';
-import { encodeMessage, keptDiagnosticsId } from '../../server/src/lsp/message-encoding.js';
+import { encodeMessage } from '../../server/src/lsp/message-encoding.js';
 import { resultIdOf } from '../../server/src/lsp/workspace-diagnostics.js';
-import { contentId } from '../../server/src/util/content-id.js';
 import { OpenDocument } from '../../server/src/lsp/open-document.js';
 import type { ModelCache } from '../../server/src/model/types.js';
 import { loadNginxParser, type NginxParser } from '../../server/src/parser/loader.js';
@@ -92,10 +91,14 @@ describe('diagnostics after a keystroke', () => {
       // Twice: the second time from the kept JSON.
       expect(encodeMessage(message).toString('utf8')).toBe(JSON.stringify(message));
     }
-    // A pulled version's resultId, hashed from the kept JSON: the id of the JSON as a whole.
-    expect(keptDiagnosticsId(diagnostics)).toBeDefined();
-    expect(resultIdOf(diagnostics)).toBe(contentId(JSON.stringify(diagnostics)));
-    expect(resultIdOf(diagnosticsOf(document, []))).toBe(contentId('[]'));
+    // A pulled version's resultId names the content: a plain copy (no ids kept for it) gets the same id, a copy with
+    // one diagnostic changed another, and the reusable array's id is the same when asked again from the kept ids.
+    const copy = JSON.parse(JSON.stringify(diagnostics)) as typeof diagnostics;
+    expect(resultIdOf(copy)).toBe(resultIdOf(diagnostics));
+    expect(resultIdOf(diagnostics)).toBe(resultIdOf(diagnostics));
+    expect(resultIdOf([...copy.slice(0, -1), { ...copy[copy.length - 1]!, message: 'other' }])).not.toBe(resultIdOf(diagnostics));
+    expect(resultIdOf(copy.slice(1))).not.toBe(resultIdOf(diagnostics));
+    expect(resultIdOf(diagnosticsOf(document, []))).toBe(resultIdOf([]));
     expect(notification.params.diagnostics).toBe(diagnostics);
     expect(report.result.items).toBe(diagnostics);
   });

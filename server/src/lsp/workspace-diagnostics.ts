@@ -28,7 +28,7 @@ import { uriOfPath } from './paths.js';
 import type { SettingsStore } from './settings-store.js';
 import type { WorkspaceIndex } from './workspace-index.js';
 import { nextTurns } from './settle.js';
-import { keptDiagnosticsId } from './message-encoding.js';
+import { diagnosticsId } from './message-encoding.js';
 
 export interface FileDiagnostics {
   uri: string;
@@ -57,7 +57,7 @@ interface Unit {
 }
 
 export function resultIdOf(diagnostics: readonly Diagnostic[]): string {
-  return keptDiagnosticsId(diagnostics) ?? contentId(JSON.stringify(diagnostics));
+  return diagnosticsId(diagnostics);
 }
 
 export const EMPTY_RESULT_ID = resultIdOf([]);
