@@ -1,8 +1,9 @@
 // Issue 30's editor goals beyond a server_name: typing in the 1 MB file where the keepalive rules read (a
 // proxy_pass's upstream name, a keepalive's count, an upstream member's port), and how soon a changed finding shows
 // after commenting out a keepalive and back (didChange -> the publishDiagnostics of that version, which must hold
-// one more or one fewer upstream-keepalive finding than the version before). Run in the session started as the VS
-// Code extension starts the server, after its server_name typing, so its RSS is read after these edits too.
+// one more or one fewer upstream-keepalive finding than the version before: pushed, or pulled as VS Code does). Run
+// in the session run as the VS Code extension runs the server, after its server_name typing, so its RSS is read after
+// these edits too.
 import { inApp, summarise, typedChange } from './lsp-latency.mjs';
 
 /** After `http://app_N` in the app's first proxy_pass: renaming the upstream it reaches. */
@@ -38,13 +39,8 @@ export async function measureKeepaliveEdits(session, uri, text, count) {
   let version = session.versions.get(uri) ?? 2;
   for (let edit = 0; edit < Math.max(10, Math.floor(count / 3)); edit++, version++) {
     const before = keepaliveFindings(session, uri);
-    const arrived = session.published(uri, version);
     const sent = performance.now();
-    session.connection.sendNotification('textDocument/didChange', {
-      textDocument: { uri, version },
-      contentChanges: [typedChange(at, edit % 2 === 0, '#')],
-    });
-    times.push((await arrived) - sent);
+    times.push((await session.edit(uri, version, typedChange(at, edit % 2 === 0, '#'))) - sent);
     if (Math.abs(keepaliveFindings(session, uri) - before) !== 1) unchangedFindings++;
   }
   session.versions.set(uri, version);
