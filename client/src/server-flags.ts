@@ -1,14 +1,15 @@
 // Node flags the extension starts the language server with. V8 grows its young generation to 16 MB per semi-space
 // when a large file is analysed on every keystroke, and keeps it: with the 1 MB benchmark file open that was 40 to
 // 65 MB of the server's RSS (bench:lsp measures both). 4 MB semi-spaces cost no measurable latency there.
-// --single-threaded-gc: V8's parallel GC helper threads each keep their own allocation buffers and glibc arenas;
-// on one thread the server's RSS at rest is lower and bench:lsp shows the same latency. Other editors start the
-// server with plain `node`; docs/editors.md gives them the same flags and environment.
+// Other editors start the server with plain `node`; docs/editors.md gives them the same flags and environment.
 // --heap-growing-percent=20: V8 lets the old generation grow to up to 4× what survived its last full collection
 // before collecting again, and every keystroke in a 1 MB document leaves that document's previous text (1 MB, in
-// large-object space) behind: 60 keystrokes took the server from ~110 to 157 MB RSS, ~35 MB of it dead text. Growing
-// by 20% collects every few keystrokes there (96–114 MB after the same 60), with typing there still 5–8 ms p50.
-export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--single-threaded-gc', '--heap-growing-percent=20'];
+// large-object space) behind: 60 keystrokes took the server from ~110 to 155 MB RSS (bench:lsp, run as VS Code runs
+// it), ~35 MB of it dead text. Growing by 20% collects every few keystrokes there: 103–105 MB after the same 60.
+// Not --single-threaded-gc (the extension used it for RSS at rest, which MALLOC_ARENA_MAX=2 now keeps as low without
+// it): on one thread each of those collections marks the whole heap within a keystroke, 3–5 ms more per keystroke on
+// 1 MB; V8's helper threads mark concurrently.
+export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--heap-growing-percent=20'];
 
 // Environment the extension adds to its own for the server. glibc gives each thread that mallocs its own arena
 // (up to 8 per core), and freed memory in them is rarely returned to the system: two arenas hold the server's
