@@ -4,7 +4,7 @@
 // and encoding all of it on every keystroke cost more than analyzing the keystroke, while diagnostic-reuse.ts sends
 // nearly all of them as the same objects again. The bytes are the ones JSON.stringify gives the whole message.
 // (Over --node-ipc, as VS Code starts the server, node serialises the message itself.)
-import { contentId } from '../util/content-id.js';
+import { contentId, portableContentId } from '../util/content-id.js';
 import { RAL, type Diagnostic } from './protocol.js';
 
 /** Diagnostic arrays whose diagnostics are never changed once made (diagnostic-reuse.ts): their JSON may be kept. */
@@ -58,9 +58,9 @@ function writeJson(bytes: Buffer, offset: number, kept: string | Buffer): number
 }
 
 /**
- * Each diagnostic's own id (util/content-id.ts contentId of its JSON), kept apart from its JSON: a pull delivery
- * (VS Code's) names the diagnostics with these and never sends the JSON, so keeping the JSON for them held 3.5 MB of
- * strings with a 1 MB file open for nothing. (SHA-1 per diagnostic: 4,500 of them in 7–10 ms, the JS lanes 22–33.)
+ * Each diagnostic's own id (util/content-id.ts portableContentId of its JSON: two 53-bit lanes, no node:crypto call
+ * per diagnostic), kept apart from its JSON: a pull delivery (VS Code's) names the diagnostics with these and never
+ * sends the JSON, so keeping the JSON for them held 3.5 MB of strings with a 1 MB file open for nothing.
  */
 const diagnosticIds = new WeakMap<Diagnostic, string>();
 
@@ -68,7 +68,7 @@ function diagnosticId(diagnostic: Diagnostic, keep: boolean): string {
   let id = keep ? diagnosticIds.get(diagnostic) : undefined;
   if (id === undefined) {
     const kept = encoded.get(diagnostic);
-    id = contentId(kept === undefined ? JSON.stringify(diagnostic) : typeof kept === 'string' ? kept : kept.toString('utf8'));
+    id = portableContentId(kept === undefined ? JSON.stringify(diagnostic) : typeof kept === 'string' ? kept : kept.toString('utf8'));
     if (keep) diagnosticIds.set(diagnostic, id);
   }
   return id;
