@@ -15,7 +15,6 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CancellationToken, Diagnostic } from 'vscode-languageserver/node.js';
 import { analyzeWorkspace } from '../engine/analyze.js';
 import { withNginxParser } from '../parser/loader.js';
-import { contentId } from '../util/content-id.js';
 import type { Finding, FileHost } from '../util/types.js';
 import type { AnalysisService } from './analysis-service.js';
 import { folderOfUnit } from './analysis-units.js';
