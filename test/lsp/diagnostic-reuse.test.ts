@@ -95,7 +95,7 @@ describe('diagnostics after a keystroke', () => {
     // one diagnostic changed another, and the reusable array's id is the same when asked again from the kept ids.
     const copy = JSON.parse(JSON.stringify(diagnostics)) as typeof diagnostics;
     expect(resultIdOf(copy)).toBe(resultIdOf(diagnostics));
-    expect(resultIdOf(diagnostics)).toBe(resultIdOf(diagnostics));
+    expect(resultIdOf(diagnostics)).toBe(resultIdOf(copy));
     expect(resultIdOf([...copy.slice(0, -1), { ...copy[copy.length - 1]!, message: 'other' }])).not.toBe(resultIdOf(diagnostics));
     expect(resultIdOf(copy.slice(1))).not.toBe(resultIdOf(diagnostics));
     expect(resultIdOf(diagnosticsOf(document, []))).toBe(resultIdOf([]));
