@@ -200,6 +200,8 @@ describe('the VSIX', () => {
       'extension/dist/cli.js',
       'extension/dist/extension-browser.cjs',
       'extension/dist/extension.cjs',
+      // nginx.org's reference, which dist/server-main.cjs reads on the first hover (model/nginx-docs-beside.ts).
+      'extension/dist/nginx-docs.json',
       // Makes the loaders dist/cli.js and dist/server.js CommonJS (scripts/cli-loader.mjs).
       'extension/dist/package.json',
       'extension/dist/server-browser.js',

@@ -124,6 +124,9 @@ describe('completion over stdio', () => {
     const value = (hover!.contents as MarkupContent).value;
     expect(value).toContain('**sendfile** · `ngx_http_core_module`');
     expect(value).toContain('(https://nginx.org/en/docs/http/ngx_http_core_module.html#sendfile)');
+    // nginx.org's syntax line and first paragraph: the built server reads them from dist/nginx-docs.json on first use.
+    expect(value).toContain('sendfile on | off;');
+    expect(value).toContain('Enables or disables the use of sendfile.');
     expect(hover!.range).toEqual({ start: positionOf(SNIPPET, 'sendfile'), end: positionOf(SNIPPET, 'sendfile', 8) });
   });
 

@@ -19,6 +19,7 @@ const TARBALL_FILES = [
   'dist/cli-worker.cjs',
   'dist/cli-worker.js',
   'dist/cli.js',
+  'dist/nginx-docs.json',
   'dist/package.json',
   'dist/server-main.cjs',
   'dist/server.js',
@@ -190,6 +191,12 @@ describe('the npm package', () => {
     expect(doc.uri).toBe(uriOf(path.join(cwd, 'nginx.conf')));
     const published = await client.diagnosticsFor(doc.uri, doc.version);
     expect(published.diagnostics.map((diagnostic) => diagnostic.code)).toContain('upstream-keepalive');
+    // A directive's hover quotes nginx.org's reference, which the installed server reads from dist/nginx-docs.json.
+    const hover = await client.request<{ contents: { value: string } } | null>('textDocument/hover', {
+      textDocument: { uri: doc.uri },
+      position: { line: 1, character: 6 },
+    });
+    expect(hover?.contents.value).toContain('upstream name { ... }');
     expect(await client.stop()).toBe(0);
     expect(client.stderr).toBe('');
   });

@@ -4,7 +4,7 @@
 // on what nginx accepts; this is what the reference says, for hover and argument completion.
 //
 //   directiveDocs(entry)   the documentation of a table entry, or undefined where none documents it
-import packed from './nginx-docs.json' with { type: 'json' };
+import { packedDocsText } from './nginx-docs-text.js';
 import { moduleInfo, type DirectiveEntry } from './directive-table.js';
 
 export interface DirectiveDocs {
@@ -39,9 +39,12 @@ interface Reference {
 
 let reference: Reference | undefined;
 
-/** Parsed on first use: the file holds the reference as one string so that loading the server costs nothing. */
+/**
+ * Parsed on first use: the file holds the reference as one string so that loading the server costs nothing (and the
+ * node language server reads it only then: nginx-docs-beside.ts).
+ */
 function loaded(): Reference {
-  reference ??= JSON.parse(packed.packed) as Reference;
+  reference ??= JSON.parse(packedDocsText()) as Reference;
   return reference;
 }
 

@@ -83,7 +83,7 @@ export async function openEditorSession(options: SessionOptions): Promise<Editor
     const dirs = { ...made, env: { ...made.env, ...options.env } };
     installExtension(bin, dirs, vsix);
     const installed = path.join(dirs.extensions, `${manifest.publisher}.${manifest.name}-${manifest.version}`);
-    for (const file of ['dist/extension.cjs', 'dist/package.json', 'dist/server.js', 'dist/server-main.cjs', 'dist/tree-sitter-nginx.wasm', 'dist/web-tree-sitter.wasm']) {
+    for (const file of ['dist/extension.cjs', 'dist/package.json', 'dist/server.js', 'dist/server-main.cjs', 'dist/nginx-docs.json', 'dist/tree-sitter-nginx.wasm', 'dist/web-tree-sitter.wasm']) {
       if (!existsSync(path.join(installed, file))) throw new Error(`the installed extension lacks ${file}`);
     }
     codeServer = await startCodeServer(bin, dirs, target, { trust: !options.restricted });
