@@ -3,6 +3,7 @@ import { loadNginxParser, parserIfLoaded, ParserNotLoaded } from '../parser/load
 import type { ParserLike } from '../model/file-loader.js';
 import { editSince, optionsKeyOf, reusedRuleFindings, type ReusableAnalysis } from './finding-reuse.js';
 import { buildWorkspace, type Workspace } from '../model/workspace.js';
+import { settleModelEdit } from '../model/incremental-model.js';
 import { rules as registeredRules } from '../rules/registry.js';
 import type { Rule } from '../analysis/rule-api.js';
 import { confinedEdit, rerunWithinBlock } from './block-rerun.js';
@@ -112,5 +113,6 @@ function analyzeParsed(
   });
   // A copy when no suppression applied: the rule findings are kept as they are for the next analysis to reuse.
   const findings = (kept === ruleFindings ? kept.slice() : kept).sort(compareFindings);
+  if (since?.edited) settleModelEdit(since.edited.edit);
   return { findings, workspace, ruleFindings, rules, optionsKey, reused: reusedFindings !== undefined, ranWhole: rerun?.ranWhole, ranLinked: rerun?.ranLinked };
 }

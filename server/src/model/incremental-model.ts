@@ -72,6 +72,15 @@ export function modelEditOf(file: ConfigFile): ModelEdit | undefined {
   return edits.get(file);
 }
 
+/**
+ * Forgets `edit` once an analysis has built on it (engine/analyze.ts): no later analysis can, as it builds on that
+ * one, whose model is the new one. The record was the last holder of the previous model, and so of the previous text
+ * (a second copy of a 1 MB document's) and the block the edit replaced, until the next edit.
+ */
+export function settleModelEdit(edit: ModelEdit): void {
+  edits.delete(edit.edited.file);
+}
+
 function inertArgument(name: string, before: Directive['args'][number], after: Directive['args'][number]): boolean {
   if (before.raw === after.raw) return true;
   return (
