@@ -8,6 +8,7 @@
 //   completionDocumentation(reference, options)      Markdown for a candidate's `reference` (resolved lazily)
 import type { NginxVersion } from '../analysis/versions.js';
 import { contextOfBlocks } from '../model/directive-context.js';
+import { namesLuaBlock } from '../model/plain-tokens.js';
 import {
   allDirectives,
   entryAtVersion,
@@ -166,7 +167,7 @@ export function completionsAt(ctx: FeatureContext, offset: number, trigger?: str
   const { slot, blocks } = cursor;
   if ((trigger === ' ' || trigger === '/') && slot.kind !== 'argument') return [];
   // Inside Lua code nothing nginx offers applies.
-  if (blocks.some((block) => block.name.endsWith('_by_lua_block'))) return [];
+  if (blocks.some((block) => namesLuaBlock(block.name))) return [];
   const context = contextOfBlocks(ctx.workspace, ctx.file, blocks);
   const version = targetVersion(ctx.options);
   switch (slot.kind) {

@@ -6,6 +6,7 @@
 //   documentSymbols(file)   OutlineSymbol[] with offsets (range: the whole block; selection: its name)
 import type { Span } from '../util/types.js';
 import type { Argument, ConfigFile, Directive } from '../model/types.js';
+import { namesLuaBlock } from '../model/plain-tokens.js';
 
 export type OutlineKind = 'namespace' | 'server' | 'location' | 'upstream' | 'variable' | 'condition';
 
@@ -83,7 +84,7 @@ function isSymbol(directive: Directive): boolean {
 function collect(directives: readonly Directive[]): OutlineSymbol[] {
   const symbols: OutlineSymbol[] = [];
   for (const directive of directives) {
-    if (directive.name.endsWith('_by_lua_block')) continue;
+    if (namesLuaBlock(directive.name)) continue;
     const nested = collect(directive.children);
     if (isSymbol(directive)) {
       symbols.push(symbolOf(directive, nested));

@@ -1,6 +1,7 @@
 // Which nginx context a block opens, and which context a file's top level is in when nothing includes it.
 import path from 'node:path';
 import type { ConfigFile, ContextName, Directive } from './types.js';
+import { namesLuaBlock } from './plain-tokens.js';
 
 export const CONTEXT_NAMES: readonly ContextName[] = [
   'main',
@@ -36,7 +37,7 @@ const NAMED_CONTEXTS: ReadonlySet<string> = new Set(
  */
 export function contextOpenedBy(directive: Directive, enclosing: ContextName): ContextName | undefined {
   if (!directive.blockSpan) return undefined;
-  if (directive.name.endsWith('_by_lua_block')) return 'lua';
+  if (namesLuaBlock(directive.name)) return 'lua';
   if (directive.name === 'server' && enclosing === 'upstream') return 'block';
   if (NAMED_CONTEXTS.has(directive.name)) return directive.name as ContextName;
   return 'block';

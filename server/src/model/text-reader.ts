@@ -19,6 +19,7 @@ import {
   DOUBLE_QUOTE,
   isQuoteCode,
   LUA_BLOCK_SUFFIX,
+  namesLuaBlock,
   OPEN_BRACE,
   opensTemplateAction,
   SEMICOLON,
@@ -127,7 +128,7 @@ class PlainReader extends PlainTokenReader {
     if (identifier && raw === 'if') directive.condition = this.condition();
     else directive.args = this.readArguments();
     // An identifier ending in `_by_lua_block` names a Lua block, whose body is not nginx syntax: its extent alone.
-    if (identifier && raw.endsWith(LUA_BLOCK_SUFFIX)) this.luaBlock(directive);
+    if (identifier && namesLuaBlock(raw)) this.luaBlock(directive);
     else if (text.charCodeAt(this.at) === SEMICOLON) {
       check?.simple(raw, directive.args.length, depth, this.at);
       this.at++;
